@@ -1,0 +1,80 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import { limits } from '@office/sync-protocol';
+import type { Config } from './config';
+import { googleJwks } from './domain/users/accounts';
+import { LoginThrottle } from './domain/users/login-throttle';
+import { authPlugin } from './plugins/auth';
+import { dbPlugin } from './plugins/db';
+import { errorHandlerPlugin } from './plugins/error-handler';
+import { staticPwaPlugin } from './plugins/static-pwa';
+import { realtimePlugin } from './realtime/io';
+import { authRoutes } from './routes/auth/index';
+import { healthRoutes } from './routes/health';
+import { syncRoutes } from './routes/sync/index';
+
+export interface BuildOptions {
+  config: Config;
+  /** Replaces the login throttle's clock and limits in tests. */
+  throttle?: LoginThrottle;
+  logger?: boolean;
+}
+
+/** Builds the whole server: API, Socket.IO and (when configured) the PWA, on one Fastify instance. */
+export async function buildApp({ config, throttle, logger = true }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ? { level: config.logLevel } : false,
+    bodyLimit: limits.jsonBodyBytes,
+    trustProxy: false,
+    // In-flight requests finish on close; new ones get 503 meanwhile (Fastify's default, stated on purpose).
+    return503OnClosing: true,
+    disableRequestLogging: true,
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(config.googleClientId ? ['https://accounts.google.com'] : [])],
+        styleSrc: ["'self'", "'unsafe-inline'", ...(config.googleClientId ? ['https://accounts.google.com'] : [])],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", ...(config.googleClientId ? ['https://accounts.google.com'] : [])],
+        frameSrc: config.googleClientId ? ['https://accounts.google.com'] : ["'none'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Google's sign-in popup talks back to this window.
+    crossOriginOpenerPolicy: { policy: config.googleClientId ? 'same-origin-allow-popups' : 'same-origin' },
+    strictTransportSecurity: false,
+  });
+  await app.register(errorHandlerPlugin);
+  await app.register(dbPlugin, { config });
+  await app.register(authPlugin);
+  await app.register(realtimePlugin);
+
+  const accounts = {
+    db: app.db,
+    flush: app.flush,
+    throttle: throttle ?? new LoginThrottle(),
+    google: {
+      clientId: config.googleClientId,
+      jwks: config.googleClientId ? googleJwks(config.googleJwksUrl) : null,
+    },
+  };
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes, { prefix: '/auth', accounts });
+      await api.register(syncRoutes, { prefix: '/sync' });
+    },
+    { prefix: '/api' },
+  );
+  if (config.staticDir) await app.register(staticPwaPlugin, { root: config.staticDir });
+  return app;
+}

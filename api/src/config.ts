@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  jwtSecret: string;
+  seedDemo: boolean;
+  googleClientId: string | null;
+  googleJwksUrl: string;
+  /** Where the built PWA lives; null serves the API only (tests). */
+  staticDir: string | null;
+  logLevel: string;
+}
+
+const DEFAULT_GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs';
+
+/** Reads the JWT secret from the environment, or from DATA_DIR, creating it on first start. */
+function loadJwtSecret(dataDir: string, fromEnv: string | undefined): string {
+  if (fromEnv) return fromEnv;
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  mkdirSync(dataDir, { recursive: true });
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    jwtSecret: loadJwtSecret(dataDir, env.JWT_SECRET),
+    seedDemo: env.SEED_DEMO !== '0',
+    googleClientId: env.GOOGLE_CLIENT_ID || null,
+    googleJwksUrl: env.GOOGLE_JWKS_URL || DEFAULT_GOOGLE_JWKS_URL,
+    staticDir: null,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    ...overrides,
+  };
+}

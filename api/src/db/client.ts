@@ -1,0 +1,35 @@
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/** A transaction handle; commands take this so REST and sync push share them. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** The committed migrations sit in api/drizzle, found from wherever this module was bundled. */
+function migrationsFolder(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const candidate = join(dir, 'drizzle');
+    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error('Could not find the api/drizzle migrations folder');
+}
+
+/** Opens (creating if needed) the SQLite file, sets durable pragmas and applies migrations. */
+export function openDatabase(file: string): Db {
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  // An acknowledged write must be on disk: the client drops its outbox entry on that acknowledgement.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = drizzle({ client: sqlite, schema, casing: 'snake_case' }) as Db;
+  migrate(db, { migrationsFolder: migrationsFolder() });
+  return db;
+}

@@ -1,0 +1,76 @@
+import type { z } from 'zod';
+import type { Actor } from '@office/sync-protocol';
+import type { Db, Tx } from '../db/client';
+import { recordChange, type ChangeRef } from './change-log';
+import { parseInput } from './errors';
+
+/** What a command sees: its transaction, who acts, the server's time and the time the user made the change. */
+export interface CommandContext {
+  tx: Tx;
+  actor: Actor;
+  now: Date;
+  /** When the user made the change (a queued mutation's clamped `at`; otherwise `now`). */
+  madeAt: Date;
+  record(change: Omit<ChangeRef, 'seq'>): ChangeRef;
+  afterCommit(effect: () => void): void;
+}
+
+/** A named domain write: validates, authorizes and writes inside one transaction. */
+export interface Command<S extends z.ZodType, O> {
+  name: string;
+  args: S;
+  run(ctx: CommandContext, args: z.output<S>): O;
+}
+
+export const defineCommand = <S extends z.ZodType, O>(command: Command<S, O>): Command<S, O> => command;
+
+/** What a committed command leaves for after the commit: realtime publication and side effects. */
+export interface PendingEffects {
+  changes: ChangeRef[];
+  effects: (() => void)[];
+}
+
+export const newPendingEffects = (): PendingEffects => ({ changes: [], effects: [] });
+
+/** Runs a command inside a transaction the caller owns (sync push wraps it with its own bookkeeping). */
+export function runInTransaction<S extends z.ZodType, O>(
+  tx: Tx,
+  actor: Actor,
+  command: Command<S, O>,
+  rawArgs: unknown,
+  pending: PendingEffects,
+  madeAt?: Date,
+): O {
+  const args = parseInput(command.args, rawArgs);
+  const now = new Date();
+  const ctx: CommandContext = {
+    tx,
+    actor,
+    now,
+    madeAt: madeAt ?? now,
+    record: (change) => {
+      const ref = recordChange(tx, change);
+      pending.changes.push(ref);
+      return ref;
+    },
+    afterCommit: (effect) => pending.effects.push(effect),
+  };
+  return command.run(ctx, args);
+}
+
+/** Publishes a committed command's changes and runs its effects; a failing effect never undoes the write. */
+export type EffectsFlusher = (pending: PendingEffects) => void;
+
+/** Runs a command in its own transaction, then publishes it: the path every REST write takes. */
+export function runCommand<S extends z.ZodType, O>(
+  db: Db,
+  flush: EffectsFlusher,
+  actor: Actor,
+  command: Command<S, O>,
+  rawArgs: unknown,
+): O {
+  const pending = newPendingEffects();
+  const result = db.transaction((tx) => runInTransaction(tx, actor, command, rawArgs, pending));
+  flush(pending);
+  return result;
+}

@@ -1,0 +1,32 @@
+import { errorCatalogue, type ErrorBody, type ErrorCode } from '@office/sync-protocol';
+import type { z } from 'zod';
+
+/** A refusal the caller caused: it maps to a 4xx and, inside a push, to a `rejected` outcome. */
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorBody['details'];
+
+  constructor(code: ErrorCode, message?: string, details?: ErrorBody['details']) {
+    super(message ?? errorCatalogue[code].message);
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return errorCatalogue[this.code].status;
+  }
+
+  toBody(): ErrorBody {
+    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+  }
+}
+
+/** Validates input with a contract schema; the first problem's message becomes the answer's message. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: ErrorCode = 'invalid_input'): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  const first = details[0];
+  const message = first && !first.message.startsWith('Invalid') ? first.message : errorCatalogue[code].message;
+  throw new DomainError(code, message, details);
+}

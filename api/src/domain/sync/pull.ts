@@ -1,0 +1,77 @@
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { entityNames, type Actor, type Change, type EntityName, type PullQuery, type PullResponse } from '@office/sync-protocol';
+import type { Db, Tx } from '../../db/client';
+import { changeAudience, changeLog, meta, syncClients } from '../../db/schema';
+import { currentVersion } from '../change-log';
+import { loadVisible, principalsOf, syncedEntities } from './entities';
+
+const FLOOR_KEY = 'change_log_floor';
+
+/** The oldest cursor the log can still serve incrementally; older ones get a bootstrap. */
+export function changeLogFloor(db: Db | Tx): number {
+  const row = db.select().from(meta).where(eq(meta.key, FLOOR_KEY)).get();
+  return row ? Number(row.value) : 0;
+}
+
+/** Drops change-log rows up to `seq`; clients behind it bootstrap on their next pull. */
+export function compactChangeLog(db: Db, seq: number): void {
+  db.transaction((tx) => {
+    tx.delete(changeLog).where(sql`${changeLog.seq} <= ${seq}`).run();
+    tx.insert(meta)
+      .values({ key: FLOOR_KEY, value: String(seq) })
+      .onConflictDoUpdate({ target: meta.key, set: { value: String(seq) } })
+      .run();
+  });
+}
+
+function lastMutationIdOf(tx: Tx, clientId: string, actor: Actor): number {
+  const row = tx.select().from(syncClients).where(eq(syncClients.clientId, clientId)).get();
+  return row && row.userId === actor.id ? row.lastMutationId : 0;
+}
+
+function bootstrap(tx: Tx, actor: Actor): Change[] {
+  return entityNames.flatMap((name) => syncedEntities[name].loadAllVisible(tx, actor));
+}
+
+/** The changes after `cursor` that `actor` may see, as the entities' current state, in one read transaction. */
+export function processPull(db: Db, actor: Actor, query: PullQuery): PullResponse {
+  return db.transaction((tx) => {
+    const lastMutationId = lastMutationIdOf(tx, query.clientId, actor);
+    const head = currentVersion(tx);
+    if (query.cursor === 0 || query.cursor < changeLogFloor(tx)) {
+      return { changes: bootstrap(tx, actor), cursor: head, more: false, reset: true, lastMutationId };
+    }
+    const rows = tx
+      .selectDistinct({ seq: changeLog.seq, entity: changeLog.entity, entityId: changeLog.entityId })
+      .from(changeLog)
+      .innerJoin(changeAudience, eq(changeAudience.seq, changeLog.seq))
+      .where(and(gt(changeLog.seq, query.cursor), inArray(changeAudience.principal, principalsOf(actor))))
+      .orderBy(changeLog.seq)
+      .limit(query.limit + 1)
+      .all();
+    const more = rows.length > query.limit;
+    const page = more ? rows.slice(0, query.limit) : rows;
+    // Without more, every row up to head was either in the page or not for this user.
+    const cursor = more ? (page.at(-1)?.seq ?? query.cursor) : Math.max(head, query.cursor);
+
+    const idsByEntity = new Map<EntityName, string[]>();
+    const order: { entity: EntityName; id: string }[] = [];
+    const seen = new Set<string>();
+    for (const row of page.toReversed()) {
+      const key = `${row.entity}:${row.entityId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const entity = row.entity as EntityName;
+      order.unshift({ entity, id: row.entityId });
+      idsByEntity.set(entity, [...(idsByEntity.get(entity) ?? []), row.entityId]);
+    }
+    const visible = new Map<string, Change>();
+    for (const [entity, ids] of idsByEntity) {
+      for (const change of loadVisible(tx, actor, entity, ids)) visible.set(`${entity}:${change.id}`, change);
+    }
+    const changes = order.map(
+      ({ entity, id }): Change => visible.get(`${entity}:${id}`) ?? { entity, op: 'delete', id },
+    );
+    return { changes, cursor, more, reset: false, lastMutationId };
+  });
+}

@@ -1,0 +1,103 @@
+import { eq } from 'drizzle-orm';
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import {
+  googleLoginRequestSchema,
+  loginRequestSchema,
+  registerRequestSchema,
+  uuidv7,
+  type Actor,
+  type User,
+} from '@office/sync-protocol';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema';
+import { runCommand, type EffectsFlusher } from '../commands';
+import { DomainError, parseInput } from '../errors';
+import { burnVerification, hashPassword, verifyPassword } from './passwords';
+import { createUserCommand } from './commands';
+import type { LoginThrottle } from './login-throttle';
+import { toUserDto, type UserRow } from './serialize';
+
+export interface AccountDeps {
+  db: Db;
+  flush: EffectsFlusher;
+  throttle: LoginThrottle;
+  google: { clientId: string | null; jwks: JWTVerifyGetKey | null };
+}
+
+const findByEmail = (db: Db, email: string): UserRow | undefined =>
+  db.select().from(users).where(eq(users.email, email)).get();
+
+const selfActor = (id: string): Actor => ({ id, role: 'employee' });
+
+/** Registration creates an employee. */
+export async function register(deps: AccountDeps, body: unknown): Promise<User> {
+  const input = parseInput(registerRequestSchema, body);
+  if (findByEmail(deps.db, input.email)) throw new DomainError('email_taken');
+  const passwordHash = await hashPassword(input.password);
+  const id = uuidv7();
+  return runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
+    id,
+    name: input.name,
+    email: input.email,
+    passwordHash,
+  });
+}
+
+/** Email and password sign-in; the same message for an unknown email and a wrong password. */
+export async function login(deps: AccountDeps, body: unknown, ip: string): Promise<User> {
+  const input = parseInput(loginRequestSchema, body);
+  const waitMs = deps.throttle.retryAfterMs(ip, input.email);
+  if (waitMs > 0) {
+    const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+    throw new DomainError(
+      'rate_limited',
+      `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    );
+  }
+  const row = findByEmail(deps.db, input.email);
+  const ok = row?.passwordHash && !row.deactivatedAt ? await verifyPassword(row.passwordHash, input.password) : false;
+  if (!row || !ok) {
+    if (!row?.passwordHash) await burnVerification(input.password);
+    deps.throttle.recordFailure(ip, input.email);
+    throw new DomainError('invalid_credentials');
+  }
+  deps.throttle.recordSuccess(ip, input.email);
+  return toUserDto(row);
+}
+
+export const googleJwks = (url: string): JWTVerifyGetKey => createRemoteJWKSet(new URL(url));
+
+/** Google sign-in: the ID token's signature, issuer, audience and expiry are verified; a new email gets an employee account. */
+export async function googleLogin(deps: AccountDeps, body: unknown): Promise<User> {
+  const { clientId, jwks } = deps.google;
+  if (!clientId || !jwks) throw new DomainError('google_not_configured');
+  const { tokenId } = parseInput(googleLoginRequestSchema, body);
+  let claims: { sub?: string | undefined; email?: unknown; email_verified?: unknown; name?: unknown };
+  try {
+    ({ payload: claims } = await jwtVerify(tokenId, jwks, {
+      issuer: ['https://accounts.google.com', 'accounts.google.com'],
+      audience: clientId,
+      algorithms: ['RS256'],
+    }));
+  } catch {
+    throw new DomainError('google_token_invalid');
+  }
+  if (typeof claims.email !== 'string' || claims.email_verified !== true || !claims.sub) {
+    throw new DomainError('google_token_invalid', 'Google did not confirm this email address');
+  }
+  const email = claims.email.trim().toLowerCase();
+  const existing = findByEmail(deps.db, email);
+  if (existing) {
+    if (existing.deactivatedAt) throw new DomainError('invalid_credentials');
+    return toUserDto(existing);
+  }
+  const id = uuidv7();
+  const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : (email.split('@')[0] ?? email);
+  return runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
+    id,
+    name,
+    email,
+    passwordHash: null,
+    googleSub: claims.sub,
+  });
+}

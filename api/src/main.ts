@@ -1,0 +1,56 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { DEMO_PASSWORD, demoAccounts, isEmpty, seedDemo } from './db/seed';
+
+/** The built PWA sits in pwa/dist beside this bundle's workspace. */
+function pwaDist(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    const candidate = join(dir, 'pwa', 'dist');
+    if (existsSync(join(candidate, 'index.html'))) return candidate;
+    dir = dirname(dir);
+  }
+  return null;
+}
+
+const config = loadConfig(process.env, { staticDir: pwaDist() });
+const app = await buildApp({ config });
+
+if (config.seedDemo && isEmpty(app.db)) {
+  await seedDemo(app.db, app.flush);
+  app.log.info('Seeded the demo workspace');
+}
+
+let closing = false;
+const shutdown = (signal: string) => {
+  if (closing) return;
+  closing = true;
+  app.log.info(`${signal}: closing sockets, finishing requests, closing the database`);
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  app.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
+
+await app.listen({ port: config.port, host: config.host });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+const lines = [
+  '',
+  `  Office Workspace is running at http://localhost:${port}`,
+  config.staticDir ? '' : '  (API only: the PWA is not built; run npm run build)',
+  config.seedDemo ? `  Demo accounts (password ${DEMO_PASSWORD}):` : '',
+  ...(config.seedDemo ? demoAccounts.map((a) => `    ${a.email.padEnd(22)} ${a.role}`) : []),
+  '',
+].filter((line, i, all) => line !== '' || i === 0 || i === all.length - 1);
+process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,0 +1,49 @@
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import { errorCatalogue, type ErrorBody, type ErrorCode } from '@office/sync-protocol';
+import { DomainError } from '../domain/errors';
+
+const bodyOf = (code: ErrorCode, message?: string): ErrorBody => ({ code, message: message ?? errorCatalogue[code].message });
+
+/** Fastify's own client errors, by their stable codes. */
+const fastifyCodes: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_REQ_FILE_TOO_LARGE: 'payload_too_large',
+  FST_FILES_LIMIT: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_input',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupported_media_type',
+};
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 429) return 'rate_limited';
+  return 'invalid_input';
+}
+
+/** One place turns every failure into `{ code, message }`; nothing unexpected leaks a stack trace. */
+export const errorHandlerPlugin = fp(
+  (app, _opts, done) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof DomainError) return reply.status(error.status).send(error.toBody());
+      if (error instanceof SyntaxError) return reply.status(400).send(bodyOf('malformed_json'));
+      const mapped = error.code ? fastifyCodes[error.code] : undefined;
+      if (mapped) return reply.status(errorCatalogue[mapped].status).send(bodyOf(mapped));
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) return reply.status(status).send(bodyOf(codeForStatus(status)));
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.status(500).send(bodyOf('internal'));
+    });
+    app.setNotFoundHandler((request, reply) => {
+      reply.status(404).send(bodyOf('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`));
+    });
+    done();
+  },
+  { name: 'error-handler' },
+);

@@ -1,0 +1,53 @@
+import { eq } from 'drizzle-orm';
+import type { PresenceStatus } from '@office/sync-protocol';
+import type { Db } from '../db/client';
+import { users } from '../db/schema';
+
+/**
+ * Who is connected, by user. Presence is live state, not history: it updates the user's row
+ * without a change-log entry, and travels as the spec's presence events.
+ */
+export class PresenceTracker {
+  private readonly sockets = new Map<string, Set<string>>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Returns true when this is the user's first open socket. */
+  connect(userId: string, socketId: string): boolean {
+    const set = this.sockets.get(userId) ?? new Set<string>();
+    const first = set.size === 0;
+    set.add(socketId);
+    this.sockets.set(userId, set);
+    if (first) this.store(userId, 'online');
+    return first;
+  }
+
+  /** Returns the last-seen time when this was the user's last open socket. */
+  disconnect(userId: string, socketId: string): string | null {
+    const set = this.sockets.get(userId);
+    if (!set?.delete(socketId) || set.size > 0) return null;
+    this.sockets.delete(userId);
+    return this.store(userId, 'offline');
+  }
+
+  isOnline(userId: string): boolean {
+    return (this.sockets.get(userId)?.size ?? 0) > 0;
+  }
+
+  onlineUserIds(): string[] {
+    return [...this.sockets.keys()];
+  }
+
+  /** Stores a status with the time it was seen; returns that time. */
+  store(userId: string, status: PresenceStatus): string {
+    const lastSeen = new Date().toISOString();
+    this.db.update(users).set({ status, lastSeen }).where(eq(users.id, userId)).run();
+    return lastSeen;
+  }
+
+  /** On start nobody is connected, whatever the last run left behind. */
+  resetAll(): void {
+    this.db.update(users).set({ status: 'offline' }).where(eq(users.status, 'online')).run();
+    this.db.update(users).set({ status: 'offline' }).where(eq(users.status, 'away')).run();
+  }
+}

@@ -1,0 +1,47 @@
+// npm test: typecheck, lint, unit + API tests (vitest), build, end-to-end tests (Playwright, Debian Chromium).
+// Every stage runs even if an earlier one failed, so one run shows everything; the exit code is non-zero on any failure.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureDependencies, run } from './ensure-deps.mjs';
+
+ensureDependencies();
+const reports = mkdtempSync(join(tmpdir(), 'office-test-'));
+const vitestReport = join(reports, 'vitest.json');
+const playwrightReport = join(reports, 'playwright.json');
+
+const stages = [
+  ['typecheck', () => run('npm', ['run', 'typecheck', '--silent'])],
+  ['lint', () => run('npm', ['run', 'lint', '--silent'])],
+  ['unit and API tests', () => run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`])],
+  ['build', () => run('npm', ['run', 'build', '--silent'])],
+  ['end-to-end tests', () => run('npx', ['playwright', 'test'], { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport })],
+];
+
+const failed = [];
+for (const [name, stage] of stages) {
+  console.log(`\n=== ${name} ===`);
+  if (name === 'end-to-end tests' && failed.includes('build')) {
+    failed.push(name);
+    continue;
+  }
+  if (stage() !== 0) failed.push(name);
+}
+
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
+const vitest = readJson(vitestReport);
+const playwright = readJson(playwrightReport);
+const unitPassed = vitest?.numPassedTests ?? 0;
+const unitFailed = vitest?.numFailedTests ?? 0;
+const e2ePassed = (playwright?.stats?.expected ?? 0) + (playwright?.stats?.flaky ?? 0);
+const e2eFailed = playwright?.stats?.unexpected ?? 0;
+const e2eSkipped = playwright?.stats?.skipped ?? 0;
+
+console.log('\n=== summary ===');
+console.log(`vitest: ${unitPassed} passed, ${unitFailed} failed`);
+console.log(`playwright: ${e2ePassed} passed, ${e2eFailed} failed, ${e2eSkipped} skipped`);
+if (failed.length) console.log(`failed stages: ${failed.join(', ')}`);
+// Stages without a test count of their own (typecheck, lint, build) count as one failure each.
+const stageFailures = failed.filter((name) => !name.endsWith('tests')).length;
+console.log(`Total: ${unitPassed + e2ePassed} passed, ${unitFailed + e2eFailed + stageFailures} failed`);
+process.exit(failed.length ? 1 : 0);

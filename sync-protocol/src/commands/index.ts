@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { updateDetailsArgsSchema } from './auth';
+
+/** Argument schema of every command that a client may queue offline and push through sync. */
+export const mutationArgsSchemas = {
+  'user.updateDetails': updateDetailsArgsSchema,
+} as const;
+
+/** Names of the commands that travel through /api/sync/push. */
+export type MutationName = keyof typeof mutationArgsSchemas;
+/** The arguments of one mutation, by name. */
+export type MutationArgs<N extends MutationName> = z.input<(typeof mutationArgsSchemas)[N]>;
+/** Every mutation name, for validation. */
+export const mutationNames = Object.keys(mutationArgsSchemas) as [MutationName, ...MutationName[]];

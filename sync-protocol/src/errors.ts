@@ -1,0 +1,44 @@
+/** Stable error codes of the API, with their HTTP status and the one sentence shown to people. */
+export const errorCatalogue = {
+  invalid_input: { status: 400, message: 'Some fields are missing or invalid.' },
+  malformed_json: { status: 400, message: 'The request body is not valid JSON.' },
+  unauthenticated: { status: 401, message: 'Please sign in to continue.' },
+  token_expired: { status: 401, message: 'Your session has expired. Please sign in again.' },
+  invalid_credentials: { status: 401, message: 'Invalid email or password' },
+  google_token_invalid: { status: 401, message: 'Google login failed' },
+  forbidden: { status: 403, message: 'You are not allowed to do that.' },
+  client_not_yours: { status: 403, message: 'This sync client belongs to another user.' },
+  not_found: { status: 404, message: 'Not found.' },
+  user_not_found: { status: 404, message: 'User not found.' },
+  email_taken: { status: 409, message: 'An account with this email already exists' },
+  conflict: { status: 409, message: 'This was changed by someone else.' },
+  duplicate_id: { status: 409, message: 'An item with this id already exists with different content.' },
+  mutation_gap: { status: 409, message: 'Changes arrived out of order; the client will resend them.' },
+  payload_too_large: { status: 413, message: 'The request is too large.' },
+  unsupported_media_type: { status: 415, message: 'This type of content is not supported.' },
+  rate_limited: { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
+  internal: { status: 500, message: 'Something went wrong on our side. Please try again.' },
+  google_not_configured: { status: 501, message: 'Google sign-in is not configured on this server.' },
+  unavailable: { status: 503, message: 'The server is busy or restarting. Please try again shortly.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+/** One of the stable error codes. */
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** The body of every non-2xx answer. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: { path: string; message: string }[];
+}
+
+/** Client-side conditions that never come from the server but share the same vocabulary. */
+export const clientErrorMessages = {
+  offline: 'You are offline. This needs a connection.',
+  network: 'Could not reach the server. Check your connection.',
+  timeout: 'The server took too long to answer.',
+  storage_full: 'This device is out of storage space; free some space so your changes can be saved.',
+} as const;
+
+/** A client-side error code. */
+export type ClientErrorCode = keyof typeof clientErrorMessages;

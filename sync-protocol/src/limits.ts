@@ -1,0 +1,36 @@
+/** Business constants of spec section 9 and our own limits. */
+export const limits = {
+  passwordMinLength: 6,
+  passwordMaxLength: 256,
+  nameMaxLength: 100,
+  emailMaxLength: 254,
+  jsonBodyBytes: 1_048_576,
+  tokenTtlSeconds: 7 * 24 * 60 * 60,
+  loginFailuresAllowed: 5,
+  loginFailureWindowMs: 30 * 60 * 1000,
+  pushBatchMax: 100,
+  pullPageDefault: 500,
+  pullPageMax: 1000,
+  httpTimeoutMs: 10_000,
+  mobileBreakpointPx: 768,
+  avatarMaxBytes: 5_242_880,
+} as const;
+
+/** Splash screen timings (ms). */
+export const splashTimings = {
+  stages: [100, 800, 1600, 2400],
+  fadeFrom: 2400,
+  done: 3000,
+  handOver: 100,
+} as const;
+
+/** Backoff of the client's push loop: start 1 s, doubling, cap 60 s, with jitter. */
+export const syncBackoff = { initialMs: 1000, maxMs: 60_000, jitter: 0.5 } as const;
+
+/** Socket.IO client reconnection settings of spec section 9. */
+export const socketReconnection = {
+  reconnectionDelay: 1000,
+  reconnectionDelayMax: 5000,
+  randomizationFactor: 0.5,
+  timeout: 20_000,
+} as const;
