@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import { limits } from '@office/sync-protocol';
 import type { Config } from './config';
@@ -28,7 +28,7 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
     trustProxy: false,
     // In-flight requests finish on close; new ones get 503 meanwhile (Fastify's default, stated on purpose).
     return503OnClosing: true,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
 
   await app.register(helmet, {
@@ -53,7 +53,7 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
     crossOriginOpenerPolicy: { policy: config.googleClientId ? 'same-origin-allow-popups' : 'same-origin' },
     strictTransportSecurity: false,
   });
-  await app.register(errorHandlerPlugin);
+  await app.register(errorHandlerPlugin, { spaFallback: config.staticDir !== null });
   await app.register(dbPlugin, { config });
   await app.register(authPlugin);
   await app.register(realtimePlugin);

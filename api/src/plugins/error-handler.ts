@@ -28,8 +28,8 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 /** One place turns every failure into `{ code, message }`; nothing unexpected leaks a stack trace. */
-export const errorHandlerPlugin = fp(
-  (app, _opts, done) => {
+export const errorHandlerPlugin = fp<{ spaFallback: boolean }>(
+  (app, { spaFallback }, done) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof DomainError) return reply.status(error.status).send(error.toBody());
       if (error instanceof SyntaxError) return reply.status(400).send(bodyOf('malformed_json'));
@@ -41,7 +41,13 @@ export const errorHandlerPlugin = fp(
       return reply.status(500).send(bodyOf('internal'));
     });
     app.setNotFoundHandler((request, reply) => {
-      reply.status(404).send(bodyOf('not_found', `No route for ${request.method} ${request.url.split('?')[0]}`));
+      const path = request.url.split('?')[0] ?? '';
+      const isApi = path === '/api' || path.startsWith('/api/') || path.startsWith('/socket.io');
+      // Any other GET of a page (not a file) is a client-side route of the PWA.
+      if (spaFallback && !isApi && request.method === 'GET' && !/\.[a-z0-9]+$/i.test(path)) {
+        return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      }
+      return reply.status(404).send(bodyOf('not_found', `No route for ${request.method} ${path}`));
     });
     done();
   },

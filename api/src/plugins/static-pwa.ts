@@ -3,7 +3,7 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Serves the built PWA with an SPA fallback; /api and /socket.io never fall back to HTML. */
+/** Serves the built PWA's files; the error handler's not-found handler falls back to its index.html. */
 export const staticPwaPlugin = fp<{ root: string }>(
   async (app, { root }) => {
     if (!existsSync(join(root, 'index.html'))) throw new Error(`The PWA is not built: ${root}/index.html is missing`);
@@ -17,14 +17,6 @@ export const staticPwaPlugin = fp<{ root: string }>(
         if (name.startsWith('/assets/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
         else res.setHeader('Cache-Control', 'no-cache');
       },
-    });
-    app.setNotFoundHandler((request, reply) => {
-      const path = request.url.split('?')[0] ?? '';
-      const isApi = path === '/api' || path.startsWith('/api/') || path.startsWith('/socket.io');
-      if (isApi || request.method !== 'GET' || /\.[a-z0-9]+$/i.test(path)) {
-        return reply.status(404).send({ code: 'not_found', message: `No route for ${request.method} ${path}` });
-      }
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     });
   },
   { name: 'static-pwa', dependencies: ['error-handler'] },

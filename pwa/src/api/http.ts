@@ -1,0 +1,207 @@
+import {
+  clientErrorMessages,
+  errorCatalogue,
+  limits,
+  type ClientErrorCode,
+  type ErrorCode,
+} from '@office/sync-protocol';
+import { getStoredToken, removeStoredToken } from '../app/auth/session-storage';
+
+/** Base path of every API call (spec section 7). */
+export const apiBasePath = '/api';
+
+/** A code from the server's catalogue, or a client-side one (network, timeout, ...). */
+export type ApiErrorCode = ErrorCode | ClientErrorCode;
+
+/** Every failed call ends here: an HTTP error (`status` > 0) or a client-side one (`status` 0). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  /** Stable code; a server may send one this client does not know yet, so any string is kept. */
+  readonly code: ApiErrorCode | (string & {});
+  readonly details: readonly { path: string; message: string }[] | undefined;
+
+  constructor(
+    status: number,
+    code: ApiErrorCode | (string & {}),
+    message: string,
+    details?: readonly { path: string; message: string }[],
+  ) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** Whether the error came from the client side (no answer from the server). */
+export const isNetworkError = (error: unknown): boolean =>
+  error instanceof ApiError && (error.code === 'network' || error.code === 'timeout');
+
+type UnauthorizedHandler = () => void;
+let unauthorizedHandler: UnauthorizedHandler | null = null;
+
+/**
+ * Registers what the app does when a call answers 401 (after the token is removed).
+ * Returns a function that unregisters it. Without a handler the page goes to /login.
+ */
+export function onUnauthorized(handler: UnauthorizedHandler): () => void {
+  unauthorizedHandler = handler;
+  return () => {
+    if (unauthorizedHandler === handler) {
+      unauthorizedHandler = null;
+    }
+  };
+}
+
+function handleUnauthorized(): void {
+  removeStoredToken();
+  if (unauthorizedHandler) {
+    unauthorizedHandler();
+  } else {
+    window.location.assign('/login');
+  }
+}
+
+export interface RequestOptions {
+  /** Extra headers; they win over the defaults. */
+  headers?: Record<string, string> | undefined;
+  /** Cancels the call from outside; the 10 s timeout applies as well. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Whether a 401 signs the user out (default true). The sign-in calls themselves pass false:
+   * their 401 means "wrong credentials", not "session over".
+   */
+  signOutOnUnauthorized?: boolean | undefined;
+  /** Overrides the default timeout (`limits.httpTimeoutMs`). */
+  timeoutMs?: number | undefined;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+function isErrorBody(value: unknown): value is { code: string; message: string; details?: unknown } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { code?: unknown }).code === 'string' &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) {
+    return undefined;
+  }
+  const text = await response.text();
+  if (text === '') {
+    return undefined;
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('json')) {
+    return text;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function errorFromResponse(status: number, body: unknown): ApiError {
+  if (isErrorBody(body)) {
+    const details = Array.isArray(body.details) ? (body.details as { path: string; message: string }[]) : undefined;
+    return new ApiError(status, body.code, body.message, details);
+  }
+  // No catalogue body: a proxy or a gateway answered. Keep the status, name it generically.
+  const code: ErrorCode =
+    status === 401
+      ? 'unauthenticated'
+      : status === 502 || status === 503 || status === 504
+        ? 'unavailable'
+        : 'internal';
+  return new ApiError(status, code, errorCatalogue[code].message);
+}
+
+/** One call to the API. Resolves with the parsed JSON body, rejects with an ApiError. */
+export async function request<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const isFormData = typeof FormData !== 'undefined' && body instanceof FormData;
+  let payload: BodyInit | undefined;
+  if (body !== undefined) {
+    if (isFormData) {
+      // The browser sets the multipart boundary itself.
+      payload = body;
+    } else {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+  }
+  const token = getStoredToken();
+  if (token) {
+    headers.Authorization = `Bearer ${token}`;
+  }
+  Object.assign(headers, options.headers);
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs ?? limits.httpTimeoutMs);
+  const outerSignal = options.signal;
+  const abortFromOutside = (): void => controller.abort();
+  outerSignal?.addEventListener('abort', abortFromOutside, { once: true });
+
+  let response: Response;
+  try {
+    const init: RequestInit = { method, headers, signal: controller.signal, credentials: 'same-origin' };
+    if (payload !== undefined) {
+      init.body = payload;
+    }
+    response = await fetch(`${apiBasePath}${path}`, init);
+  } catch (error) {
+    if (outerSignal?.aborted && !timedOut) {
+      throw error;
+    }
+    if (timedOut) {
+      throw new ApiError(0, 'timeout', clientErrorMessages.timeout);
+    }
+    throw new ApiError(0, 'network', clientErrorMessages.network);
+  } finally {
+    clearTimeout(timer);
+    outerSignal?.removeEventListener('abort', abortFromOutside);
+  }
+
+  let parsed: unknown;
+  try {
+    parsed = await readBody(response);
+  } catch {
+    // The connection dropped while the body was streaming.
+    throw new ApiError(0, 'network', clientErrorMessages.network);
+  }
+
+  if (!response.ok) {
+    if (response.status === 401 && options.signOutOnUnauthorized !== false) {
+      handleUnauthorized();
+    }
+    throw errorFromResponse(response.status, parsed);
+  }
+  return parsed as T;
+}
+
+/** Small helpers over `request`: `api.get<{ user: User }>('/auth/me')`. Paths are relative to /api. */
+export const api = {
+  get: <T>(path: string, options?: RequestOptions): Promise<T> => request<T>('GET', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> =>
+    request<T>('POST', path, body, options),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> =>
+    request<T>('PUT', path, body, options),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> =>
+    request<T>('PATCH', path, body, options),
+  delete: <T>(path: string, options?: RequestOptions): Promise<T> => request<T>('DELETE', path, undefined, options),
+};

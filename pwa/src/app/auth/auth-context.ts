@@ -1,0 +1,25 @@
+import { createContext } from 'react';
+import type { User } from '@office/sync-protocol';
+
+/** Outcome of a sign-in call: the message is the spec's sentence (section 8), ready for the banner. */
+export type AuthResult = { ok: true } | { ok: false; message: string };
+
+export interface AuthContextValue {
+  /** The signed-in user, or null when signed out. */
+  user: User | null;
+  /** The bearer token of the session, or null. */
+  token: string | null;
+  /** True until the stored session has been checked on start. */
+  loading: boolean;
+  /** Increases whenever the current user's avatar changed (event `avatarUpdated`); use it to bust caches. */
+  avatarVersion: number;
+  login: (email: string, password: string) => Promise<AuthResult>;
+  register: (name: string, email: string, password: string) => Promise<AuthResult>;
+  googleLogin: (tokenId: string) => Promise<AuthResult>;
+  /** Ends the session: clears the user, the token and the session flag. */
+  logout: () => void;
+  /** Replaces the current user in memory and in storage (password stripped). */
+  setUser: (user: User) => void;
+}
+
+export const AuthContext = createContext<AuthContextValue | null>(null);

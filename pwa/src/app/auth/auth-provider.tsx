@@ -1,0 +1,149 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { AuthResponse, User } from '@office/sync-protocol';
+import { onUnauthorized } from '../../api/http';
+import { fetchCurrentUser, googleLoginRequest, loginRequest, registerRequest } from '../../api/auth-api';
+import { AuthContext, type AuthContextValue, type AuthResult } from './auth-context';
+import { authFailureMessage, authMessages } from './auth-messages';
+import { avatarUpdatedEvent, avatarUpdatedUserId } from './avatar-events';
+import {
+  clearStoredSession,
+  readStoredSession,
+  withoutPassword,
+  writeStoredSession,
+  writeStoredUser,
+} from './session-storage';
+
+interface AuthState {
+  user: User | null;
+  token: string | null;
+  loading: boolean;
+}
+
+const signedOut: AuthState = { user: null, token: null, loading: false };
+
+/** Holds the session: restores it on start, signs in, signs out, and keeps the stored user fresh. */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<AuthState>({ user: null, token: null, loading: true });
+  const [avatarVersion, setAvatarVersion] = useState(0);
+  // The token of the session a background answer belongs to; a late answer after logout is dropped.
+  const tokenRef = useRef<string | null>(null);
+
+  const applySession = useCallback((user: User, token: string) => {
+    const clean = withoutPassword(user);
+    writeStoredSession({ user: clean, token });
+    tokenRef.current = token;
+    setState({ user: clean, token, loading: false });
+  }, []);
+
+  const setUser = useCallback((user: User) => {
+    const clean = withoutPassword(user);
+    writeStoredUser(clean);
+    setState((current) => ({ ...current, user: clean }));
+  }, []);
+
+  /** The one place a session ends: the Logout button and any 401 both come here. */
+  const logout = useCallback(() => {
+    clearStoredSession();
+    tokenRef.current = null;
+    setState(signedOut);
+  }, []);
+
+  /** Re-reads the user from the server; failures (offline, timeout) are only logged. */
+  const refreshUser = useCallback(async () => {
+    const token = tokenRef.current;
+    if (token === null) {
+      return;
+    }
+    try {
+      const { user } = await fetchCurrentUser();
+      if (tokenRef.current === token) {
+        setUser(user);
+      }
+    } catch (error) {
+      // A 401 has already signed out through the HTTP client's handler.
+      console.warn('Could not refresh the current user', error);
+    }
+  }, [setUser]);
+
+  // Restore the stored session once on start, then refresh the user in the background.
+  useEffect(() => {
+    let active = true;
+    void Promise.resolve()
+      .then(readStoredSession)
+      .then((session) => {
+        if (!active) {
+          return;
+        }
+        if (session === null) {
+          setState(signedOut);
+          return;
+        }
+        tokenRef.current = session.token;
+        setState({ user: session.user, token: session.token, loading: false });
+        void refreshUser();
+      });
+    return () => {
+      active = false;
+    };
+  }, [refreshUser]);
+
+  // A 401 on any authenticated call ends the session; the route guards then show /login.
+  useEffect(() => onUnauthorized(logout), [logout]);
+
+  // An avatar change of the current user: re-fetch the user and bump the cache-busting counter.
+  const currentUserId = state.user?.id ?? null;
+  useEffect(() => {
+    if (currentUserId === null) {
+      return undefined;
+    }
+    const handleAvatarUpdated = (event: Event): void => {
+      if (avatarUpdatedUserId(event) !== currentUserId) {
+        return;
+      }
+      setAvatarVersion((version) => version + 1);
+      void refreshUser();
+    };
+    window.addEventListener(avatarUpdatedEvent, handleAvatarUpdated);
+    return () => window.removeEventListener(avatarUpdatedEvent, handleAvatarUpdated);
+  }, [currentUserId, refreshUser]);
+
+  const signIn = useCallback(
+    async (
+      call: () => Promise<AuthResponse>,
+      messages: { failure: string; exception: string },
+    ): Promise<AuthResult> => {
+      try {
+        const answer = await call();
+        if (!answer.ok || !answer.token || !answer.user) {
+          return { ok: false, message: answer.message || messages.failure };
+        }
+        applySession(answer.user, answer.token);
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, message: authFailureMessage(error, messages) };
+      }
+    },
+    [applySession],
+  );
+
+  const login = useCallback(
+    (email: string, password: string) => signIn(() => loginRequest(email, password), authMessages.login),
+    [signIn],
+  );
+  const register = useCallback(
+    (name: string, email: string, password: string) =>
+      signIn(() => registerRequest(name, email, password), authMessages.register),
+    [signIn],
+  );
+  const googleLogin = useCallback(
+    (tokenId: string) => signIn(() => googleLoginRequest(tokenId), authMessages.google),
+    [signIn],
+  );
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ ...state, avatarVersion, login, register, googleLogin, logout, setUser }),
+    [state, avatarVersion, login, register, googleLogin, logout, setUser],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

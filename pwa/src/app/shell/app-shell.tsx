@@ -1,0 +1,73 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Outlet } from 'react-router-dom';
+import type { User } from '@office/sync-protocol';
+import { useOptionalWorkspace } from '../../sync/sync-context';
+import { useSignOut } from '../../sync/use-sign-out';
+import { useAuth } from '../auth/use-auth';
+import { HeaderStatus } from './header-status';
+import { MobileTopBar } from './mobile-top-bar';
+import { Sidebar } from './sidebar';
+import { useIsMobile } from './use-is-mobile';
+import styles from './app-shell.module.css';
+
+const sidebarId = 'app-sidebar';
+
+/** The signed-in layout: sidebar, a header with the status slot, and the routed screen. */
+export function AppShell({ user }: { user: User }) {
+  const { avatarVersion } = useAuth();
+  const signOut = useSignOut();
+  // Screens read the local database; it opens right after sign-in.
+  const workspaceReady = useOptionalWorkspace() !== null;
+  const isMobile = useIsMobile();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const drawerOpen = isMobile && menuOpen;
+
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  const toggleMenu = useCallback(() => setMenuOpen((open) => !open), []);
+
+  // Escape closes the open mobile menu; the page behind does not scroll while it is open.
+  useEffect(() => {
+    if (!drawerOpen) {
+      return undefined;
+    }
+    const handleKeyDown = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape') {
+        setMenuOpen(false);
+      }
+    };
+    document.addEventListener('keydown', handleKeyDown);
+    const previousOverflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.removeEventListener('keydown', handleKeyDown);
+      document.body.style.overflow = previousOverflow;
+    };
+  }, [drawerOpen]);
+
+  return (
+    <div className={styles.shell}>
+      {isMobile && <MobileTopBar menuOpen={drawerOpen} sidebarId={sidebarId} onToggleMenu={toggleMenu} />}
+      <Sidebar
+        id={sidebarId}
+        user={user}
+        avatarVersion={avatarVersion}
+        open={drawerOpen}
+        onNavigate={closeMenu}
+        onLogout={() => void signOut()}
+      />
+      {drawerOpen && (
+        <button type="button" className={styles.overlay} aria-label="Close menu" tabIndex={-1} onClick={closeMenu} />
+      )}
+      <div className={styles.content}>
+        {!isMobile && (
+          <header className={styles.contentHeader}>
+            <HeaderStatus />
+          </header>
+        )}
+        <main className={styles.main} id="main-content">
+          {workspaceReady ? <Outlet /> : <p role="status">Loading...</p>}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import { SyncStatus } from '../../sync/sync-status';
+import styles from './header-status.module.css';
+
+/** The status widgets of the desktop content header and the mobile top bar: offline, syncing, unsynced changes. */
+export function HeaderStatus() {
+  return (
+    <div className={styles.status} data-testid="header-status">
+      <SyncStatus />
+    </div>
+  );
+}

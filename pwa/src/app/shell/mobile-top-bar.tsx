@@ -1,0 +1,39 @@
+import { Bell, Menu, X } from 'lucide-react';
+import { BrandMark } from '../../components/brand-mark';
+import { HeaderStatus } from './header-status';
+import styles from './mobile-top-bar.module.css';
+
+interface MobileTopBarProps {
+  menuOpen: boolean;
+  /** The id of the sidebar the toggle controls. */
+  sidebarId: string;
+  onToggleMenu: () => void;
+}
+
+/** The mobile header: logo, status slot, notification bell and menu toggle. */
+export function MobileTopBar({ menuOpen, sidebarId, onToggleMenu }: MobileTopBarProps) {
+  return (
+    <header className={styles.bar}>
+      <div className={styles.brand}>
+        <BrandMark size={32} />
+        <span className={styles.brandName}>Office Workspace</span>
+      </div>
+      <div className={styles.actions}>
+        <HeaderStatus />
+        <button type="button" className={styles.iconButton} aria-label="Notifications">
+          <Bell size={20} aria-hidden="true" />
+        </button>
+        <button
+          type="button"
+          className={styles.iconButton}
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          aria-expanded={menuOpen}
+          aria-controls={sidebarId}
+          onClick={onToggleMenu}
+        >
+          {menuOpen ? <X size={22} aria-hidden="true" /> : <Menu size={22} aria-hidden="true" />}
+        </button>
+      </div>
+    </header>
+  );
+}

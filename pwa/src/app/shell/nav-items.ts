@@ -1,0 +1,30 @@
+import {
+  ClipboardList,
+  LayoutDashboard,
+  ListChecks,
+  Mail,
+  MessagesSquare,
+  UserCog,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
+import { canManageEmployees, canOpenMyTasks, type Actor } from '@office/sync-protocol';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+  /** Shown only when this holds for the signed-in user; always shown when absent. */
+  visibleTo?: (actor: Actor) => boolean;
+}
+
+/** Sidebar items in the order of spec section 2. */
+export const navItems: readonly NavItem[] = [
+  { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { to: '/tasks', label: 'Tasks', icon: ListChecks },
+  { to: '/employees', label: 'Employees', icon: UserCog, visibleTo: canManageEmployees },
+  { to: '/my-tasks', label: 'My Tasks', icon: ClipboardList, visibleTo: canOpenMyTasks },
+  { to: '/team-members', label: 'Team Members', icon: Users },
+  { to: '/chat', label: 'Chat', icon: MessagesSquare },
+  { to: '/direct-messages', label: 'Direct Messages', icon: Mail },
+];

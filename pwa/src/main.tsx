@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import './styles/tokens.css';
+import './styles/global.css';
+
+const container = document.getElementById('root');
+if (container === null) {
+  throw new Error('The page has no #root element');
+}
+
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,6 @@
+import { PageHeader } from '../../components/page-header';
+
+/** Team Chat (/chat). */
+export function ChatScreen() {
+  return <PageHeader title="Team Chat" />;
+}

@@ -1,0 +1,6 @@
+import { PageHeader } from '../../components/page-header';
+
+/** Task Management (/tasks). */
+export function TasksScreen() {
+  return <PageHeader title="Task Management" />;
+}

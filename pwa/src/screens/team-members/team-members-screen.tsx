@@ -1,0 +1,6 @@
+import { PageHeader } from '../../components/page-header';
+
+/** Team Members (/team-members). */
+export function TeamMembersScreen() {
+  return <PageHeader title="Team Members" />;
+}

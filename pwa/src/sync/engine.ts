@@ -1,0 +1,167 @@
+import { limits } from '@office/sync-protocol';
+import type { WorkspaceDb } from '../data/db';
+import { ApiError, isNetworkError } from '../api/http';
+import { acknowledgeEntry, applyPull, pendingEntries, rejectEntry } from './apply';
+import { backoffDelay } from './backoff';
+import { clientIdOf, readCursor } from './meta';
+import type { MutatorContext } from './mutators';
+import type { SyncTransport } from './transport';
+
+/** What the sync loop is doing, for the header indicator. */
+export type SyncPhase = 'idle' | 'syncing' | 'offline' | 'retrying' | 'signed-out';
+
+export interface SyncState {
+  phase: SyncPhase;
+  /** When the next retry runs (epoch ms), while retrying or offline. */
+  retryAt: number | null;
+}
+
+export interface SyncEngineOptions {
+  random?: () => number;
+  /** Only one tab pushes at a time; others may enqueue. Absent in tests. */
+  locks?: LockManager | undefined;
+  isOnline?: () => boolean;
+}
+
+/**
+ * The sync loop: push the outbox in order, then pull until caught up. Runs on start, when the
+ * network returns, on socket (re)connect, when the page becomes visible and after each local write.
+ */
+export class SyncEngine {
+  private state: SyncState = { phase: 'idle', retryAt: null };
+  private readonly listeners = new Set<() => void>();
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private attempt = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private pullTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly db: WorkspaceDb,
+    private readonly ctx: MutatorContext,
+    private readonly transport: SyncTransport,
+    private readonly options: SyncEngineOptions = {},
+  ) {}
+
+  getState = (): SyncState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private setState(state: SyncState): void {
+    if (state.phase === this.state.phase && state.retryAt === this.state.retryAt) return;
+    this.state = state;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Runs a sync now, or right after the one in progress. */
+  kick = (): void => {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    void this.run();
+  };
+
+  /** A poke from the server: pull soon, coalescing a burst of pokes into one pull. */
+  pullSoon = (): void => {
+    if (this.pullTimer || this.stopped) return;
+    this.pullTimer = setTimeout(() => {
+      this.pullTimer = null;
+      this.kick();
+    }, 50);
+  };
+
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.pullTimer) clearTimeout(this.pullTimer);
+    this.listeners.clear();
+  }
+
+  /** Resolves when no sync is running or queued (tests, logout). */
+  async settled(): Promise<void> {
+    while (this.running || this.pullTimer) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    this.setState({ phase: 'syncing', retryAt: null });
+    try {
+      do {
+        this.again = false;
+        await this.withPushLock(() => this.pushAll());
+        await this.pullAll();
+      } while (this.again && !this.stopped);
+      this.attempt = 0;
+      this.setState({ phase: 'idle', retryAt: null });
+    } catch (error) {
+      this.handleFailure(error);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private handleFailure(error: unknown): void {
+    if (error instanceof ApiError && error.status === 401) {
+      // The session ended: keep every queued write, spend no retry; the same user's next sign-in replays them.
+      this.setState({ phase: 'signed-out', retryAt: null });
+      return;
+    }
+    if (!(error instanceof ApiError)) console.error('sync failed', error);
+    this.attempt += 1;
+    const delay = backoffDelay(this.attempt, this.options.random);
+    const offline = isNetworkError(error) || !(this.options.isOnline?.() ?? true);
+    this.setState({ phase: offline ? 'offline' : 'retrying', retryAt: Date.now() + delay });
+    if (!this.stopped) this.retryTimer = setTimeout(this.kick, delay);
+  }
+
+  private async withPushLock(push: () => Promise<void>): Promise<void> {
+    const locks = this.options.locks;
+    if (!locks) return push();
+    await locks.request(`office-sync-push-${this.ctx.userId}`, push);
+  }
+
+  private async pushAll(): Promise<void> {
+    const clientId = await clientIdOf(this.db);
+    for (;;) {
+      const batch = await pendingEntries(this.db, limits.pushBatchMax);
+      if (batch.length === 0 || this.stopped) return;
+      const answer = await this.transport.push({
+        clientId,
+        mutations: batch.map(({ id, name, args, at }) => ({ id, name, args, at })),
+      });
+      for (const outcome of answer.outcomes) {
+        const refused =
+          outcome.status === 'rejected' || (outcome.status === 'duplicate' && outcome.original === 'rejected');
+        if (refused) {
+          await rejectEntry(this.db, this.ctx, outcome.id, {
+            code: outcome.code ?? 'rejected',
+            message: outcome.message ?? 'The server refused this change.',
+          });
+        } else {
+          await acknowledgeEntry(this.db, outcome.id);
+        }
+      }
+      // Fewer outcomes than mutations: the server stopped at a gap; the pull below reconciles.
+      if (answer.outcomes.length < batch.length) return;
+    }
+  }
+
+  private async pullAll(): Promise<void> {
+    const clientId = await clientIdOf(this.db);
+    for (;;) {
+      if (this.stopped) return;
+      const cursor = await readCursor(this.db);
+      const page = await this.transport.pull({ clientId, cursor, limit: limits.pullPageMax });
+      await applyPull(this.db, this.ctx, page);
+      if (!page.more) return;
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import { clientErrorMessages, mutationArgsSchemas, type MutationArgs, type MutationName } from '@office/sync-protocol';
+import { syncedTableNames, type UndoRecord, type WorkspaceDb } from '../data/db';
+import { mutators, type Mutator, type MutatorContext } from './mutators';
+
+/** A local write that could not be queued; `code` says why (invalid input, full disk). */
+export class LocalWriteError extends Error {
+  constructor(
+    readonly code: 'invalid_input' | 'storage_full',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const isQuotaError = (error: unknown): boolean => {
+  const names = [(error as { name?: string })?.name, (error as { inner?: { name?: string } })?.inner?.name];
+  return names.includes('QuotaExceededError');
+};
+
+/**
+ * A local write: validates with the contract's schema, applies the optimistic change and appends
+ * the outbox entry with the next mutation id, all in one Dexie transaction. Returns the mutation id.
+ */
+export async function mutate<N extends MutationName>(
+  db: WorkspaceDb,
+  ctx: MutatorContext,
+  name: N,
+  args: MutationArgs<N>,
+): Promise<number> {
+  const parsed = mutationArgsSchemas[name].safeParse(args);
+  if (!parsed.success) throw new LocalWriteError('invalid_input', parsed.error.issues[0]?.message ?? 'Invalid input');
+  const mutator = mutators[name] as Mutator<N>;
+  try {
+    return await db.transaction('rw', [db.outbox, db.meta, ...syncedTableNames], async () => {
+      const next = (await db.meta.get('nextMutationId'))?.value;
+      const id = typeof next === 'number' ? next : 1;
+      const undo: UndoRecord[] = [];
+      for (const { table, key } of mutator.touches(args, ctx)) {
+        const row = (await db.table(table).get(key)) as UndoRecord['row'] | undefined;
+        undo.push({ table, key, row: row ?? null });
+      }
+      await mutator.apply(db, args, ctx);
+      await db.outbox.add({ id, name, args, at: new Date().toISOString(), status: 'pending', undo });
+      await db.meta.put({ key: 'nextMutationId', value: id + 1 });
+      return id;
+    });
+  } catch (error) {
+    if (isQuotaError(error)) throw new LocalWriteError('storage_full', clientErrorMessages.storage_full);
+    throw error;
+  }
+}

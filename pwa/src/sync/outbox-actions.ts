@@ -1,0 +1,25 @@
+import type { MutationArgs, MutationName } from '@office/sync-protocol';
+import { syncedTableNames, type WorkspaceDb } from '../data/db';
+import { mutate } from './mutate';
+import type { MutatorContext } from './mutators';
+
+/** Tries a refused write again, as a new mutation at the end of the queue. */
+export async function retryFailed(db: WorkspaceDb, ctx: MutatorContext, entryId: number): Promise<void> {
+  await db.transaction('rw', [db.outbox, db.meta, ...syncedTableNames], async () => {
+    const entry = await db.outbox.get(entryId);
+    if (entry?.status !== 'failed') return;
+    await db.outbox.delete(entryId);
+    // The args passed this name's schema when the entry was first queued.
+    await mutate(db, ctx, entry.name, entry.args as MutationArgs<MutationName>);
+  });
+}
+
+/** Forgets a refused write; its optimistic change was already undone. */
+export async function discardFailed(db: WorkspaceDb, entryId: number): Promise<void> {
+  await db.outbox.delete(entryId);
+}
+
+/** How a queued write is named to people. */
+export const mutationLabels: Record<MutationName, string> = {
+  'user.updateDetails': 'Profile details',
+};

@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import type { PullResponse, PushRequest, PushResponse } from '@office/sync-protocol';
+import { ApiError } from '../api/http';
+import type { WorkspaceDb } from '../data/db';
+import { applyLiveChange, applyPull } from './apply';
+import { SyncEngine } from './engine';
+import { mutate } from './mutate';
+import { discardFailed, retryFailed } from './outbox-actions';
+import { aUser, freshDb } from './test-support';
+import type { SyncTransport } from './transport';
+
+const userId = '01900000-0000-7000-8000-000000000001';
+const ctx = { userId };
+let db: WorkspaceDb;
+
+afterEach(() => db?.close());
+
+async function seeded(): Promise<WorkspaceDb> {
+  db = freshDb(userId);
+  await applyPull(db, ctx, { changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId) }], cursor: 1, more: false, reset: true, lastMutationId: 0 });
+  return db;
+}
+
+/** A transport that answers pushes with the outcomes a test chooses, and records what was sent. */
+function scriptedTransport(decide: (mutationId: number) => 'applied' | 'rejected'): SyncTransport & { pushes: PushRequest[] } {
+  const pushes: PushRequest[] = [];
+  let lastMutationId = 0;
+  return {
+    pushes,
+    async push(request): Promise<PushResponse> {
+      pushes.push(request);
+      const outcomes = request.mutations.map((m) => {
+        lastMutationId = m.id;
+        return decide(m.id) === 'applied'
+          ? { id: m.id, status: 'applied' as const }
+          : { id: m.id, status: 'rejected' as const, code: 'email_taken' as const, message: 'An account with this email already exists' };
+      });
+      return { outcomes, lastMutationId, version: 1 };
+    },
+    async pull(): Promise<PullResponse> {
+      return { changes: [], cursor: 1, more: false, reset: false, lastMutationId };
+    },
+  };
+}
+
+describe('the outbox', () => {
+  test('a local write changes IndexedDB at once, marks the row pending and queues the next mutation id', async () => {
+    await seeded();
+    const first = await mutate(db, ctx, 'user.updateDetails', { name: 'Alice A', email: 'alice@demo.local' });
+    const second = await mutate(db, ctx, 'user.updateDetails', { name: 'Alice B', email: 'alice@demo.local' });
+    expect([first, second]).toEqual([1, 2]);
+    expect(await db.users.get(userId)).toMatchObject({ name: 'Alice B', pending: 1 });
+    expect((await db.outbox.orderBy('id').toArray()).map((e) => [e.id, e.status, (e.args as { name: string }).name])).toEqual([
+      [1, 'pending', 'Alice A'],
+      [2, 'pending', 'Alice B'],
+    ]);
+  });
+
+  test('an invalid write is refused before it is queued', async () => {
+    await seeded();
+    await expect(mutate(db, ctx, 'user.updateDetails', { name: ' ', email: 'alice@demo.local' })).rejects.toThrow(
+      'Name and email are required',
+    );
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  test('the engine pushes the queue in order and drops each acknowledged entry', async () => {
+    await seeded();
+    for (const name of ['A', 'B', 'C']) await mutate(db, ctx, 'user.updateDetails', { name, email: 'alice@demo.local' });
+    const transport = scriptedTransport(() => 'applied');
+    const engine = new SyncEngine(db, ctx, transport);
+    engine.kick();
+    await engine.settled();
+    expect(transport.pushes.flatMap((p) => p.mutations.map((m) => m.id))).toEqual([1, 2, 3]);
+    expect(await db.outbox.count()).toBe(0);
+    expect((await db.users.get(userId))?.pending).toBeUndefined();
+    engine.stop();
+  });
+
+  test('a rejected write is rolled back and kept as failed with the reason, while later writes still apply', async () => {
+    await seeded();
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Alice', email: 'bob@demo.local' });
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Alice', email: 'alice@demo.local' });
+    const engine = new SyncEngine(db, ctx, scriptedTransport((id) => (id === 1 ? 'rejected' : 'applied')));
+    engine.kick();
+    await engine.settled();
+    const entries = await db.outbox.toArray();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ id: 1, status: 'failed', error: { code: 'email_taken', message: 'An account with this email already exists' } });
+    expect(await db.users.get(userId)).toMatchObject({ email: 'alice@demo.local' });
+    engine.stop();
+  });
+
+  test('rolling back restores the row as it was before the refused write', async () => {
+    await seeded();
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Renamed', email: 'bob@demo.local' });
+    expect(await db.users.get(userId)).toMatchObject({ name: 'Renamed', pending: 1 });
+    const engine = new SyncEngine(db, ctx, scriptedTransport(() => 'rejected'));
+    engine.kick();
+    await engine.settled();
+    const row = await db.users.get(userId);
+    expect(row).toMatchObject({ name: 'Alice Johnson', email: 'alice@demo.local' });
+    expect(row?.pending).toBeUndefined();
+    engine.stop();
+  });
+
+  test('Retry queues a failed write again as a new mutation; Discard forgets it', async () => {
+    await seeded();
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Again', email: 'alice@demo.local' });
+    await db.outbox.update(1, { status: 'failed', error: { code: 'conflict', message: 'x' } });
+    await retryFailed(db, ctx, 1);
+    expect((await db.outbox.toArray()).map((e) => [e.id, e.status])).toEqual([[2, 'pending']]);
+    expect(await db.users.get(userId)).toMatchObject({ name: 'Again', pending: 1 });
+    await db.outbox.update(2, { status: 'failed' });
+    await discardFailed(db, 2);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  test('a 401 keeps every queued write and stops without spending a retry', async () => {
+    await seeded();
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Later', email: 'alice@demo.local' });
+    const transport: SyncTransport = {
+      push: () => Promise.reject(new ApiError(401, 'token_expired', 'expired')),
+      pull: () => Promise.reject(new ApiError(401, 'token_expired', 'expired')),
+    };
+    const engine = new SyncEngine(db, ctx, transport);
+    engine.kick();
+    await engine.settled();
+    expect(engine.getState()).toEqual({ phase: 'signed-out', retryAt: null });
+    expect(await db.outbox.count()).toBe(1);
+    engine.stop();
+  });
+
+  test('a network failure backs off and keeps the queue', async () => {
+    await seeded();
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Later', email: 'alice@demo.local' });
+    const transport: SyncTransport = {
+      push: () => Promise.reject(new ApiError(0, 'network', 'offline')),
+      pull: () => Promise.reject(new ApiError(0, 'network', 'offline')),
+    };
+    const engine = new SyncEngine(db, ctx, transport, { random: () => 0.5 });
+    const before = Date.now();
+    engine.kick();
+    await engine.settled();
+    const state = engine.getState();
+    expect(state.phase).toBe('offline');
+    expect((state.retryAt ?? 0) - before).toBeGreaterThanOrEqual(1000);
+    expect(await db.outbox.count()).toBe(1);
+    engine.stop();
+  });
+});
+
+describe('applying server changes', () => {
+  test('an older version never overwrites a newer one', async () => {
+    await seeded();
+    await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'New', version: 5 }) });
+    await applyLiveChange(db, ctx, 3, { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Old', version: 4 }) });
+    expect(await db.users.get(userId)).toMatchObject({ name: 'New', version: 5 });
+  });
+
+  test('a live change right after the cursor advances it; one past a gap asks for a pull', async () => {
+    await seeded();
+    const other = '01900000-0000-7000-8000-000000000002';
+    expect(await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: other, data: aUser(other, { version: 2 }) })).toBe('applied');
+    expect(await applyLiveChange(db, ctx, 5, { entity: 'user', op: 'put', id: other, data: aUser(other, { version: 5 }) })).toBe('gap');
+    expect((await db.meta.get('cursor'))?.value).toBe(2);
+  });
+
+  test('a pull rebases pending writes on top of the server state and drops acknowledged ones', async () => {
+    await seeded();
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Mine', email: 'alice@demo.local' });
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Mine too', email: 'alice@demo.local' });
+    await applyPull(db, ctx, {
+      changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Server', department: 'Research', version: 9 }) }],
+      cursor: 9,
+      more: false,
+      reset: false,
+      lastMutationId: 1,
+    });
+    expect(await db.users.get(userId)).toMatchObject({ name: 'Mine too', department: 'Research', pending: 1, version: 9 });
+    expect((await db.outbox.toArray()).map((e) => e.id)).toEqual([2]);
+  });
+
+  test('a bootstrap replaces everything and keeps the cursor it brings', async () => {
+    await seeded();
+    const gone = '01900000-0000-7000-8000-000000000009';
+    await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: gone, data: aUser(gone) });
+    await applyPull(db, ctx, { changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { version: 3 }) }], cursor: 3, more: false, reset: true, lastMutationId: 0 });
+    expect((await db.users.toArray()).map((u) => u.id)).toEqual([userId]);
+    expect((await db.meta.get('cursor'))?.value).toBe(3);
+  });
+});

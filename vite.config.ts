@@ -1,0 +1,51 @@
+import { defineConfig, type ProxyOptions } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
+
+/** The API and its socket live on another port in development; the browser sees one origin. */
+const proxy: Record<string, ProxyOptions> = {
+  '/api': { target: apiTarget, changeOrigin: true },
+  '/socket.io': { target: apiTarget, ws: true, changeOrigin: true },
+};
+
+export default defineConfig({
+  root: 'pwa',
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'] },
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
+      manifest: {
+        id: '/',
+        name: 'Office Workspace',
+        short_name: 'Workspace',
+        description: 'Your office workspace: tasks, team chat and direct messages that keep working on flaky Wi-Fi.',
+        start_url: '/dashboard',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'any',
+        theme_color: '#4f46e5',
+        background_color: '#f5f6fa',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+    }),
+  ],
+  build: {
+    // Relative to root: pwa/dist, which the API serves in production.
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+  server: { proxy },
+  preview: { proxy },
+});
