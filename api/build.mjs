@@ -15,7 +15,9 @@ await build({
     {
       name: 'externalize-npm-packages',
       setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@office/') ? undefined : { path: args.path, external: true }));
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@office/') ? undefined : { path: args.path, external: true },
+        );
       },
     },
   ],

@@ -21,7 +21,10 @@ export async function startTestServer(
   options: { seed?: boolean; config?: Partial<Config>; dataDir?: string } & Omit<BuildOptions, 'config'> = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'office-api-'));
-  const config = loadConfig({}, { dataDir, port: 0, host: '127.0.0.1', jwtSecret: 'test-secret-'.padEnd(48, 'x'), ...options.config });
+  const config = loadConfig(
+    {},
+    { dataDir, port: 0, host: '127.0.0.1', jwtSecret: 'test-secret-'.padEnd(48, 'x'), ...options.config },
+  );
   const app = await buildApp({ ...options, config, logger: false });
   if (options.seed !== false) await seedDemo(app.db, app.flush);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -38,7 +41,11 @@ export async function startTestServer(
 }
 
 /** Signs a demo user in over HTTP; returns their token and user. */
-export async function signIn(app: FastifyInstance, email: string, password = DEMO_PASSWORD): Promise<{ token: string; user: User }> {
+export async function signIn(
+  app: FastifyInstance,
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<{ token: string; user: User }> {
   const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
   if (res.statusCode !== 200) throw new Error(`sign-in of ${email} failed: ${res.statusCode} ${res.body}`);
   return res.json<{ token: string; user: User }>();

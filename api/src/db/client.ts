@@ -29,7 +29,7 @@ export function openDatabase(file: string): Db {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = drizzle({ client: sqlite, schema, casing: 'snake_case' }) as Db;
+  const db: Db = drizzle({ client: sqlite, schema, casing: 'snake_case' });
   migrate(db, { migrationsFolder: migrationsFolder() });
   return db;
 }

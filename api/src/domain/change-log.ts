@@ -1,7 +1,7 @@
 import { eq, max } from 'drizzle-orm';
 import type { EntityName } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
-import { changeAudience, changeLog } from '../db/schema';
+import { changeAudience, changeLog, meta } from '../db/schema';
 import { syncedTables } from './sync/entities';
 
 /** A change committed by a command: who may see the entity now, and who saw it before and may not any more. */
@@ -33,7 +33,24 @@ export function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): ChangeRef 
   return { ...change, seq: row.seq };
 }
 
-/** The newest change-log sequence number: the version a client reaches by pulling everything. */
+/** The `meta` key of the change-log floor: every sequence number at or below it has been compacted away. */
+export const CHANGE_LOG_FLOOR_KEY = 'change_log_floor';
+
+/** The oldest cursor the log can still serve incrementally; older ones get a bootstrap. */
+export function changeLogFloor(db: Db | Tx): number {
+  const row = db.select().from(meta).where(eq(meta.key, CHANGE_LOG_FLOOR_KEY)).get();
+  return row ? Number(row.value) : 0;
+}
+
+/**
+ * The newest change-log sequence number: the version a client reaches by pulling everything.
+ * Compaction may have emptied the log; the floor still counts, so the version never goes back.
+ */
 export function currentVersion(db: Db | Tx): number {
-  return db.select({ v: max(changeLog.seq) }).from(changeLog).get()?.v ?? 0;
+  const newest =
+    db
+      .select({ v: max(changeLog.seq) })
+      .from(changeLog)
+      .get()?.v ?? 0;
+  return Math.max(newest, changeLogFloor(db));
 }

@@ -17,12 +17,18 @@ export class DomainError extends Error {
   }
 
   toBody(): ErrorBody {
-    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+    return this.details
+      ? { code: this.code, message: this.message, details: this.details }
+      : { code: this.code, message: this.message };
   }
 }
 
 /** Validates input with a contract schema; the first problem's message becomes the answer's message. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: ErrorCode = 'invalid_input'): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  code: ErrorCode = 'invalid_input',
+): z.output<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));

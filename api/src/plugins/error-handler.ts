@@ -3,7 +3,10 @@ import type { FastifyError } from 'fastify';
 import { errorCatalogue, type ErrorBody, type ErrorCode } from '@office/sync-protocol';
 import { DomainError } from '../domain/errors';
 
-const bodyOf = (code: ErrorCode, message?: string): ErrorBody => ({ code, message: message ?? errorCatalogue[code].message });
+const bodyOf = (code: ErrorCode, message?: string): ErrorBody => ({
+  code,
+  message: message ?? errorCatalogue[code].message,
+});
 
 /** Fastify's own client errors, by their stable codes. */
 const fastifyCodes: Record<string, ErrorCode> = {

@@ -47,7 +47,8 @@ export const realtimePlugin = fp(
         socket.data.actor = { id: user.id, role: user.role };
         next();
       } catch (error) {
-        const body = error instanceof DomainError ? error.toBody() : { code: 'unauthenticated', message: 'Unauthorized' };
+        const body =
+          error instanceof DomainError ? error.toBody() : { code: 'unauthenticated', message: 'Unauthorized' };
         next(Object.assign(new Error(body.message), { data: body }));
       }
     });

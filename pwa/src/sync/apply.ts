@@ -88,7 +88,8 @@ export async function rejectEntry(
       const table = db.table<VersionedRow, string>(undo.table);
       const current = await table.get(undo.key);
       if (undo.row === null) await table.delete(undo.key);
-      else if (!current || (current.version ?? 0) <= (undo.row.version ?? 0)) await table.put({ ...undo.row, id: undo.key });
+      else if (!current || (current.version ?? 0) <= (undo.row.version ?? 0))
+        await table.put({ ...undo.row, id: undo.key });
     }
     await db.outbox.update(entryId, { status: 'failed', error });
     await rebase(db, ctx);

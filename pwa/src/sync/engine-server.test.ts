@@ -42,7 +42,8 @@ function networkTransport(token: string) {
       }
       return answer;
     },
-    pull: ({ clientId, cursor, limit }) => call<PullResponse>(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`),
+    pull: ({ clientId, cursor, limit }) =>
+      call<PullResponse>(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`),
   };
   return { transport, state };
 }
@@ -79,7 +80,9 @@ describe('the sync engine against the real server', () => {
     const local = await db.users.get(user.id);
     expect(local).toMatchObject({ name: 'Alice Three' });
     expect(local?.pending).toBeUndefined();
-    expect(server.app.db.$client.prepare('SELECT name FROM users WHERE id = ?').get(user.id)).toEqual({ name: 'Alice Three' });
+    expect(server.app.db.$client.prepare('SELECT name FROM users WHERE id = ?').get(user.id)).toEqual({
+      name: 'Alice Three',
+    });
     expect(countRows("SELECT count(*) n FROM sync_mutations WHERE status = 'applied'")).toBe(3);
     expect(countRows("SELECT count(*) n FROM change_log WHERE entity = 'user' AND entity_id = ?", user.id)).toBe(4);
     engine.stop();
@@ -100,7 +103,7 @@ describe('the sync engine against the real server', () => {
     await engine.settled();
     expect(await db.outbox.count()).toBe(0);
     expect(countRows('SELECT count(*) n FROM sync_mutations')).toBe(1);
-    expect(countRows("SELECT count(*) n FROM change_log WHERE entity_id = ?", user.id)).toBe(2);
+    expect(countRows('SELECT count(*) n FROM change_log WHERE entity_id = ?', user.id)).toBe(2);
     expect(await db.users.get(user.id)).toMatchObject({ name: 'Robert Smith' });
     engine.stop();
   });

@@ -32,5 +32,5 @@ export const mutators: MutatorRegistry = {
 /** Runs a mutator by name, for replays where the name is data. */
 export function applyMutator(db: WorkspaceDb, name: MutationName, args: unknown, ctx: MutatorContext): Promise<void> {
   // The args were validated against this name's schema when the entry was queued.
-  return (mutators[name] as Mutator<MutationName>).apply(db, args as MutationArgs<MutationName>, ctx);
+  return mutators[name].apply(db, args as MutationArgs<MutationName>, ctx);
 }

@@ -17,12 +17,20 @@ afterEach(() => db?.close());
 
 async function seeded(): Promise<WorkspaceDb> {
   db = freshDb(userId);
-  await applyPull(db, ctx, { changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId) }], cursor: 1, more: false, reset: true, lastMutationId: 0 });
+  await applyPull(db, ctx, {
+    changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId) }],
+    cursor: 1,
+    more: false,
+    reset: true,
+    lastMutationId: 0,
+  });
   return db;
 }
 
 /** A transport that answers pushes with the outcomes a test chooses, and records what was sent. */
-function scriptedTransport(decide: (mutationId: number) => 'applied' | 'rejected'): SyncTransport & { pushes: PushRequest[] } {
+function scriptedTransport(
+  decide: (mutationId: number) => 'applied' | 'rejected',
+): SyncTransport & { pushes: PushRequest[] } {
   const pushes: PushRequest[] = [];
   let lastMutationId = 0;
   return {
@@ -33,7 +41,12 @@ function scriptedTransport(decide: (mutationId: number) => 'applied' | 'rejected
         lastMutationId = m.id;
         return decide(m.id) === 'applied'
           ? { id: m.id, status: 'applied' as const }
-          : { id: m.id, status: 'rejected' as const, code: 'email_taken' as const, message: 'An account with this email already exists' };
+          : {
+              id: m.id,
+              status: 'rejected' as const,
+              code: 'email_taken' as const,
+              message: 'An account with this email already exists',
+            };
       });
       return { outcomes, lastMutationId, version: 1 };
     },
@@ -50,7 +63,9 @@ describe('the outbox', () => {
     const second = await mutate(db, ctx, 'user.updateDetails', { name: 'Alice B', email: 'alice@demo.local' });
     expect([first, second]).toEqual([1, 2]);
     expect(await db.users.get(userId)).toMatchObject({ name: 'Alice B', pending: 1 });
-    expect((await db.outbox.orderBy('id').toArray()).map((e) => [e.id, e.status, (e.args as { name: string }).name])).toEqual([
+    expect(
+      (await db.outbox.orderBy('id').toArray()).map((e) => [e.id, e.status, (e.args as { name: string }).name]),
+    ).toEqual([
       [1, 'pending', 'Alice A'],
       [2, 'pending', 'Alice B'],
     ]);
@@ -66,7 +81,8 @@ describe('the outbox', () => {
 
   test('the engine pushes the queue in order and drops each acknowledged entry', async () => {
     await seeded();
-    for (const name of ['A', 'B', 'C']) await mutate(db, ctx, 'user.updateDetails', { name, email: 'alice@demo.local' });
+    for (const name of ['A', 'B', 'C'])
+      await mutate(db, ctx, 'user.updateDetails', { name, email: 'alice@demo.local' });
     const transport = scriptedTransport(() => 'applied');
     const engine = new SyncEngine(db, ctx, transport);
     engine.kick();
@@ -81,12 +97,20 @@ describe('the outbox', () => {
     await seeded();
     await mutate(db, ctx, 'user.updateDetails', { name: 'Alice', email: 'bob@demo.local' });
     await mutate(db, ctx, 'user.updateDetails', { name: 'Alice', email: 'alice@demo.local' });
-    const engine = new SyncEngine(db, ctx, scriptedTransport((id) => (id === 1 ? 'rejected' : 'applied')));
+    const engine = new SyncEngine(
+      db,
+      ctx,
+      scriptedTransport((id) => (id === 1 ? 'rejected' : 'applied')),
+    );
     engine.kick();
     await engine.settled();
     const entries = await db.outbox.toArray();
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ id: 1, status: 'failed', error: { code: 'email_taken', message: 'An account with this email already exists' } });
+    expect(entries[0]).toMatchObject({
+      id: 1,
+      status: 'failed',
+      error: { code: 'email_taken', message: 'An account with this email already exists' },
+    });
     expect(await db.users.get(userId)).toMatchObject({ email: 'alice@demo.local' });
     engine.stop();
   });
@@ -95,7 +119,11 @@ describe('the outbox', () => {
     await seeded();
     await mutate(db, ctx, 'user.updateDetails', { name: 'Renamed', email: 'bob@demo.local' });
     expect(await db.users.get(userId)).toMatchObject({ name: 'Renamed', pending: 1 });
-    const engine = new SyncEngine(db, ctx, scriptedTransport(() => 'rejected'));
+    const engine = new SyncEngine(
+      db,
+      ctx,
+      scriptedTransport(() => 'rejected'),
+    );
     engine.kick();
     await engine.settled();
     const row = await db.users.get(userId);
@@ -153,16 +181,30 @@ describe('the outbox', () => {
 describe('applying server changes', () => {
   test('an older version never overwrites a newer one', async () => {
     await seeded();
-    await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'New', version: 5 }) });
-    await applyLiveChange(db, ctx, 3, { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Old', version: 4 }) });
+    await applyLiveChange(db, ctx, 2, {
+      entity: 'user',
+      op: 'put',
+      id: userId,
+      data: aUser(userId, { name: 'New', version: 5 }),
+    });
+    await applyLiveChange(db, ctx, 3, {
+      entity: 'user',
+      op: 'put',
+      id: userId,
+      data: aUser(userId, { name: 'Old', version: 4 }),
+    });
     expect(await db.users.get(userId)).toMatchObject({ name: 'New', version: 5 });
   });
 
   test('a live change right after the cursor advances it; one past a gap asks for a pull', async () => {
     await seeded();
     const other = '01900000-0000-7000-8000-000000000002';
-    expect(await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: other, data: aUser(other, { version: 2 }) })).toBe('applied');
-    expect(await applyLiveChange(db, ctx, 5, { entity: 'user', op: 'put', id: other, data: aUser(other, { version: 5 }) })).toBe('gap');
+    expect(
+      await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: other, data: aUser(other, { version: 2 }) }),
+    ).toBe('applied');
+    expect(
+      await applyLiveChange(db, ctx, 5, { entity: 'user', op: 'put', id: other, data: aUser(other, { version: 5 }) }),
+    ).toBe('gap');
     expect((await db.meta.get('cursor'))?.value).toBe(2);
   });
 
@@ -171,13 +213,25 @@ describe('applying server changes', () => {
     await mutate(db, ctx, 'user.updateDetails', { name: 'Mine', email: 'alice@demo.local' });
     await mutate(db, ctx, 'user.updateDetails', { name: 'Mine too', email: 'alice@demo.local' });
     await applyPull(db, ctx, {
-      changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Server', department: 'Research', version: 9 }) }],
+      changes: [
+        {
+          entity: 'user',
+          op: 'put',
+          id: userId,
+          data: aUser(userId, { name: 'Server', department: 'Research', version: 9 }),
+        },
+      ],
       cursor: 9,
       more: false,
       reset: false,
       lastMutationId: 1,
     });
-    expect(await db.users.get(userId)).toMatchObject({ name: 'Mine too', department: 'Research', pending: 1, version: 9 });
+    expect(await db.users.get(userId)).toMatchObject({
+      name: 'Mine too',
+      department: 'Research',
+      pending: 1,
+      version: 9,
+    });
     expect((await db.outbox.toArray()).map((e) => e.id)).toEqual([2]);
   });
 
@@ -185,7 +239,13 @@ describe('applying server changes', () => {
     await seeded();
     const gone = '01900000-0000-7000-8000-000000000009';
     await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: gone, data: aUser(gone) });
-    await applyPull(db, ctx, { changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { version: 3 }) }], cursor: 3, more: false, reset: true, lastMutationId: 0 });
+    await applyPull(db, ctx, {
+      changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { version: 3 }) }],
+      cursor: 3,
+      more: false,
+      reset: true,
+      lastMutationId: 0,
+    });
     expect((await db.users.toArray()).map((u) => u.id)).toEqual([userId]);
     expect((await db.meta.get('cursor'))?.value).toBe(3);
   });

@@ -14,13 +14,12 @@ import { WorkspaceContext, type Workspace } from './sync-context';
 export function SyncProvider({ children }: { children: ReactNode }) {
   const { user, token } = useAuth();
   const userId = user?.id ?? null;
-  const [workspace, setWorkspace] = useState<Workspace | null>(null);
+  // The workspace belongs to one session (user and token); a stale one is never handed to screens.
+  const [opened, setOpened] = useState<{ session: string; workspace: Workspace } | null>(null);
+  const session = userId && token ? `${userId}:${token}` : null;
 
   useEffect(() => {
-    if (!userId || !token) {
-      setWorkspace(null);
-      return undefined;
-    }
+    if (!userId || !token) return undefined;
     const db = openWorkspaceDb(userId);
     const ctx = { userId };
     const engine = new SyncEngine(db, ctx, httpTransport, {
@@ -46,7 +45,10 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     socket.on('sync.poke', engine.pullSoon);
     socket.on('user-online', ({ userId: id }) => void db.users.update(id, { status: 'online' }));
     socket.on('user-offline', ({ userId: id, lastSeen }) => void db.users.update(id, { status: 'offline', lastSeen }));
-    socket.on('user-presence-update', ({ userId: id, status, lastSeen }) => void db.users.update(id, { status, lastSeen }));
+    socket.on(
+      'user-presence-update',
+      ({ userId: id, status, lastSeen }) => void db.users.update(id, { status, lastSeen }),
+    );
 
     const handleOnline = () => engine.kick();
     const handleVisibility = () => {
@@ -60,7 +62,8 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     void navigator.storage?.persist?.().catch(() => false);
 
     engine.kick();
-    setWorkspace({ db, engine, ctx, socket });
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the database and socket are external resources this effect opens; render needs their handle
+    setOpened({ session: `${userId}:${token}`, workspace: { db, engine, ctx, socket } });
     return () => {
       window.removeEventListener('online', handleOnline);
       document.removeEventListener('visibilitychange', handleVisibility);
@@ -70,7 +73,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     };
   }, [userId, token]);
 
-  const current = workspace?.ctx.userId === userId ? workspace : null;
+  const current = opened && opened.session === session ? opened.workspace : null;
   return (
     <WorkspaceContext.Provider value={current}>
       {current ? <CurrentUserMirror workspace={current} /> : null}

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { updateDetailsArgsSchema } from './auth';
 
 /** Argument schema of every command that a client may queue offline and push through sync. */

@@ -1,25 +1,34 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
-import { entityNames, type Actor, type Change, type EntityName, type PullQuery, type PullResponse } from '@office/sync-protocol';
+import {
+  entityNames,
+  type Actor,
+  type Change,
+  type EntityName,
+  type PullQuery,
+  type PullResponse,
+} from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { changeAudience, changeLog, meta, syncClients } from '../../db/schema';
-import { currentVersion } from '../change-log';
+import { CHANGE_LOG_FLOOR_KEY, changeLogFloor, currentVersion } from '../change-log';
 import { loadVisible, principalsOf, syncedEntities } from './entities';
 
-const FLOOR_KEY = 'change_log_floor';
+export { changeLogFloor };
 
-/** The oldest cursor the log can still serve incrementally; older ones get a bootstrap. */
-export function changeLogFloor(db: Db | Tx): number {
-  const row = db.select().from(meta).where(eq(meta.key, FLOOR_KEY)).get();
-  return row ? Number(row.value) : 0;
-}
-
-/** Drops change-log rows up to `seq`; clients behind it bootstrap on their next pull. */
+/**
+ * Drops change-log rows up to `seq`; clients behind it bootstrap on their next pull. The floor
+ * only moves forward and never past the newest change: lowering it would let a cursor inside the
+ * dropped range pull incrementally and miss changes, and raising it past the head would hide the
+ * next changes from clients at the floor.
+ */
 export function compactChangeLog(db: Db, seq: number): void {
   db.transaction((tx) => {
-    tx.delete(changeLog).where(sql`${changeLog.seq} <= ${seq}`).run();
+    const floor = Math.max(changeLogFloor(tx), Math.min(seq, currentVersion(tx)));
+    tx.delete(changeLog)
+      .where(sql`${changeLog.seq} <= ${floor}`)
+      .run();
     tx.insert(meta)
-      .values({ key: FLOOR_KEY, value: String(seq) })
-      .onConflictDoUpdate({ target: meta.key, set: { value: String(seq) } })
+      .values({ key: CHANGE_LOG_FLOOR_KEY, value: String(floor) })
+      .onConflictDoUpdate({ target: meta.key, set: { value: String(floor) } })
       .run();
   });
 }
@@ -38,7 +47,8 @@ export function processPull(db: Db, actor: Actor, query: PullQuery): PullRespons
   return db.transaction((tx) => {
     const lastMutationId = lastMutationIdOf(tx, query.clientId, actor);
     const head = currentVersion(tx);
-    if (query.cursor === 0 || query.cursor < changeLogFloor(tx)) {
+    // A cursor ahead of the server means the server's data was replaced: start over rather than miss changes.
+    if (query.cursor === 0 || query.cursor < changeLogFloor(tx) || query.cursor > head) {
       return { changes: bootstrap(tx, actor), cursor: head, more: false, reset: true, lastMutationId };
     }
     const rows = tx

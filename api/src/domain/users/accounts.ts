@@ -55,9 +55,11 @@ export async function login(deps: AccountDeps, body: unknown, ip: string): Promi
     );
   }
   const row = findByEmail(deps.db, input.email);
-  const ok = row?.passwordHash && !row.deactivatedAt ? await verifyPassword(row.passwordHash, input.password) : false;
+  const usableHash = row && !row.deactivatedAt ? row.passwordHash : null;
+  const ok = usableHash ? await verifyPassword(usableHash, input.password) : false;
   if (!row || !ok) {
-    if (!row?.passwordHash) await burnVerification(input.password);
+    // Security: a deactivated or password-less account costs the same verification as an unknown email.
+    if (!usableHash) await burnVerification(input.password);
     deps.throttle.recordFailure(ip, input.email);
     throw new DomainError('invalid_credentials');
   }
@@ -92,7 +94,8 @@ export async function googleLogin(deps: AccountDeps, body: unknown): Promise<Use
     return toUserDto(existing);
   }
   const id = uuidv7();
-  const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : (email.split('@')[0] ?? email);
+  const name =
+    typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : (email.split('@')[0] ?? email);
   return runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
     id,
     name,

@@ -39,7 +39,8 @@ export class LoginThrottle {
     for (const key of this.keys(ip, email)) this.failures.set(key, [...this.recent(key), this.clock()]);
   }
 
+  /** The right password proves the earlier failures were typos: both counts start again. */
   recordSuccess(ip: string, email: string): void {
-    this.failures.delete(this.keys(ip, email)[0] ?? '');
+    for (const key of this.keys(ip, email)) this.failures.delete(key);
   }
 }

@@ -11,7 +11,12 @@ import { toUserDto } from '../../domain/users/serialize';
 const active = isNull(users.deactivatedAt);
 
 export const authRoutes: FastifyPluginCallback<{ accounts: AccountDeps }> = (app, { accounts }, done) => {
-  const answer = (user: User, message: string): AuthResponse => ({ ok: true, user, token: app.issueToken(user), message });
+  const answer = (user: User, message: string): AuthResponse => ({
+    ok: true,
+    user,
+    token: app.issueToken(user),
+    message,
+  });
   const auth = { onRequest: app.authenticate };
   const listActive = (request: FastifyRequest, excludeSelf: boolean) =>
     app.db
@@ -27,7 +32,9 @@ export const authRoutes: FastifyPluginCallback<{ accounts: AccountDeps }> = (app
     return reply.status(201).send(answer(user, 'Account created successfully'));
   });
 
-  app.post('/login', async (request) => answer(await login(accounts, request.body, request.ip), 'Signed in successfully'));
+  app.post('/login', async (request) =>
+    answer(await login(accounts, request.body, request.ip), 'Signed in successfully'),
+  );
 
   app.post('/google', async (request) => answer(await googleLogin(accounts, request.body), 'Signed in with Google'));
 

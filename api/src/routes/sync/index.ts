@@ -19,7 +19,9 @@ export const syncRoutes: FastifyPluginCallback = (app, _opts, done) => {
     }
   });
 
-  app.get('/pull', auth, (request): PullResponse => processPull(app.db, request.actor, parseInput(pullQuerySchema, request.query)));
+  app.get('/pull', auth, (request): PullResponse =>
+    processPull(app.db, request.actor, parseInput(pullQuerySchema, request.query)),
+  );
 
   done();
 };

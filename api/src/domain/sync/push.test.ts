@@ -1,0 +1,238 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { asc, eq, gt } from 'drizzle-orm';
+import { uuidv7, type Actor, type Mutation, type PushRequest } from '@office/sync-protocol';
+import { openDatabase, type Db } from '../../db/client';
+import { changeLog, syncClients, syncMutations, users } from '../../db/schema';
+import { seedDemo } from '../../db/seed';
+import { currentVersion } from '../change-log';
+import type { CommandContext, PendingEffects } from '../commands';
+import { DomainError } from '../errors';
+import { updateDetailsCommand } from '../users/commands';
+import { processPush } from './push';
+
+let dir: string;
+let db: Db;
+/** What each flush saw: the committed changes and the user's name at that moment. */
+let flushed: { seqs: number[]; names: string[]; committed: boolean[] }[];
+
+const flush = (pending: PendingEffects): void => {
+  flushed.push({
+    seqs: pending.changes.map((c) => c.seq),
+    names: pending.changes.map((c) => db.select().from(users).where(eq(users.id, c.id)).get()?.name ?? '?'),
+    // Flushing happens after the commit: the change is visible outside any transaction.
+    committed: pending.changes.map(
+      (c) => db.select().from(changeLog).where(eq(changeLog.seq, c.seq)).get() !== undefined,
+    ),
+  });
+};
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'office-push-'));
+  db = openDatabase(join(dir, 'workspace.db'));
+  await seedDemo(db, () => {});
+  flushed = [];
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  db.$client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function actorOf(email: string): Actor & { name: string } {
+  const row = db.select().from(users).where(eq(users.email, email)).get();
+  if (!row) throw new Error(`no user ${email}`);
+  return { id: row.id, role: row.role, name: row.name };
+}
+
+const details = (id: number, name: string, email = 'alice@demo.local', at = new Date().toISOString()): Mutation => ({
+  id,
+  name: 'user.updateDetails',
+  args: { name, email },
+  at,
+});
+
+const request = (clientId: string, mutations: Mutation[]): PushRequest => ({ clientId, mutations });
+const nameOf = (id: string) => db.select().from(users).where(eq(users.id, id)).get()?.name;
+const changesAfter = (seq: number) =>
+  db.select().from(changeLog).where(gt(changeLog.seq, seq)).orderBy(asc(changeLog.seq)).all();
+const mutationRows = (clientId: string) =>
+  db
+    .select()
+    .from(syncMutations)
+    .where(eq(syncMutations.clientId, clientId))
+    .orderBy(asc(syncMutations.mutationId))
+    .all();
+const clientRow = (clientId: string) => db.select().from(syncClients).where(eq(syncClients.clientId, clientId)).get();
+
+const realRun = updateDetailsCommand.run.bind(updateDetailsCommand);
+type RunArgs = { name: string; email: string };
+
+describe('processPush', () => {
+  test('mutations run in order, each committed and flushed before the next runs', () => {
+    const alice = actorOf('alice@demo.local');
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+    const ran: string[] = [];
+    vi.spyOn(updateDetailsCommand, 'run').mockImplementation((ctx: CommandContext, args: RunArgs) => {
+      ran.push(args.name);
+      return realRun(ctx, args);
+    });
+
+    const answer = processPush(
+      db,
+      flush,
+      alice,
+      request(clientId, [details(1, 'A'), details(2, 'B'), details(3, 'C')]),
+    );
+
+    expect(answer.outcomes.map((o) => o.status)).toEqual(['applied', 'applied', 'applied']);
+    expect(ran).toEqual(['A', 'B', 'C']);
+    expect(flushed).toEqual([
+      { seqs: [before + 1], names: ['A'], committed: [true] },
+      { seqs: [before + 2], names: ['B'], committed: [true] },
+      { seqs: [before + 3], names: ['C'], committed: [true] },
+    ]);
+    expect(changesAfter(before).map((row) => row.seq)).toEqual([before + 1, before + 2, before + 3]);
+    expect(nameOf(alice.id)).toBe('C');
+  });
+
+  test('a refused command leaves none of its writes, while its outcome and the client progress commit', () => {
+    const alice = actorOf('alice@demo.local');
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+    vi.spyOn(updateDetailsCommand, 'run').mockImplementationOnce((ctx: CommandContext, args: RunArgs) => {
+      ctx.tx.update(users).set({ name: args.name }).where(eq(users.id, ctx.actor.id)).run();
+      ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: ['team'] });
+      throw new DomainError('conflict');
+    });
+
+    const answer = processPush(db, flush, alice, request(clientId, [details(1, 'Refused'), details(2, 'Kept')]));
+
+    expect(answer.outcomes).toEqual([
+      { id: 1, status: 'rejected', code: 'conflict', message: 'This was changed by someone else.' },
+      { id: 2, status: 'applied' },
+    ]);
+    expect(answer.lastMutationId).toBe(2);
+    expect(nameOf(alice.id)).toBe('Kept');
+    expect(changesAfter(before).map((row) => row.seq)).toEqual([before + 1]);
+    // The refused mutation publishes nothing; the applied one publishes its own change only.
+    expect(flushed.map((f) => f.seqs)).toEqual([[], [before + 1]]);
+    expect(mutationRows(clientId).map((row) => [row.mutationId, row.status, row.code])).toEqual([
+      [1, 'rejected', 'conflict'],
+      [2, 'applied', null],
+    ]);
+  });
+
+  test('a server fault stops the batch: earlier mutations stay, the faulty one leaves no trace and runs again on retry', () => {
+    const alice = actorOf('alice@demo.local');
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+    const batch = [details(1, 'One'), details(2, 'Two'), details(3, 'Three')];
+    vi.spyOn(updateDetailsCommand, 'run')
+      .mockImplementationOnce(realRun)
+      .mockImplementationOnce((ctx: CommandContext, args: RunArgs) => {
+        // Writes, then fails the way a disk or a bug would: not a DomainError.
+        realRun(ctx, args);
+        throw new Error('disk I/O error');
+      });
+
+    expect(() => processPush(db, flush, alice, request(clientId, batch))).toThrow('disk I/O error');
+
+    expect(nameOf(alice.id)).toBe('One');
+    expect(changesAfter(before).map((row) => row.seq)).toEqual([before + 1]);
+    expect(clientRow(clientId)?.lastMutationId).toBe(1);
+    expect(mutationRows(clientId).map((row) => row.mutationId)).toEqual([1]);
+    expect(flushed.map((f) => f.seqs)).toEqual([[before + 1]]);
+
+    const retry = processPush(db, flush, alice, request(clientId, batch));
+    expect(retry.outcomes).toEqual([
+      { id: 1, status: 'duplicate', original: 'applied' },
+      { id: 2, status: 'applied' },
+      { id: 3, status: 'applied' },
+    ]);
+    expect(nameOf(alice.id)).toBe('Three');
+    expect(changesAfter(before)).toHaveLength(3);
+    expect(clientRow(clientId)?.lastMutationId).toBe(3);
+  });
+
+  test('the same id twice in one batch runs once and answers the second as a duplicate', () => {
+    const alice = actorOf('alice@demo.local');
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+
+    const answer = processPush(db, flush, alice, request(clientId, [details(1, 'Once'), details(1, 'Twice')]));
+
+    expect(answer.outcomes).toEqual([
+      { id: 1, status: 'applied' },
+      { id: 1, status: 'duplicate', original: 'applied' },
+    ]);
+    expect(nameOf(alice.id)).toBe('Once');
+    expect(changesAfter(before)).toHaveLength(1);
+  });
+
+  test('an update that changes nothing is applied without a change-log row', () => {
+    const alice = actorOf('alice@demo.local');
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+
+    const answer = processPush(db, flush, alice, request(clientId, [details(1, alice.name)]));
+
+    expect(answer).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1, version: before });
+    expect(changesAfter(before)).toEqual([]);
+    expect(mutationRows(clientId).map((row) => row.status)).toEqual(['applied']);
+  });
+
+  test("a client id belongs to its first user: another user's push is refused before anything runs", () => {
+    const alice = actorOf('alice@demo.local');
+    const bob = actorOf('bob@demo.local');
+    const clientId = uuidv7();
+    processPush(db, flush, alice, request(clientId, [details(1, 'Alice One')]));
+    const before = currentVersion(db);
+    const run = vi.spyOn(updateDetailsCommand, 'run');
+
+    let refusal: unknown;
+    try {
+      processPush(db, flush, bob, request(clientId, [details(2, 'Bob Two', 'bob@demo.local')]));
+    } catch (error) {
+      refusal = error;
+    }
+
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect(refusal).toMatchObject({ code: 'client_not_yours', status: 403 });
+    expect(run).not.toHaveBeenCalled();
+    expect(nameOf(bob.id)).toBe('Bob Smith');
+    expect(changesAfter(before)).toEqual([]);
+    expect(clientRow(clientId)).toMatchObject({ userId: alice.id, lastMutationId: 1 });
+  });
+
+  test("the time a change was made is clamped between the client's previous push and the server's now", async () => {
+    const alice = actorOf('alice@demo.local');
+    const clientId = uuidv7();
+    const madeAt: Date[] = [];
+    vi.spyOn(updateDetailsCommand, 'run').mockImplementation((ctx: CommandContext, args: RunArgs) => {
+      madeAt.push(ctx.madeAt);
+      return realRun(ctx, args);
+    });
+
+    const t0 = Date.now();
+    processPush(db, flush, alice, request(clientId, [details(1, 'Future', undefined, '2999-01-01T00:00:00.000Z')]));
+    const t1 = Date.now();
+    expect(madeAt[0]?.getTime()).toBeGreaterThanOrEqual(t0);
+    expect(madeAt[0]?.getTime()).toBeLessThanOrEqual(t1);
+    const firstPush = clientRow(clientId)?.lastPushAt;
+    expect(firstPush).toBeTruthy();
+
+    processPush(db, flush, alice, request(clientId, [details(2, 'Past', undefined, '2000-01-01T00:00:00.000Z')]));
+    expect(madeAt[1]?.toISOString()).toBe(firstPush);
+
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const honest = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    processPush(db, flush, alice, request(clientId, [details(3, 'Honest', undefined, honest)]));
+    expect(madeAt[2]?.toISOString()).toBe(honest);
+  });
+});

@@ -1,0 +1,243 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { SignJWT } from 'jose';
+import type { ErrorBody, ServerToClientEvents } from '@office/sync-protocol';
+import { users } from '../db/schema';
+import { connectSocket, nextEvent, signIn, startTestServer, type TestServer, type TestSocket } from '../test-support';
+
+let server: TestServer | undefined;
+const sockets: TestSocket[] = [];
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.close();
+  await server?.close();
+  server = undefined;
+});
+
+async function start(): Promise<TestServer> {
+  server = await startTestServer();
+  return server;
+}
+
+async function connectAs(s: TestServer, email: string): Promise<{ socket: TestSocket; userId: string; token: string }> {
+  const { token, user } = await signIn(s.app, email);
+  const socket = await connectSocket(s.url, token);
+  sockets.push(socket);
+  return { socket, userId: user.id, token };
+}
+
+/** Connects a second socket with a token already issued. */
+async function connectWith(s: TestServer, token: string): Promise<TestSocket> {
+  const socket = await connectSocket(s.url, token);
+  sockets.push(socket);
+  return socket;
+}
+
+/** The refusal a connection attempt ends with: the `data` of its connect_error. */
+async function refusal(url: string, token?: string): Promise<ErrorBody> {
+  const error = await connectSocket(url, token).then(
+    (socket) => {
+      sockets.push(socket);
+      throw new Error('the server accepted the connection');
+    },
+    (reason: unknown) => reason as Error & { data?: ErrorBody },
+  );
+  expect(error).toBeInstanceOf(Error);
+  expect(error.data).toBeDefined();
+  return error.data as ErrorBody;
+}
+
+type Payload<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>[0];
+
+/** Every payload of an event from now on, in arrival order. */
+function record<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E): Payload<E>[] {
+  const seen: Payload<E>[] = [];
+  // socket.io-client's typed `on` cannot express a generic event's listener; the cast keeps the payload type.
+  (socket.on as (e: string, fn: (payload: unknown) => void) => void)(event, (payload) =>
+    seen.push(payload as Payload<E>),
+  );
+  return seen;
+}
+
+/** The first payload of an event that matches, skipping others (a socket also hears about itself). */
+async function eventWhere<E extends keyof ServerToClientEvents>(
+  socket: TestSocket,
+  event: E,
+  matches: (payload: Payload<E>) => boolean,
+  timeoutMs = 3000,
+): Promise<Payload<E>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const payload = await nextEvent(socket, event, Math.max(1, deadline - Date.now()));
+    if (matches(payload)) return payload;
+  }
+}
+
+async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const rowOf = (s: TestServer, id: string) => s.app.db.select().from(users).where(eq(users.id, id)).get();
+
+describe('socket authentication', () => {
+  test('a socket with a good token connects and marks the user online', async () => {
+    const s = await start();
+    const { socket, userId } = await connectAs(s, 'alice@demo.local');
+
+    expect(socket.connected).toBe(true);
+    expect(rowOf(s, userId)?.status).toBe('online');
+    expect(s.app.realtime.presence.isOnline(userId)).toBe(true);
+  });
+
+  test('a socket without a token is refused as unauthenticated', async () => {
+    const s = await start();
+    const data = await refusal(s.url);
+
+    expect(data).toEqual({ code: 'unauthenticated', message: 'Please sign in to continue.' });
+    expect(s.app.realtime.presence.onlineUserIds()).toEqual([]);
+  });
+
+  test.each([
+    ['a random string', () => Promise.resolve('not-a-token')],
+    [
+      'a token signed with another secret',
+      () =>
+        new SignJWT({ ver: 0 })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setSubject('01890000-0000-7000-8000-000000000000')
+          .setExpirationTime('1h')
+          .sign(new TextEncoder().encode('another-secret-'.padEnd(48, 'y'))),
+    ],
+  ])('a socket with %s is refused as unauthenticated', async (_what, makeToken) => {
+    const s = await start();
+    const data = await refusal(s.url, await makeToken());
+
+    expect(data.code).toBe('unauthenticated');
+    expect(s.app.db.select().from(users).where(eq(users.status, 'online')).all()).toEqual([]);
+  });
+
+  test('a socket whose token was revoked by a version bump is refused', async () => {
+    const s = await start();
+    const { token, user } = await signIn(s.app, 'alice@demo.local');
+    s.app.db.update(users).set({ tokenVersion: 1 }).where(eq(users.id, user.id)).run();
+
+    expect((await refusal(s.url, token)).code).toBe('unauthenticated');
+    expect(rowOf(s, user.id)?.status).toBe('offline');
+  });
+
+  test('a socket with an expired token is refused as token_expired', async () => {
+    const s = await start();
+    const { user } = await signIn(s.app, 'alice@demo.local');
+    const expired = await new SignJWT({ ver: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(new TextEncoder().encode(s.config.jwtSecret));
+
+    expect((await refusal(s.url, expired)).code).toBe('token_expired');
+  });
+});
+
+describe('presence', () => {
+  test('a second user connecting tells the first with user-online', async () => {
+    const s = await start();
+    const alice = await connectAs(s, 'alice@demo.local');
+    const { token, user: bob } = await signIn(s.app, 'bob@demo.local');
+
+    const online = eventWhere(alice.socket, 'user-online', (p) => p.userId !== alice.userId);
+    await connectWith(s, token);
+
+    expect(await online).toEqual({ userId: bob.id });
+    expect(rowOf(s, bob.id)?.status).toBe('online');
+  });
+
+  test('disconnecting the last socket of a user sends user-offline and stores offline', async () => {
+    const s = await start();
+    const alice = await connectAs(s, 'alice@demo.local');
+    const bob = await connectAs(s, 'bob@demo.local');
+    expect(rowOf(s, alice.userId)?.status).toBe('online');
+
+    const offline = eventWhere(bob.socket, 'user-offline', (p) => p.userId === alice.userId);
+    alice.socket.close();
+    const payload = await offline;
+
+    expect(payload.userId).toBe(alice.userId);
+    expect(Number.isNaN(Date.parse(payload.lastSeen))).toBe(false);
+    expect(rowOf(s, alice.userId)).toMatchObject({ status: 'offline', lastSeen: payload.lastSeen });
+    expect(s.app.realtime.presence.isOnline(alice.userId)).toBe(false);
+  });
+
+  test('closing one of two sockets of a user sends no user-offline; closing the second does', async () => {
+    const s = await start();
+    const alice = await connectAs(s, 'alice@demo.local');
+    const bob = await connectAs(s, 'bob@demo.local');
+    const online = record(bob.socket, 'user-online');
+    const offline = record(bob.socket, 'user-offline');
+
+    const aliceSecond = await connectWith(s, alice.token);
+    const socketCount = () => s.app.realtime.io.of('/').sockets.size;
+    expect(socketCount()).toBe(3);
+
+    alice.socket.close();
+    // The server has handled that disconnect once the socket is gone from its namespace.
+    await until(() => socketCount() === 2);
+    // Events to bob arrive in order: this one comes after anything the disconnect could have sent.
+    aliceSecond.emit('update-presence', { status: 'away' });
+    await eventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
+
+    expect(offline).toEqual([]);
+    expect(online.filter((p) => p.userId === alice.userId)).toEqual([]);
+    expect(rowOf(s, alice.userId)?.status).toBe('away');
+    expect(s.app.realtime.presence.isOnline(alice.userId)).toBe(true);
+
+    const last = eventWhere(bob.socket, 'user-offline', (p) => p.userId === alice.userId);
+    aliceSecond.close();
+    expect((await last).userId).toBe(alice.userId);
+    expect(rowOf(s, alice.userId)?.status).toBe('offline');
+  });
+
+  test('update-presence away tells the others and stores away', async () => {
+    const s = await start();
+    const alice = await connectAs(s, 'alice@demo.local');
+    const bob = await connectAs(s, 'bob@demo.local');
+
+    const update = eventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
+    alice.socket.emit('update-presence', { status: 'away' });
+    const payload = await update;
+
+    expect(payload).toMatchObject({ userId: alice.userId, status: 'away' });
+    expect(typeof payload.lastSeen).toBe('string');
+    expect(rowOf(s, alice.userId)).toMatchObject({ status: 'away', lastSeen: payload.lastSeen });
+
+    const back = eventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
+    alice.socket.emit('update-presence', { status: 'online' });
+    expect((await back).status).toBe('online');
+    expect(rowOf(s, alice.userId)?.status).toBe('online');
+  });
+
+  test('update-presence with offline or an unknown status is refused with an error event', async () => {
+    const s = await start();
+    const alice = await connectAs(s, 'alice@demo.local');
+    const bob = await connectAs(s, 'bob@demo.local');
+    const updates = record(bob.socket, 'user-presence-update');
+
+    for (const status of ['offline', 'sleeping']) {
+      const error = nextEvent(alice.socket, 'error');
+      // A misbehaving client can send anything; the cast stands for that.
+      alice.socket.emit('update-presence', { status } as { status: 'away' });
+      expect(await error).toEqual({ code: 'invalid_input', message: 'Presence must be online or away.' });
+    }
+
+    expect(rowOf(s, alice.userId)?.status).toBe('online');
+    // A valid update afterwards is the first and only one bob hears.
+    const away = eventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
+    alice.socket.emit('update-presence', { status: 'away' });
+    await away;
+    expect(updates.map((p) => p.status)).toEqual(['away']);
+  });
+});

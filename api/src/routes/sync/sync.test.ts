@@ -1,0 +1,837 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import {
+  limits,
+  pullResponseSchema,
+  pushResponseSchema,
+  userSchema,
+  uuidv7,
+  type Mutation,
+  type PullResponse,
+  type PushResponse,
+  type User,
+} from '@office/sync-protocol';
+import type { Db } from '../../db/client';
+import { changeAudience, changeLog, syncClients, syncMutations, users } from '../../db/schema';
+import { currentVersion, recordChange } from '../../domain/change-log';
+import { changeLogFloor, compactChangeLog } from '../../domain/sync/pull';
+import { updateDetailsCommand } from '../../domain/users/commands';
+import {
+  bearer,
+  connectSocket,
+  nextEvent,
+  signIn,
+  startTestServer,
+  type TestServer,
+  type TestSocket,
+} from '../../test-support';
+
+const servers: TestServer[] = [];
+const sockets: TestSocket[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const socket of sockets.splice(0)) socket.close();
+  for (const server of servers.splice(0)) await server.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  const server = await startTestServer(options);
+  servers.push(server);
+  return server;
+}
+
+/** Signs the demo users in on one server. */
+async function people(server: TestServer) {
+  const [alice, bob, carol] = await Promise.all(
+    ['alice@demo.local', 'bob@demo.local', 'carol@demo.local'].map((email) => signIn(server.app, email)),
+  );
+  if (!alice || !bob || !carol) throw new Error('demo users missing');
+  return { alice, bob, carol };
+}
+
+type Session = { token: string; user: User };
+
+const details = (id: number, name: string, email: string, at = new Date().toISOString()): Mutation => ({
+  id,
+  name: 'user.updateDetails',
+  args: { name, email },
+  at,
+});
+
+async function push(server: TestServer, session: Session | null, payload: unknown) {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/sync/push',
+    headers: session ? bearer(session.token) : {},
+    payload: payload as Record<string, unknown>,
+  });
+  return { status: res.statusCode, body: res.json<unknown>() };
+}
+
+/** A push that must succeed; its answer checked against the wire schema. */
+async function pushOk(
+  server: TestServer,
+  session: Session,
+  clientId: string,
+  mutations: Mutation[],
+): Promise<PushResponse> {
+  const { status, body } = await push(server, session, { clientId, mutations });
+  expect(status, JSON.stringify(body)).toBe(200);
+  return pushResponseSchema.parse(body);
+}
+
+async function pull(server: TestServer, session: Session | null, query: Record<string, string | number>) {
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+  const res = await server.app.inject({
+    method: 'GET',
+    url: `/api/sync/pull?${search.toString()}`,
+    headers: session ? bearer(session.token) : {},
+  });
+  return { status: res.statusCode, body: res.json<unknown>() };
+}
+
+async function pullOk(
+  server: TestServer,
+  session: Session,
+  clientId: string,
+  cursor: number,
+  limit?: number,
+): Promise<PullResponse> {
+  const { status, body } = await pull(server, session, { clientId, cursor, ...(limit ? { limit } : {}) });
+  expect(status, JSON.stringify(body)).toBe(200);
+  // Parse strictly enough to catch a wrong shape, then return what was actually sent (parse would strip extra keys).
+  pullResponseSchema.parse(body);
+  return body as PullResponse;
+}
+
+const userRow = (db: Db, id: string) => {
+  const row = db.select().from(users).where(eq(users.id, id)).get();
+  if (!row) throw new Error(`no user ${id}`);
+  return row;
+};
+const changesAfter = (db: Db, seq: number) =>
+  db.select().from(changeLog).where(gt(changeLog.seq, seq)).orderBy(asc(changeLog.seq)).all();
+const mutationRows = (db: Db, clientId: string) =>
+  db
+    .select()
+    .from(syncMutations)
+    .where(eq(syncMutations.clientId, clientId))
+    .orderBy(asc(syncMutations.mutationId))
+    .all();
+const clientRow = (db: Db, clientId: string) =>
+  db.select().from(syncClients).where(eq(syncClients.clientId, clientId)).get();
+
+describe('POST /api/sync/push', () => {
+  test('the same push sent twice has one effect and answers the same outcomes as duplicates', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+    const body = { clientId, mutations: [details(1, 'Alice Renamed', 'alice@demo.local')] };
+
+    const first = await pushOk(server, alice, body.clientId, body.mutations);
+    expect(first).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1, version: before + 1 });
+    const afterFirst = userRow(db, alice.user.id);
+    expect(afterFirst).toMatchObject({ name: 'Alice Renamed', email: 'alice@demo.local', version: before + 1 });
+
+    const second = await pushOk(server, alice, body.clientId, body.mutations);
+    expect(second).toEqual({
+      outcomes: [{ id: 1, status: 'duplicate', original: 'applied' }],
+      lastMutationId: 1,
+      version: before + 1,
+    });
+
+    expect(userRow(db, alice.user.id)).toEqual(afterFirst);
+    expect(changesAfter(db, before)).toEqual([
+      expect.objectContaining({ seq: before + 1, entity: 'user', entityId: alice.user.id, op: 'put' }),
+    ]);
+    expect(mutationRows(db, clientId)).toEqual([
+      expect.objectContaining({
+        mutationId: 1,
+        name: 'user.updateDetails',
+        status: 'applied',
+        code: null,
+        message: null,
+      }),
+    ]);
+    expect(clientRow(db, clientId)).toMatchObject({ userId: alice.user.id, lastMutationId: 1 });
+  });
+
+  test('a batch is applied in order: the last write wins and the change log follows the batch', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+
+    const answer = await pushOk(server, alice, clientId, [
+      details(1, 'A', 'alice@demo.local'),
+      details(2, 'B', 'alice@demo.local'),
+      details(3, 'C', 'alice@demo.local'),
+    ]);
+
+    expect(answer).toEqual({
+      outcomes: [1, 2, 3].map((id) => ({ id, status: 'applied' })),
+      lastMutationId: 3,
+      version: before + 3,
+    });
+    expect(userRow(db, alice.user.id)).toMatchObject({ name: 'C', version: before + 3 });
+    expect(changesAfter(db, before).map((row) => [row.seq, row.entityId, row.op])).toEqual([
+      [before + 1, alice.user.id, 'put'],
+      [before + 2, alice.user.id, 'put'],
+      [before + 3, alice.user.id, 'put'],
+    ]);
+    expect(mutationRows(db, clientId).map((row) => [row.mutationId, row.status])).toEqual([
+      [1, 'applied'],
+      [2, 'applied'],
+      [3, 'applied'],
+    ]);
+  });
+
+  test('one rejected mutation among good ones is recorded and does not block the queue', async () => {
+    const server = await start();
+    const { alice, bob } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+    const bobBefore = userRow(db, bob.user.id);
+    const mutations = [
+      details(1, 'Alice One', 'alice@demo.local'),
+      details(2, 'Alice Two', 'bob@demo.local'),
+      details(3, 'Alice Three', 'alice@demo.local'),
+    ];
+    const rejection = { code: 'email_taken', message: 'An account with this email already exists' } as const;
+
+    const first = await pushOk(server, alice, clientId, mutations);
+    expect(first).toEqual({
+      outcomes: [
+        { id: 1, status: 'applied' },
+        { id: 2, status: 'rejected', ...rejection },
+        { id: 3, status: 'applied' },
+      ],
+      lastMutationId: 3,
+      version: before + 2,
+    });
+    expect(userRow(db, alice.user.id)).toMatchObject({ name: 'Alice Three', email: 'alice@demo.local' });
+    expect(userRow(db, bob.user.id)).toEqual(bobBefore);
+    expect(changesAfter(db, before)).toHaveLength(2);
+    expect(clientRow(db, clientId)?.lastMutationId).toBe(3);
+    expect(mutationRows(db, clientId).map((row) => [row.mutationId, row.status, row.code, row.message])).toEqual([
+      [1, 'applied', null, null],
+      [2, 'rejected', rejection.code, rejection.message],
+      [3, 'applied', null, null],
+    ]);
+
+    const replay = await pushOk(server, alice, clientId, mutations);
+    expect(replay).toEqual({
+      outcomes: [
+        { id: 1, status: 'duplicate', original: 'applied' },
+        { id: 2, status: 'duplicate', original: 'rejected', ...rejection },
+        { id: 3, status: 'duplicate', original: 'applied' },
+      ],
+      lastMutationId: 3,
+      version: before + 2,
+    });
+    expect(changesAfter(db, before)).toHaveLength(2);
+    expect(mutationRows(db, clientId)).toHaveLength(3);
+  });
+
+  test('a mutation with invalid arguments is rejected as invalid_input with the form message', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+    const aliceBefore = userRow(db, alice.user.id);
+
+    const answer = await pushOk(server, alice, clientId, [details(1, '   ', 'alice@demo.local')]);
+
+    expect(answer).toEqual({
+      outcomes: [{ id: 1, status: 'rejected', code: 'invalid_input', message: 'Name and email are required' }],
+      lastMutationId: 1,
+      version: before,
+    });
+    expect(userRow(db, alice.user.id)).toEqual(aliceBefore);
+    expect(changesAfter(db, before)).toEqual([]);
+    expect(mutationRows(db, clientId)).toEqual([
+      expect.objectContaining({
+        mutationId: 1,
+        status: 'rejected',
+        code: 'invalid_input',
+        message: 'Name and email are required',
+      }),
+    ]);
+  });
+
+  test('a gap in mutation ids stops the batch before the missing id', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+
+    const answer = await pushOk(server, alice, clientId, [
+      details(1, 'Alice One', 'alice@demo.local'),
+      details(3, 'Alice Three', 'alice@demo.local'),
+    ]);
+
+    expect(answer).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1, version: before + 1 });
+    expect(userRow(db, alice.user.id).name).toBe('Alice One');
+    expect(changesAfter(db, before)).toHaveLength(1);
+    expect(clientRow(db, clientId)?.lastMutationId).toBe(1);
+    expect(mutationRows(db, clientId).map((row) => row.mutationId)).toEqual([1]);
+
+    // Once the missing mutation arrives, the rest follows.
+    const resent = await pushOk(server, alice, clientId, [
+      details(2, 'Alice Two', 'alice@demo.local'),
+      details(3, 'Alice Three', 'alice@demo.local'),
+    ]);
+    expect(resent.outcomes).toEqual([
+      { id: 2, status: 'applied' },
+      { id: 3, status: 'applied' },
+    ]);
+    expect(userRow(db, alice.user.id).name).toBe('Alice Three');
+  });
+
+  test('a batch that starts past the next mutation id applies nothing', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+
+    const answer = await pushOk(server, alice, clientId, [details(2, 'Alice Two', 'alice@demo.local')]);
+
+    expect(answer).toEqual({ outcomes: [], lastMutationId: 0, version: before });
+    expect(userRow(db, alice.user.id).name).toBe('Alice Johnson');
+    expect(changesAfter(db, before)).toEqual([]);
+    expect(mutationRows(db, clientId)).toEqual([]);
+  });
+
+  test("a client id used by alice cannot be pushed to by bob, and bob's pull with it does not reveal alice's progress", async () => {
+    const server = await start();
+    const { alice, bob } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+    await pushOk(server, alice, clientId, [
+      details(1, 'Alice One', 'alice@demo.local'),
+      details(2, 'Alice Two', 'alice@demo.local'),
+    ]);
+    const before = currentVersion(db);
+    const bobBefore = userRow(db, bob.user.id);
+
+    const pushed = await push(server, bob, { clientId, mutations: [details(3, 'Bob Hijack', 'bob@demo.local')] });
+    expect(pushed).toEqual({
+      status: 403,
+      body: { code: 'client_not_yours', message: 'This sync client belongs to another user.' },
+    });
+    expect(userRow(db, bob.user.id)).toEqual(bobBefore);
+    expect(changesAfter(db, before)).toEqual([]);
+    expect(clientRow(db, clientId)).toMatchObject({ userId: alice.user.id, lastMutationId: 2 });
+    expect(mutationRows(db, clientId).map((row) => row.mutationId)).toEqual([1, 2]);
+
+    // Pull does not claim clients; for someone else's client it answers as for a new one.
+    const pulled = await pullOk(server, bob, clientId, before);
+    expect(pulled.lastMutationId).toBe(0);
+    expect(clientRow(db, clientId)?.userId).toBe(alice.user.id);
+    expect((await pullOk(server, alice, clientId, before)).lastMutationId).toBe(2);
+  });
+
+  test('a push body without a client id is refused with invalid_input and writes nothing', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const db = server.app.db;
+    const before = currentVersion(db);
+
+    const missing = await push(server, alice, { mutations: [details(1, 'X', 'alice@demo.local')] });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ code: 'invalid_input', message: expect.any(String) as unknown });
+    const notUuid = await push(server, alice, {
+      clientId: 'not-a-uuid',
+      mutations: [details(1, 'X', 'alice@demo.local')],
+    });
+    expect(notUuid.status).toBe(400);
+    expect(notUuid.body).toMatchObject({ code: 'invalid_input', message: 'Must be a UUID' });
+
+    expect(db.select().from(syncClients).all()).toEqual([]);
+    expect(changesAfter(db, before)).toEqual([]);
+  });
+
+  test('a batch with non-contiguous ids is processed up to the gap', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+
+    const answer = await pushOk(server, alice, clientId, [
+      details(1, 'One', 'alice@demo.local'),
+      details(2, 'Two', 'alice@demo.local'),
+      details(4, 'Four', 'alice@demo.local'),
+      details(5, 'Five', 'alice@demo.local'),
+    ]);
+
+    expect(answer.outcomes.map((o) => [o.id, o.status])).toEqual([
+      [1, 'applied'],
+      [2, 'applied'],
+    ]);
+    expect(answer.lastMutationId).toBe(2);
+    expect(userRow(db, alice.user.id).name).toBe('Two');
+    expect(clientRow(db, clientId)?.lastMutationId).toBe(2);
+  });
+
+  test('a batch of more than the maximum mutations is refused whole, the maximum is accepted', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const db = server.app.db;
+    const before = currentVersion(db);
+    const batch = (n: number) =>
+      Array.from({ length: n }, (_, i) => details(i + 1, `Alice ${i + 1}`, 'alice@demo.local'));
+
+    const tooMany = await push(server, alice, { clientId: uuidv7(), mutations: batch(limits.pushBatchMax + 1) });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toMatchObject({ code: 'invalid_input' });
+    expect(changesAfter(db, before)).toEqual([]);
+    expect(db.select().from(syncClients).all()).toEqual([]);
+
+    const clientId = uuidv7();
+    const most = await pushOk(server, alice, clientId, batch(limits.pushBatchMax));
+    expect(most.lastMutationId).toBe(limits.pushBatchMax);
+    expect(most.outcomes.every((o) => o.status === 'applied')).toBe(true);
+    expect(changesAfter(db, before)).toHaveLength(limits.pushBatchMax);
+    expect(userRow(db, alice.user.id).name).toBe(`Alice ${limits.pushBatchMax}`);
+  });
+
+  test('an empty batch, an unknown mutation name or malformed JSON is refused with 400', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const db = server.app.db;
+    const before = currentVersion(db);
+
+    const empty = await push(server, alice, { clientId: uuidv7(), mutations: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ code: 'invalid_input' });
+
+    const unknown = await push(server, alice, {
+      clientId: uuidv7(),
+      mutations: [{ id: 1, name: 'user.delete', args: {}, at: new Date().toISOString() }],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'invalid_input', message: expect.any(String) as unknown });
+    expect((unknown.body as { details: { path: string }[] }).details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'mutations.0.name' })]),
+    );
+
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/sync/push',
+      headers: { ...bearer(alice.token), 'content-type': 'application/json' },
+      payload: '{"clientId":',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 'malformed_json', message: 'The request body is not valid JSON.' });
+
+    expect(db.select().from(syncClients).all()).toEqual([]);
+    expect(changesAfter(db, before)).toEqual([]);
+  });
+
+  test('a server fault in the middle of a batch answers 503, keeps what committed, and the retry finishes the batch', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+    const before = currentVersion(db);
+    const batch = [
+      details(1, 'One', 'alice@demo.local'),
+      details(2, 'Two', 'alice@demo.local'),
+      details(3, 'Three', 'alice@demo.local'),
+    ];
+    const realRun = updateDetailsCommand.run.bind(updateDetailsCommand);
+    const run = vi
+      .spyOn(updateDetailsCommand, 'run')
+      .mockImplementationOnce(realRun)
+      .mockImplementationOnce(() => {
+        throw new Error('SQLITE_IOERR: disk I/O error');
+      });
+
+    const failed = await push(server, alice, { clientId, mutations: batch });
+    run.mockRestore();
+
+    expect(failed).toEqual({
+      status: 503,
+      body: { code: 'unavailable', message: 'The server is busy or restarting. Please try again shortly.' },
+    });
+    expect(userRow(db, alice.user.id).name).toBe('One');
+    expect(changesAfter(db, before)).toHaveLength(1);
+    expect(clientRow(db, clientId)?.lastMutationId).toBe(1);
+    expect(mutationRows(db, clientId).map((row) => row.mutationId)).toEqual([1]);
+
+    const retry = await pushOk(server, alice, clientId, batch);
+    expect(retry).toEqual({
+      outcomes: [
+        { id: 1, status: 'duplicate', original: 'applied' },
+        { id: 2, status: 'applied' },
+        { id: 3, status: 'applied' },
+      ],
+      lastMutationId: 3,
+      version: before + 3,
+    });
+    expect(userRow(db, alice.user.id).name).toBe('Three');
+  });
+
+  test('a pull with a missing client id or an out-of-range cursor or limit is refused with invalid_input', async () => {
+    const server = await start();
+    const { bob } = await people(server);
+    const clientId = uuidv7();
+
+    for (const query of [
+      { cursor: 0 },
+      { clientId: 'not-a-uuid', cursor: 0 },
+      { clientId, cursor: -1 },
+      { clientId, cursor: 'soon' },
+      { clientId, cursor: 0, limit: 0 },
+      { clientId, cursor: 0, limit: limits.pullPageMax + 1 },
+    ]) {
+      const answer = await pull(server, bob, query);
+      expect(answer.status, JSON.stringify(query)).toBe(400);
+      expect(answer.body, JSON.stringify(query)).toMatchObject({ code: 'invalid_input' });
+    }
+    expect((await pullOk(server, bob, clientId, 0, limits.pullPageMax)).reset).toBe(true);
+  });
+
+  test('push and pull without a token answer 401 and write nothing', async () => {
+    const server = await start();
+    const db = server.app.db;
+    const before = currentVersion(db);
+    const clientId = uuidv7();
+
+    const pushed = await push(server, null, { clientId, mutations: [details(1, 'X', 'alice@demo.local')] });
+    expect(pushed).toEqual({ status: 401, body: { code: 'unauthenticated', message: 'Please sign in to continue.' } });
+    const pulled = await pull(server, null, { clientId, cursor: 0 });
+    expect(pulled).toEqual({ status: 401, body: { code: 'unauthenticated', message: 'Please sign in to continue.' } });
+
+    expect(db.select().from(syncClients).all()).toEqual([]);
+    expect(changesAfter(db, before)).toEqual([]);
+  });
+});
+
+describe('GET /api/sync/pull', () => {
+  test('cursor 0 bootstraps every active user without secrets, up to the newest change', async () => {
+    const server = await start();
+    const { bob } = await people(server);
+    const db = server.app.db;
+
+    const answer = await pullOk(server, bob, uuidv7(), 0);
+
+    expect(answer.reset).toBe(true);
+    expect(answer.more).toBe(false);
+    expect(answer.cursor).toBe(currentVersion(db));
+    expect(answer.cursor).toBeGreaterThan(0);
+    expect(answer.lastMutationId).toBe(0);
+    const active = db.select().from(users).all();
+    expect(answer.changes).toHaveLength(active.length);
+    expect(answer.changes.map((c) => c.id).sort()).toEqual(active.map((u) => u.id).sort());
+    for (const change of answer.changes) {
+      expect(change).toMatchObject({ entity: 'user', op: 'put' });
+      if (change.op !== 'put') continue;
+      expect(change.data.id).toBe(change.id);
+      expect(change.data._id).toBe(change.id);
+      // Exactly the wire fields: no password, hash, Google subject or token version.
+      expect(Object.keys(change.data).sort()).toEqual(Object.keys(userSchema.shape).sort());
+    }
+    expect(JSON.stringify(answer)).not.toMatch(/password|hash|googleSub|tokenVersion|\$argon2/i);
+  });
+
+  test('an incremental pull returns just the changes after the cursor, as current state', async () => {
+    const server = await start();
+    const { alice, bob } = await people(server);
+    const bobClient = uuidv7();
+    const { cursor } = await pullOk(server, bob, bobClient, 0);
+
+    const nothing = await pullOk(server, bob, bobClient, cursor);
+    expect(nothing).toEqual({ changes: [], cursor, more: false, reset: false, lastMutationId: 0 });
+
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice Renamed', 'alice.renamed@demo.local')]);
+    const answer = await pullOk(server, bob, bobClient, cursor);
+
+    expect(answer).toMatchObject({ cursor: cursor + 1, more: false, reset: false, lastMutationId: 0 });
+    expect(answer.changes).toEqual([
+      {
+        entity: 'user',
+        op: 'put',
+        id: alice.user.id,
+        data: expect.objectContaining({
+          id: alice.user.id,
+          name: 'Alice Renamed',
+          email: 'alice.renamed@demo.local',
+          version: cursor + 1,
+        }) as unknown,
+      },
+    ]);
+  });
+
+  test('a small limit pages through the changes one at a time with increasing cursors', async () => {
+    const server = await start();
+    const { alice, bob, carol } = await people(server);
+    const reader = uuidv7();
+    const { cursor: start0 } = await pullOk(server, carol, reader, 0);
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice Paged', 'alice@demo.local')]);
+    await pushOk(server, bob, uuidv7(), [details(1, 'Bob Paged', 'bob@demo.local')]);
+    await pushOk(server, carol, uuidv7(), [details(1, 'Carol Paged', 'carol@demo.local')]);
+
+    const pages: PullResponse[] = [];
+    let cursor = start0;
+    for (let i = 0; i < 3; i++) {
+      const page = await pullOk(server, carol, reader, cursor, 1);
+      pages.push(page);
+      cursor = page.cursor;
+    }
+
+    expect(pages.map((p) => p.more)).toEqual([true, true, false]);
+    expect(pages.map((p) => p.cursor)).toEqual([start0 + 1, start0 + 2, start0 + 3]);
+    expect(pages.map((p) => p.reset)).toEqual([false, false, false]);
+    expect(pages.map((p) => p.changes.map((c) => [c.id, c.op === 'put' ? c.data.name : null]))).toEqual([
+      [[alice.user.id, 'Alice Paged']],
+      [[bob.user.id, 'Bob Paged']],
+      [[carol.user.id, 'Carol Paged']],
+    ]);
+    expect(await pullOk(server, carol, reader, cursor, 1)).toMatchObject({ changes: [], cursor, more: false });
+  });
+
+  test("a pull answers the last mutation id of the client it names, and only that client's", async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const clientId = uuidv7();
+    await pushOk(server, alice, clientId, [
+      details(1, 'A', 'alice@demo.local'),
+      details(2, 'B', 'alice@demo.local'),
+      details(3, 'C', 'alice@demo.local'),
+    ]);
+
+    expect((await pullOk(server, alice, clientId, 0)).lastMutationId).toBe(3);
+    const { cursor } = await pullOk(server, alice, clientId, 0);
+    expect((await pullOk(server, alice, clientId, cursor)).lastMutationId).toBe(3);
+    expect((await pullOk(server, alice, uuidv7(), cursor)).lastMutationId).toBe(0);
+  });
+
+  test('a deactivated user comes back as a delete in an incremental pull and is absent from a bootstrap', async () => {
+    const server = await start();
+    const { bob, carol } = await people(server);
+    const db = server.app.db;
+    const bobClient = uuidv7();
+    const { cursor } = await pullOk(server, bob, bobClient, 0);
+
+    const seq = db.transaction((tx) => {
+      tx.update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, carol.user.id)).run();
+      return recordChange(tx, { entity: 'user', id: carol.user.id, op: 'delete', audience: ['team'] }).seq;
+    });
+
+    const incremental = await pullOk(server, bob, bobClient, cursor);
+    expect(incremental).toEqual({
+      changes: [{ entity: 'user', op: 'delete', id: carol.user.id }],
+      cursor: seq,
+      more: false,
+      reset: false,
+      lastMutationId: 0,
+    });
+
+    const bootstrap = await pullOk(server, bob, bobClient, 0);
+    expect(bootstrap.reset).toBe(true);
+    expect(bootstrap.changes.map((c) => c.id)).not.toContain(carol.user.id);
+    expect(bootstrap.changes).toHaveLength(db.select().from(users).all().length - 1);
+  });
+
+  test('a change pulls only to the principals in its audience', async () => {
+    const server = await start();
+    const { alice, bob, carol } = await people(server);
+    const db = server.app.db;
+    const bobClient = uuidv7();
+    const carolClient = uuidv7();
+    const { cursor } = await pullOk(server, bob, bobClient, 0);
+
+    const seq = db.transaction(
+      (tx) => recordChange(tx, { entity: 'user', id: alice.user.id, op: 'put', audience: [`user:${bob.user.id}`] }).seq,
+    );
+    expect(db.select().from(changeAudience).where(eq(changeAudience.seq, seq)).all()).toEqual([
+      { principal: `user:${bob.user.id}`, seq },
+    ]);
+
+    const bobs = await pullOk(server, bob, bobClient, cursor);
+    expect(bobs.changes).toEqual([expect.objectContaining({ entity: 'user', op: 'put', id: alice.user.id })]);
+    expect(bobs.cursor).toBe(seq);
+
+    const carols = await pullOk(server, carol, carolClient, cursor);
+    expect(carols).toEqual({ changes: [], cursor: seq, more: false, reset: false, lastMutationId: 0 });
+  });
+
+  test('a cursor older than the log keeps is answered with a bootstrap', async () => {
+    const server = await start();
+    const { alice, bob } = await people(server);
+    const db = server.app.db;
+    const bobClient = uuidv7();
+    const { cursor: old } = await pullOk(server, bob, bobClient, 0);
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice One', 'alice@demo.local')]);
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice Two', 'alice@demo.local')]);
+    const floor = old + 1;
+
+    compactChangeLog(db, floor);
+    expect(
+      db
+        .select()
+        .from(changeLog)
+        .all()
+        .map((row) => row.seq),
+    ).toEqual([floor + 1]);
+    expect(
+      db
+        .select()
+        .from(changeAudience)
+        .all()
+        .map((row) => row.seq),
+    ).toEqual([floor + 1]);
+
+    const stale = await pullOk(server, bob, bobClient, old);
+    expect(stale).toMatchObject({ reset: true, more: false, cursor: floor + 1 });
+    expect(stale.changes).toHaveLength(db.select().from(users).all().length);
+    expect(stale.changes).toContainEqual(
+      expect.objectContaining({ id: alice.user.id, data: expect.objectContaining({ name: 'Alice Two' }) as unknown }),
+    );
+
+    const atFloor = await pullOk(server, bob, bobClient, floor);
+    expect(atFloor).toMatchObject({ reset: false, cursor: floor + 1 });
+    expect(atFloor.changes.map((c) => c.id)).toEqual([alice.user.id]);
+  });
+
+  test('after the whole log is compacted, a bootstrap still answers the version reached', async () => {
+    const server = await start();
+    const { alice, bob } = await people(server);
+    const db = server.app.db;
+    const pushed = await pushOk(server, alice, uuidv7(), [details(1, 'Alice One', 'alice@demo.local')]);
+    const head = pushed.version;
+
+    compactChangeLog(db, head);
+    expect(db.select().from(changeLog).all()).toEqual([]);
+
+    const bobClient = uuidv7();
+    const bootstrap = await pullOk(server, bob, bobClient, 0);
+    expect(bootstrap).toMatchObject({ reset: true, cursor: head });
+    // From there the client pulls incrementally rather than bootstrapping again.
+    expect(await pullOk(server, bob, bobClient, bootstrap.cursor)).toMatchObject({
+      reset: false,
+      changes: [],
+      cursor: head,
+    });
+
+    const next = await pushOk(server, alice, uuidv7(), [details(1, 'Alice Two', 'alice@demo.local')]);
+    expect(next.version).toBe(head + 1);
+    const incremental = await pullOk(server, bob, bobClient, head);
+    expect(incremental).toMatchObject({ reset: false, cursor: head + 1 });
+    expect(incremental.changes.map((c) => c.id)).toEqual([alice.user.id]);
+  });
+
+  test('compaction never lowers the floor nor raises it past the newest change', async () => {
+    const server = await start();
+    const { alice, bob } = await people(server);
+    const db = server.app.db;
+    const bobClient = uuidv7();
+    const head = currentVersion(db);
+
+    compactChangeLog(db, head);
+    compactChangeLog(db, head - 3);
+    expect(changeLogFloor(db)).toBe(head);
+    expect(await pullOk(server, bob, bobClient, head - 2)).toMatchObject({ reset: true, cursor: head });
+
+    compactChangeLog(db, head + 10);
+    expect(changeLogFloor(db)).toBe(head);
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice After', 'alice@demo.local')]);
+    const incremental = await pullOk(server, bob, bobClient, head);
+    expect(incremental).toMatchObject({ reset: false, cursor: head + 1 });
+    expect(incremental.changes.map((c) => c.id)).toEqual([alice.user.id]);
+  });
+});
+
+describe('durability', () => {
+  test('a server restart between a push and its retry loses nothing and applies nothing twice', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'office-sync-restart-'));
+    dirs.push(dataDir);
+    const clientId = uuidv7();
+    const mutations = [
+      details(1, 'Alice One', 'alice.one@demo.local'),
+      details(2, 'Alice Two', 'alice.two@demo.local'),
+    ];
+
+    const first = await startTestServer({ dataDir });
+    const alice = await signIn(first.app, 'alice@demo.local');
+    const before = currentVersion(first.app.db);
+    try {
+      expect((await pushOk(first, alice, clientId, mutations.slice(0, 1))).outcomes).toEqual([
+        { id: 1, status: 'applied' },
+      ]);
+    } finally {
+      await first.close();
+    }
+
+    const second = await start({ dataDir, seed: false });
+    const db = second.app.db;
+    const answer = await pushOk(second, alice, clientId, mutations);
+
+    expect(answer).toEqual({
+      outcomes: [
+        { id: 1, status: 'duplicate', original: 'applied' },
+        { id: 2, status: 'applied' },
+      ],
+      lastMutationId: 2,
+      version: before + 2,
+    });
+    expect(userRow(db, alice.user.id)).toMatchObject({
+      name: 'Alice Two',
+      email: 'alice.two@demo.local',
+      version: before + 2,
+    });
+    expect(changesAfter(db, before).map((row) => [row.entityId, row.op])).toEqual([
+      [alice.user.id, 'put'],
+      [alice.user.id, 'put'],
+    ]);
+    expect(mutationRows(db, clientId).map((row) => [row.mutationId, row.status])).toEqual([
+      [1, 'applied'],
+      [2, 'applied'],
+    ]);
+    expect(db.select().from(users).all()).toHaveLength(5);
+  });
+});
+
+describe('realtime', () => {
+  test("after alice's push applies, bob's socket receives the change and a pull from his cursor holds the same change", async () => {
+    const server = await start();
+    const { alice, bob } = await people(server);
+    const bobClient = uuidv7();
+    const { cursor } = await pullOk(server, bob, bobClient, 0);
+    const socket = await connectSocket(server.url, bob.token);
+    sockets.push(socket);
+
+    const received = nextEvent(socket, 'sync.change');
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice Live', 'alice@demo.local')]);
+    const event = await received;
+
+    expect(event.seq).toBe(cursor + 1);
+    expect(event.change).toMatchObject({ entity: 'user', op: 'put', id: alice.user.id });
+    expect(event.change.op === 'put' && event.change.data.name).toBe('Alice Live');
+
+    const pulled = await pullOk(server, bob, bobClient, cursor);
+    expect(pulled.cursor).toBe(event.seq);
+    expect(pulled.changes).toEqual([event.change]);
+    expect(
+      server.app.db
+        .select()
+        .from(changeLog)
+        .where(and(eq(changeLog.seq, event.seq), eq(changeLog.entityId, alice.user.id)))
+        .get(),
+    ).toBeDefined();
+  });
+});

@@ -1,0 +1,117 @@
+/// <reference types="node" />
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import {
+  PROTOCOL_VERSION,
+  authResponseSchema,
+  changeSchema,
+  idSchema,
+  mutationArgsSchemas,
+  pullQuerySchema,
+  pullResponseSchema,
+  pushRequestSchema,
+  pushResponseSchema,
+  userSchema,
+  uuidv7,
+} from './index';
+
+/**
+ * The hash of every wire schema, one entry per protocol version, oldest first. When a schema
+ * changes shape, bump PROTOCOL_VERSION (version.ts) and append `{ protocolVersion, sha256 }`
+ * with the hash this test prints.
+ */
+const recordedHashes: readonly { protocolVersion: number; sha256: string }[] = [
+  { protocolVersion: 1, sha256: 'c405f1e294f102d7e85d616b2631eefe94f786af42446d32e37124a2cf211896' },
+];
+
+/** The same JSON whatever order an object's keys were built in. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Every schema that crosses the wire, by a stable name. Queries are what the client sends (input). */
+function wireSchemas(): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {
+    pushRequest: z.toJSONSchema(pushRequestSchema),
+    pushResponse: z.toJSONSchema(pushResponseSchema),
+    pullQuery: z.toJSONSchema(pullQuerySchema, { io: 'input' }),
+    pullResponse: z.toJSONSchema(pullResponseSchema),
+    authResponse: z.toJSONSchema(authResponseSchema),
+    user: z.toJSONSchema(userSchema),
+    change: z.toJSONSchema(changeSchema),
+  };
+  for (const name of Object.keys(mutationArgsSchemas).sort()) {
+    schemas[`mutation:${name}`] = z.toJSONSchema(mutationArgsSchemas[name as keyof typeof mutationArgsSchemas], {
+      io: 'input',
+    });
+  }
+  return schemas;
+}
+
+const wireHash = (): string => createHash('sha256').update(canonical(wireSchemas())).digest('hex');
+
+describe('wire protocol', () => {
+  test('the wire schemas hash to the value recorded for the current PROTOCOL_VERSION', () => {
+    const hash = wireHash();
+    const recorded = recordedHashes.find((entry) => entry.protocolVersion === PROTOCOL_VERSION);
+    expect(
+      recorded,
+      `PROTOCOL_VERSION ${PROTOCOL_VERSION} has no recorded hash: add { protocolVersion: ${PROTOCOL_VERSION}, sha256: '${hash}' }`,
+    ).toBeDefined();
+    expect(hash, `wire schemas changed: bump PROTOCOL_VERSION and update the recorded hash (new hash ${hash})`).toBe(
+      recorded?.sha256,
+    );
+  });
+
+  test('each recorded protocol version has its own hash, newest last', () => {
+    const versions = recordedHashes.map((entry) => entry.protocolVersion);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(new Set(recordedHashes.map((entry) => entry.sha256)).size).toBe(recordedHashes.length);
+    expect(versions.at(-1)).toBe(PROTOCOL_VERSION);
+  });
+
+  test('the hash does not depend on the order object keys were built in', () => {
+    expect(canonical({ b: 1, a: [{ d: 2, c: 3 }] })).toBe(canonical({ a: [{ c: 3, d: 2 }], b: 1 }));
+    expect(wireHash()).toBe(wireHash());
+  });
+});
+
+describe('uuidv7', () => {
+  const uuidV7Pattern = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  test('is a lower-case UUID with version nibble 7 and the RFC 4122 variant', () => {
+    for (let i = 0; i < 200; i++) {
+      const id = uuidv7();
+      expect(id).toMatch(uuidV7Pattern);
+      expect(id[14]).toBe('7');
+      expect(idSchema.safeParse(id).success).toBe(true);
+    }
+  });
+
+  test('carries the given time in milliseconds in its first 48 bits', () => {
+    const at = Date.UTC(2025, 0, 2, 3, 4, 5, 678);
+    const id = uuidv7(at);
+    expect(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)).toBe(at);
+  });
+
+  test('sorts in time order for increasing times', () => {
+    const start = Date.UTC(2024, 5, 1);
+    const times = [start, start + 1, start + 2, start + 1000, start + 86_400_000, start + 365 * 86_400_000];
+    const ids = times.map((t) => uuidv7(t));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  test('is unique for ids made in the same millisecond', () => {
+    const ids = Array.from({ length: 1000 }, () => uuidv7(1_700_000_000_000));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
