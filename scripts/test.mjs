@@ -13,9 +13,15 @@ const playwrightReport = join(reports, 'playwright.json');
 const stages = [
   ['typecheck', () => run('npm', ['run', 'typecheck', '--silent'])],
   ['lint', () => run('npm', ['run', 'lint', '--silent'])],
-  ['unit and API tests', () => run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`])],
+  [
+    'unit and API tests',
+    () => run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
+  ],
   ['build', () => run('npm', ['run', 'build', '--silent'])],
-  ['end-to-end tests', () => run('npx', ['playwright', 'test'], { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport })],
+  [
+    'end-to-end tests',
+    () => run('npx', ['playwright', 'test'], { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport }),
+  ],
 ];
 
 const failed = [];

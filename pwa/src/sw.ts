@@ -3,7 +3,8 @@ import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 
-declare const self: ServiceWorkerGlobalScope & typeof globalThis & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
+declare const self: ServiceWorkerGlobalScope &
+  typeof globalThis & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
 // The app shell is precached so the installed app opens with no network. /api is never cached:
 // the data lives in IndexedDB.

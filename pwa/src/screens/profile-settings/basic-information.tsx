@@ -52,7 +52,11 @@ export function BasicInformation({ user, onFlash }: BasicInformationProps) {
       onFlash({ kind: 'success', text: 'Profile updated successfully!' });
     } catch (failure) {
       if (failure instanceof LocalWriteError && failure.code === 'invalid_input') setError(failure.message);
-      else onFlash({ kind: 'error', text: failure instanceof LocalWriteError ? failure.message : 'Failed to update profile' });
+      else
+        onFlash({
+          kind: 'error',
+          text: failure instanceof LocalWriteError ? failure.message : 'Failed to update profile',
+        });
     }
   };
 
@@ -70,7 +74,9 @@ export function BasicInformation({ user, onFlash }: BasicInformationProps) {
         )}
       </div>
       {refused && !pending ? (
-        <FormAlert message={`Failed to update profile: ${refused.error?.message ?? 'the server refused the change.'}`} />
+        <FormAlert
+          message={`Failed to update profile: ${refused.error?.message ?? 'the server refused the change.'}`}
+        />
       ) : null}
       {editing ? (
         <form className={styles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
