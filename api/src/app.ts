@@ -12,6 +12,8 @@ import { realtimePlugin } from './realtime/io';
 import { authRoutes } from './routes/auth/index';
 import { healthRoutes } from './routes/health';
 import { syncRoutes } from './routes/sync/index';
+import { notificationRoutes } from './routes/notifications/index';
+import { taskRoutes } from './routes/tasks/index';
 
 export interface BuildOptions {
   config: Config;
@@ -72,6 +74,8 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth', accounts });
       await api.register(syncRoutes, { prefix: '/sync' });
+      await api.register(taskRoutes, { prefix: '/tasks' });
+      await api.register(notificationRoutes, { prefix: '/notifications' });
     },
     { prefix: '/api' },
   );

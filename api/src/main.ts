@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { DEMO_PASSWORD, demoAccounts, isEmpty, seedDemo } from './db/seed';
+import { scheduleDueChecks } from './jobs/due-checks';
 
 /** The built PWA sits in pwa/dist beside this bundle's workspace. */
 function pwaDist(): string | null {
@@ -23,6 +24,14 @@ if (config.seedDemo && isEmpty(app.db)) {
   await seedDemo(app.db, app.flush);
   app.log.info('Seeded the demo workspace');
 }
+
+const stopDueChecks = scheduleDueChecks(app.db, app.flush, (error) =>
+  app.log.error({ err: error }, 'due checks failed'),
+);
+app.addHook('onClose', (_instance, done) => {
+  stopDueChecks();
+  done();
+});
 
 let closing = false;
 const shutdown = (signal: string) => {

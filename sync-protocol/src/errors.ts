@@ -10,6 +10,7 @@ export const errorCatalogue = {
   client_not_yours: { status: 403, message: 'This sync client belongs to another user.' },
   not_found: { status: 404, message: 'Not found.' },
   user_not_found: { status: 404, message: 'User not found.' },
+  task_not_found: { status: 404, message: 'Task not found. It may have been deleted.' },
   email_taken: { status: 409, message: 'An account with this email already exists' },
   conflict: { status: 409, message: 'This was changed by someone else.' },
   duplicate_id: { status: 409, message: 'An item with this id already exists with different content.' },

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { idSchema } from './ids';
 import { limits } from './limits';
 import { userSchema } from './entities/user';
+import { taskSchema } from './entities/task';
+import { notificationSchema } from './entities/notification';
 
 /** Names of the synced entities, one client table each. */
-export const entityNames = ['user'] as const;
+export const entityNames = ['user', 'task', 'notification'] as const;
 export type EntityName = (typeof entityNames)[number];
 
 const put = <E extends EntityName, S extends z.ZodType>(entity: E, data: S) =>
@@ -13,6 +15,8 @@ const put = <E extends EntityName, S extends z.ZodType>(entity: E, data: S) =>
 /** One change a client applies: the entity's current state, or its removal from the client's view. */
 export const changeSchema = z.union([
   put('user', userSchema),
+  put('task', taskSchema),
+  put('notification', notificationSchema),
   z.object({ entity: z.enum(entityNames), op: z.literal('delete'), id: idSchema }),
 ]);
 export type Change = z.infer<typeof changeSchema>;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { PresenceStatus, Role } from '@office/sync-protocol';
+import type { NotificationType, PresenceStatus, Role, TaskPriority, TaskStatus } from '@office/sync-protocol';
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 
@@ -82,3 +82,89 @@ export const meta = sqliteTable('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    /** Null once the assignee's account was removed: the task stays, unassigned. */
+    assignedTo: text('assigned_to').references(() => users.id),
+    assignedBy: text('assigned_by')
+      .notNull()
+      .references(() => users.id),
+    priority: text('priority').$type<TaskPriority>().notNull().default('medium'),
+    status: text('status').$type<TaskStatus>().notNull().default('pending'),
+    dueDate: text('due_date').notNull(),
+    statusVersion: integer('status_version').notNull().default(0),
+    /** When the user made the change that set the current status (clamped client time). */
+    statusChangedAt: text('status_changed_at').notNull(),
+    dueSoonNotifiedAt: text('due_soon_notified_at'),
+    overdueNotifiedAt: text('overdue_notified_at'),
+    deletedAt: text('deleted_at'),
+    createdAt: text('created_at').notNull().default(now),
+    updatedAt: text('updated_at').notNull().default(now),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [
+    index('tasks_assigned_to').on(t.assignedTo),
+    index('tasks_assigned_by').on(t.assignedBy),
+    index('tasks_due_date').on(t.dueDate),
+  ],
+);
+
+export const taskComments = sqliteTable(
+  'task_comments',
+  {
+    id: text('id').primaryKey(),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    text: text('text').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('task_comments_task').on(t.taskId, t.createdAt)],
+);
+
+export const taskStatusHistory = sqliteTable(
+  'task_status_history',
+  {
+    id: text('id').primaryKey(),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id),
+    status: text('status').$type<TaskStatus>().notNull(),
+    updatedBy: text('updated_by')
+      .notNull()
+      .references(() => users.id),
+    /** When the user made the change (clamped client time), which orders the history. */
+    updatedAt: text('updated_at').notNull(),
+    note: text('note'),
+    superseded: integer('superseded', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [index('task_status_history_task').on(t.taskId, t.updatedAt)],
+);
+
+export const notifications = sqliteTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    recipientId: text('recipient_id')
+      .notNull()
+      .references(() => users.id),
+    senderId: text('sender_id').references(() => users.id),
+    type: text('type').$type<NotificationType>().notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    relatedTaskId: text('related_task_id'),
+    data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default({}),
+    readAt: text('read_at'),
+    createdAt: text('created_at').notNull().default(now),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [index('notifications_recipient').on(t.recipientId, t.createdAt)],
+);

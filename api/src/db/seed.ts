@@ -1,7 +1,8 @@
-import { count } from 'drizzle-orm';
-import { uuidv7, type Actor, type Role } from '@office/sync-protocol';
+import { count, eq } from 'drizzle-orm';
+import { isoToday, uuidv7, type Actor, type Role, type TaskPriority, type TaskStatus } from '@office/sync-protocol';
 import type { Db } from './client';
-import { users } from './schema';
+import { tasks, users } from './schema';
+import { addCommentCommand, createTaskCommand, setTaskStatusCommand } from '../domain/tasks/commands';
 import { runCommand, type EffectsFlusher } from '../domain/commands';
 import { createUserCommand } from '../domain/users/commands';
 import { hashPassword } from '../domain/users/passwords';
@@ -20,11 +21,176 @@ export const demoAccounts: { name: string; email: string; role: Role; department
 export const isEmpty = (db: Db): boolean => (db.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
 
 /** Seeds the demo workspace through the same commands the app uses, so the change log is complete. */
-export async function seedDemo(db: Db, flush: EffectsFlusher): Promise<void> {
+export async function seedDemo(db: Db, flush: EffectsFlusher, now: Date = new Date()): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const actors = new Map<string, Actor>();
   for (const account of demoAccounts) {
     const id = uuidv7();
     const actor: Actor = { id, role: account.role };
     runCommand(db, flush, actor, createUserCommand, { id, passwordHash, ...account });
+    actors.set(account.email.split('@')[0] ?? account.email, actor);
+  }
+  seedTasks(db, flush, actors, now);
+}
+
+interface DemoTask {
+  title: string;
+  description: string;
+  assignee: 'alice' | 'bob' | 'carol';
+  priority: TaskPriority;
+  /** Days from today; negative is past due. */
+  due: number;
+  /** Status changes the assignee made after creation, with notes. */
+  steps: [TaskStatus, string | null][];
+  comments: ['manager' | 'alice' | 'bob' | 'carol', string][];
+}
+
+const demoTasks: DemoTask[] = [
+  {
+    title: 'Prepare Q4 sales report',
+    description: 'Collect the numbers from each region and summarise the quarter for the leadership meeting.',
+    assignee: 'alice',
+    priority: 'high',
+    due: 3,
+    steps: [['working', 'Pulled the regional numbers, drafting the summary now.']],
+    comments: [
+      ['manager', 'Please include the comparison with Q3.'],
+      ['alice', 'Will do, adding a chart for it.'],
+    ],
+  },
+  {
+    title: 'Update onboarding checklist',
+    description: 'Add the new security training and the laptop setup steps.',
+    assignee: 'alice',
+    priority: 'medium',
+    due: 1,
+    steps: [],
+    comments: [],
+  },
+  {
+    title: 'Fix login page layout on mobile',
+    description: 'The sign-in button is cut off on small phones.',
+    assignee: 'alice',
+    priority: 'critical',
+    due: -2,
+    steps: [],
+    comments: [['manager', 'Customers are reporting this one, please prioritise.']],
+  },
+  {
+    title: 'Migrate CI pipeline',
+    description: 'Move the build from the old runner to the new one and check the caches.',
+    assignee: 'alice',
+    priority: 'critical',
+    due: -1,
+    steps: [
+      ['working', null],
+      ['waiting', 'Blocked until IT opens the firewall rule.'],
+    ],
+    comments: [],
+  },
+  {
+    title: 'Design new landing page hero',
+    description: 'Three options for the hero section, in the new brand colours.',
+    assignee: 'bob',
+    priority: 'high',
+    due: 5,
+    steps: [['waiting', 'Waiting for the copy from marketing.']],
+    comments: [['bob', 'First sketches are in the shared folder.']],
+  },
+  {
+    title: 'Refresh brand colour palette',
+    description: 'Check contrast of every text colour against the new background.',
+    assignee: 'bob',
+    priority: 'low',
+    due: -1,
+    steps: [
+      ['working', null],
+      ['completed', 'All pairs pass AA now.'],
+    ],
+    comments: [],
+  },
+  {
+    title: 'Renew software licences',
+    description: 'Design tool licences run out this month.',
+    assignee: 'bob',
+    priority: 'high',
+    due: -3,
+    steps: [],
+    comments: [],
+  },
+  {
+    title: 'Customer interview notes',
+    description: 'Write up the five interviews from last week.',
+    assignee: 'bob',
+    priority: 'medium',
+    due: 10,
+    steps: [],
+    comments: [],
+  },
+  {
+    title: 'Organise team offsite',
+    description: 'Venue, agenda and travel for the spring offsite.',
+    assignee: 'carol',
+    priority: 'medium',
+    due: -4,
+    steps: [['working', 'Two venues shortlisted.']],
+    comments: [['manager', 'Budget is confirmed, go ahead with booking.']],
+  },
+  {
+    title: 'Write blog post on product launch',
+    description: 'A post for the launch day, about 800 words.',
+    assignee: 'carol',
+    priority: 'high',
+    due: 7,
+    steps: [],
+    comments: [],
+  },
+  {
+    title: 'Audit social media accounts',
+    description: 'List every account, its owner and its last post.',
+    assignee: 'carol',
+    priority: 'low',
+    due: 2,
+    steps: [
+      ['working', null],
+      ['completed', 'Spreadsheet shared with the team.'],
+    ],
+    comments: [['carol', 'Found two accounts nobody owned, closed them.']],
+  },
+];
+
+const daysFrom = (today: string, days: number): string =>
+  new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+function seedTasks(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, now: Date): void {
+  const actor = (key: string): Actor => {
+    const found = actors.get(key);
+    if (!found) throw new Error(`demo actor ${key} missing`);
+    return found;
+  };
+  const today = isoToday(now);
+  for (const demo of demoTasks) {
+    const id = uuidv7();
+    const assignee = actor(demo.assignee);
+    // Created through the command (due dates cannot be in the past there), then moved to the demo date.
+    runCommand(db, flush, actor('manager'), createTaskCommand, {
+      id,
+      title: demo.title,
+      description: demo.description,
+      assignedTo: assignee.id,
+      priority: demo.priority,
+      dueDate: daysFrom(today, Math.max(0, demo.due)),
+    });
+    if (demo.due < 0)
+      db.update(tasks)
+        .set({ dueDate: daysFrom(today, demo.due) })
+        .where(eq(tasks.id, id))
+        .run();
+    for (const [status, note] of demo.steps) {
+      runCommand(db, flush, assignee, setTaskStatusCommand, { id, status, ...(note ? { note } : {}) });
+    }
+    for (const [author, text] of demo.comments) {
+      runCommand(db, flush, actor(author), addCommentCommand, { taskId: id, id: uuidv7(), text });
+    }
   }
 }

@@ -1,4 +1,4 @@
-import type { MutationArgs, MutationName } from '@office/sync-protocol';
+import { uuidv7, type MutationArgs, type MutationName, type Task, type UserRef } from '@office/sync-protocol';
 import type { EntityTableName, WorkspaceDb } from '../data/db';
 
 /** Who the local write is made by; mutators need it to know "my" rows. */
@@ -16,6 +16,14 @@ export interface Mutator<N extends MutationName> {
 
 type MutatorRegistry = { [N in MutationName]: Mutator<N> };
 
+async function userRef(db: WorkspaceDb, id: string): Promise<UserRef> {
+  const user = await db.users.get(id);
+  return { _id: id, id, name: user?.name ?? 'Unknown' };
+}
+
+const nowIso = () => new Date().toISOString();
+const taskRow = (args: { id: string }) => [{ table: 'tasks' as const, key: args.id }];
+
 export const mutators: MutatorRegistry = {
   'user.updateDetails': {
     touches: (_args, ctx) => [{ table: 'users', key: ctx.userId }],
@@ -27,10 +35,109 @@ export const mutators: MutatorRegistry = {
       });
     },
   },
+  'task.create': {
+    touches: taskRow,
+    async apply(db, args, ctx) {
+      const at = nowIso();
+      const status = args.status ?? 'pending';
+      const creator = await userRef(db, ctx.userId);
+      const task: Task & { pending: 1 } = {
+        _id: args.id,
+        id: args.id,
+        title: args.title.trim(),
+        description: (args.description ?? '').trim(),
+        assignedTo: await userRef(db, args.assignedTo),
+        assignedBy: creator,
+        priority: args.priority ?? 'medium',
+        status,
+        dueDate: args.dueDate,
+        comments: [],
+        statusHistory: [
+          {
+            _id: args.id,
+            id: args.id,
+            status,
+            updatedBy: creator,
+            updatedAt: at,
+            note: 'Task created',
+            superseded: false,
+          },
+        ],
+        statusVersion: 0,
+        createdAt: at,
+        updatedAt: at,
+        version: 0,
+        pending: 1,
+      };
+      await db.tasks.put(task);
+    },
+  },
+  'task.update': {
+    touches: taskRow,
+    async apply(db, { id, assignedTo, ...fields }) {
+      const changes: Partial<Task> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      if (assignedTo !== undefined) changes.assignedTo = await userRef(db, assignedTo);
+      await db.tasks.update(id, { ...changes, updatedAt: nowIso(), pending: 1 });
+    },
+  },
+  'task.setStatus': {
+    touches: taskRow,
+    async apply(db, args, ctx) {
+      const task = await db.tasks.get(args.id);
+      if (!task) return;
+      const entryId = uuidv7();
+      await db.tasks.update(args.id, {
+        status: args.status,
+        updatedAt: nowIso(),
+        statusHistory: [
+          ...task.statusHistory,
+          {
+            _id: entryId,
+            id: entryId,
+            status: args.status,
+            updatedBy: await userRef(db, ctx.userId),
+            updatedAt: nowIso(),
+            note: args.note?.trim() || null,
+            superseded: false,
+          },
+        ],
+        pending: 1,
+      });
+    },
+  },
+  'task.comment': {
+    touches: (args) => [{ table: 'tasks', key: args.taskId }],
+    async apply(db, args, ctx) {
+      const task = await db.tasks.get(args.taskId);
+      if (!task || task.comments.some((comment) => comment.id === args.id)) return;
+      const author = await userRef(db, ctx.userId);
+      await db.tasks.update(args.taskId, {
+        comments: [
+          ...task.comments,
+          {
+            _id: args.id,
+            id: args.id,
+            userId: ctx.userId,
+            userName: author.name,
+            text: args.text.trim(),
+            createdAt: nowIso(),
+          },
+        ],
+        updatedAt: nowIso(),
+        pending: 1,
+      });
+    },
+  },
+  'task.delete': {
+    touches: taskRow,
+    async apply(db, args) {
+      await db.tasks.delete(args.id);
+    },
+  },
 };
 
 /** Runs a mutator by name, for replays where the name is data. */
 export function applyMutator(db: WorkspaceDb, name: MutationName, args: unknown, ctx: MutatorContext): Promise<void> {
   // The args were validated against this name's schema when the entry was queued.
-  return mutators[name].apply(db, args as MutationArgs<MutationName>, ctx);
+  return (mutators[name] as Mutator<MutationName>).apply(db, args as MutationArgs<MutationName>, ctx);
 }

@@ -22,4 +22,9 @@ export async function discardFailed(db: WorkspaceDb, entryId: number): Promise<v
 /** How a queued write is named to people. */
 export const mutationLabels: Record<MutationName, string> = {
   'user.updateDetails': 'Profile details',
+  'task.create': 'New task',
+  'task.update': 'Task edit',
+  'task.setStatus': 'Task status change',
+  'task.comment': 'Task comment',
+  'task.delete': 'Task deletion',
 };

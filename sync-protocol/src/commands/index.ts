@@ -1,9 +1,21 @@
 import type { z } from 'zod';
 import { updateDetailsArgsSchema } from './auth';
+import {
+  addCommentArgsSchema,
+  createTaskArgsSchema,
+  deleteTaskArgsSchema,
+  setTaskStatusArgsSchema,
+  updateTaskArgsSchema,
+} from './tasks';
 
 /** Argument schema of every command that a client may queue offline and push through sync. */
 export const mutationArgsSchemas = {
   'user.updateDetails': updateDetailsArgsSchema,
+  'task.create': createTaskArgsSchema,
+  'task.update': updateTaskArgsSchema,
+  'task.setStatus': setTaskStatusArgsSchema,
+  'task.comment': addCommentArgsSchema,
+  'task.delete': deleteTaskArgsSchema,
 } as const;
 
 /** Names of the commands that travel through /api/sync/push. */

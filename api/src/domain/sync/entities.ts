@@ -1,11 +1,16 @@
-import { inArray, isNull } from 'drizzle-orm';
-import type { Actor, EntityName, PutChange } from '@office/sync-protocol';
+import { eq, inArray, isNull } from 'drizzle-orm';
+import { canSeeTask, type Actor, type EntityName, type PutChange } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { users } from '../../db/schema';
+import { notifications, tasks, users } from '../../db/schema';
+import { toNotifications } from '../notifications/notify';
+import { listVisibleTasks, loadTasks } from '../tasks/read';
 import { toUserDto } from '../users/serialize';
 
 /** The table behind each synced entity; each has `id` and `version` columns. */
-export const syncedTables = { user: users } as const satisfies Record<EntityName, unknown>;
+export const syncedTables = { user: users, task: tasks, notification: notifications } as const satisfies Record<
+  EntityName,
+  unknown
+>;
 
 /** How sync reads one entity kind. Missing from `load` means deleted: clients drop it. */
 interface SyncedEntity {
@@ -37,6 +42,27 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     // Every signed-in user sees the whole active directory (spec section 6).
     visibleTo: () => true,
     loadAllVisible: (db) => db.select().from(users).where(isNull(users.deactivatedAt)).all().map(userChange),
+  },
+  task: {
+    load: (db, ids) => loadTasks(db, ids).map((data) => ({ entity: 'task', op: 'put', id: data.id, data })),
+    visibleTo: (actor, change) => change.entity === 'task' && canSeeTask(actor, change.data),
+    loadAllVisible: (db, actor) =>
+      listVisibleTasks(db, actor).map((data) => ({ entity: 'task', op: 'put', id: data.id, data })),
+  },
+  notification: {
+    load: (db, ids) =>
+      toNotifications(db, db.select().from(notifications).where(inArray(notifications.id, ids)).all()).map((data) => ({
+        entity: 'notification',
+        op: 'put',
+        id: data.id,
+        data,
+      })),
+    // Security: a notification is its recipient's alone.
+    visibleTo: (actor, change) => change.entity === 'notification' && change.data.recipient === actor.id,
+    loadAllVisible: (db, actor) =>
+      toNotifications(db, db.select().from(notifications).where(eq(notifications.recipientId, actor.id)).all()).map(
+        (data) => ({ entity: 'notification', op: 'put', id: data.id, data }),
+      ),
   },
 };
 

@@ -1,9 +1,21 @@
+import type { z } from 'zod';
 import type { MutationName } from '@office/sync-protocol';
 import type { Command } from '../commands';
+import {
+  addCommentCommand,
+  createTaskCommand,
+  deleteTaskCommand,
+  setTaskStatusCommand,
+  updateTaskCommand,
+} from '../tasks/commands';
 import { updateDetailsCommand } from '../users/commands';
-import type { z } from 'zod';
 
 /** The command each client mutation runs: the same one its REST route calls. */
 export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>> = {
   'user.updateDetails': updateDetailsCommand,
+  'task.create': createTaskCommand,
+  'task.update': updateTaskCommand,
+  'task.setStatus': setTaskStatusCommand,
+  'task.comment': addCommentCommand,
+  'task.delete': deleteTaskCommand,
 };

@@ -1,0 +1,70 @@
+import { inArray } from 'drizzle-orm';
+import { uuidv7, type Notification, type NotificationType } from '@office/sync-protocol';
+import type { Db, Tx } from '../../db/client';
+import { notifications, users } from '../../db/schema';
+import type { CommandContext } from '../commands';
+
+export type NotificationRow = typeof notifications.$inferSelect;
+
+export interface NewNotification {
+  recipientId: string;
+  senderId: string | null;
+  type: NotificationType;
+  title: string;
+  message: string;
+  relatedTaskId?: string | null;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Stores notifications inside the caller's transaction, one row per recipient in one statement,
+ * and records a change for each so it reaches only its recipient (pull and socket).
+ */
+export function notify(ctx: CommandContext, items: NewNotification[]): void {
+  if (items.length === 0) return;
+  const createdAt = ctx.now.toISOString();
+  const rows = items.map((item) => ({
+    id: uuidv7(ctx.now.getTime()),
+    recipientId: item.recipientId,
+    senderId: item.senderId,
+    type: item.type,
+    title: item.title,
+    message: item.message,
+    relatedTaskId: item.relatedTaskId ?? null,
+    data: item.data ?? {},
+    createdAt,
+  }));
+  ctx.tx.insert(notifications).values(rows).run();
+  for (const row of rows) {
+    ctx.record({ entity: 'notification', id: row.id, op: 'put', audience: [`user:${row.recipientId}`] });
+  }
+}
+
+/** Notifications as the wire carries them, with the sender's name. */
+export function toNotifications(db: Db | Tx, rows: NotificationRow[]): Notification[] {
+  const senderIds = [...new Set(rows.flatMap((row) => (row.senderId ? [row.senderId] : [])))];
+  const names = new Map(
+    senderIds.length
+      ? db
+          .select({ id: users.id, name: users.name })
+          .from(users)
+          .where(inArray(users.id, senderIds))
+          .all()
+          .map((u) => [u.id, u.name])
+      : [],
+  );
+  return rows.map((row) => ({
+    _id: row.id,
+    id: row.id,
+    recipient: row.recipientId,
+    sender: row.senderId ? { _id: row.senderId, id: row.senderId, name: names.get(row.senderId) ?? 'Unknown' } : null,
+    type: row.type,
+    title: row.title,
+    message: row.message,
+    relatedTask: row.relatedTaskId,
+    data: row.data,
+    read: row.readAt !== null,
+    createdAt: row.createdAt,
+    version: row.version,
+  }));
+}

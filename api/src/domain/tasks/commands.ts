@@ -1,0 +1,298 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import {
+  addCommentArgsSchema,
+  canChangeTaskStatus,
+  canCommentOnTask,
+  canManageTasks,
+  createTaskArgsSchema,
+  cutText,
+  deleteTaskArgsSchema,
+  isoToday,
+  setTaskStatusArgsSchema,
+  taskMessages,
+  updateTaskArgsSchema,
+  uuidv7,
+  type Actor,
+  type Task,
+  type TaskStatus,
+} from '@office/sync-protocol';
+import type { Tx } from '../../db/client';
+import { taskComments, taskStatusHistory, tasks, users } from '../../db/schema';
+import { defineCommand, type CommandContext } from '../commands';
+import { DomainError } from '../errors';
+import { notify, type NewNotification } from '../notifications/notify';
+import { findTaskRow, loadTasks, taskAudience, type TaskRow } from './read';
+
+/** Comments are cut to this many characters in notifications (spec section 9). */
+const COMMENT_NOTIFICATION_CUT = 100;
+
+function requireManager(actor: Actor): void {
+  if (!canManageTasks(actor)) throw new DomainError('forbidden', taskMessages.onlyManagers);
+}
+
+function requireTask(tx: Tx, id: string): TaskRow {
+  const row = findTaskRow(tx, id);
+  if (!row) throw new DomainError('task_not_found', taskMessages.notFound);
+  return row;
+}
+
+const parties = (row: TaskRow) => ({
+  assignedTo: row.assignedTo ? { id: row.assignedTo } : null,
+  assignedBy: { id: row.assignedBy },
+});
+
+/** An assignee must be an existing, active employee (spec section 5). */
+function requireEmployee(tx: Tx, id: string): void {
+  const row = tx
+    .select({ role: users.role })
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.deactivatedAt)))
+    .get();
+  if (row?.role !== 'employee') throw new DomainError('invalid_input', taskMessages.assigneeNotEmployee);
+}
+
+const nameOf = (tx: Tx, id: string): string =>
+  tx.select({ name: users.name }).from(users).where(eq(users.id, id)).get()?.name ?? 'Someone';
+
+/** The other parties of a task (assignee and assigner), never the actor. */
+const otherParties = (row: TaskRow, actorId: string): string[] =>
+  [...new Set([row.assignedTo, row.assignedBy])].filter((id): id is string => id !== null && id !== actorId);
+
+function touch(ctx: CommandContext, row: TaskRow, formerAudience?: string[]): Task {
+  ctx.tx.update(tasks).set({ updatedAt: ctx.now.toISOString() }).where(eq(tasks.id, row.id)).run();
+  const current = requireTask(ctx.tx, row.id);
+  ctx.record({
+    entity: 'task',
+    id: row.id,
+    op: 'put',
+    audience: taskAudience(current),
+    ...(formerAudience ? { formerAudience } : {}),
+  });
+  const [task] = loadTasks(ctx.tx, [row.id]);
+  if (!task) throw new Error(`task ${row.id} vanished inside its own transaction`);
+  return task;
+}
+
+function appendHistory(
+  ctx: CommandContext,
+  taskId: string,
+  status: TaskStatus,
+  note: string | null,
+  superseded: boolean,
+): void {
+  ctx.tx
+    .insert(taskStatusHistory)
+    .values({
+      id: uuidv7(ctx.madeAt.getTime()),
+      taskId,
+      status,
+      updatedBy: ctx.actor.id,
+      updatedAt: ctx.madeAt.toISOString(),
+      note,
+      superseded,
+    })
+    .run();
+}
+
+/** `task.create`: managers and admins assign a task to an employee. */
+export const createTaskCommand = defineCommand({
+  name: 'task.create',
+  args: createTaskArgsSchema,
+  run(ctx, args) {
+    requireManager(ctx.actor);
+    const existing = ctx.tx.select().from(tasks).where(eq(tasks.id, args.id)).get();
+    if (existing) {
+      // Security: a client id is accepted once; the same id with other content is refused, never merged.
+      const same =
+        existing.title === args.title &&
+        existing.assignedTo === args.assignedTo &&
+        existing.assignedBy === ctx.actor.id;
+      if (!same || existing.deletedAt) throw new DomainError('duplicate_id');
+      const [task] = loadTasks(ctx.tx, [args.id]);
+      if (!task) throw new DomainError('task_not_found', taskMessages.notFound);
+      return task;
+    }
+    requireEmployee(ctx.tx, args.assignedTo);
+    if (args.dueDate < isoToday(ctx.now)) throw new DomainError('invalid_input', taskMessages.dueDateInPast);
+    const stamp = ctx.now.toISOString();
+    ctx.tx
+      .insert(tasks)
+      .values({
+        id: args.id,
+        title: args.title,
+        description: args.description,
+        assignedTo: args.assignedTo,
+        assignedBy: ctx.actor.id,
+        priority: args.priority,
+        status: args.status,
+        dueDate: args.dueDate,
+        statusChangedAt: ctx.madeAt.toISOString(),
+        createdAt: stamp,
+        updatedAt: stamp,
+      })
+      .run();
+    appendHistory(ctx, args.id, args.status, 'Task created', false);
+    const row = requireTask(ctx.tx, args.id);
+    notify(ctx, [
+      {
+        recipientId: args.assignedTo,
+        senderId: ctx.actor.id,
+        type: 'task_assigned',
+        title: 'New Task Assigned',
+        message: `${nameOf(ctx.tx, ctx.actor.id)} assigned you "${args.title}"`,
+        relatedTaskId: args.id,
+        data: { taskId: args.id, dueDate: args.dueDate, priority: args.priority },
+      },
+    ]);
+    return touch(ctx, row);
+  },
+});
+
+/** `task.update`: managers and admins edit a task's fields. */
+export const updateTaskCommand = defineCommand({
+  name: 'task.update',
+  args: updateTaskArgsSchema,
+  run(ctx, args) {
+    requireManager(ctx.actor);
+    const before = requireTask(ctx.tx, args.id);
+    const { id, ...fields } = args;
+    const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    if (Object.keys(changes).length === 0) return touch(ctx, before);
+    const reassigned = args.assignedTo !== undefined && args.assignedTo !== before.assignedTo;
+    if (reassigned && args.assignedTo) requireEmployee(ctx.tx, args.assignedTo);
+    ctx.tx.update(tasks).set(changes).where(eq(tasks.id, id)).run();
+    const after = requireTask(ctx.tx, id);
+    const title = after.title;
+    const actorName = nameOf(ctx.tx, ctx.actor.id);
+    const notices: NewNotification[] = otherParties(after, ctx.actor.id)
+      .filter((recipient) => !(reassigned && recipient === after.assignedTo))
+      .map((recipient) => ({
+        recipientId: recipient,
+        senderId: ctx.actor.id,
+        type: 'task_updated',
+        title: 'Task Updated',
+        message: `${actorName} updated "${title}"`,
+        relatedTaskId: id,
+        data: { taskId: id, fields: Object.keys(changes) },
+      }));
+    if (reassigned && after.assignedTo) {
+      notices.push({
+        recipientId: after.assignedTo,
+        senderId: ctx.actor.id,
+        type: 'task_assigned',
+        title: 'New Task Assigned',
+        message: `${actorName} assigned you "${title}"`,
+        relatedTaskId: id,
+        data: { taskId: id, dueDate: after.dueDate, priority: after.priority },
+      });
+    }
+    notify(ctx, notices);
+    return touch(ctx, after, reassigned && before.assignedTo ? [`user:${before.assignedTo}`] : undefined);
+  },
+});
+
+/**
+ * `task.setStatus`. Conflict rule: a change made on a status version nobody has moved since simply
+ * applies; otherwise the change made later wins, and the earlier one still enters the history, in
+ * time order, marked superseded, and its author is told.
+ */
+export const setTaskStatusCommand = defineCommand({
+  name: 'task.setStatus',
+  args: setTaskStatusArgsSchema,
+  run(ctx, args) {
+    const row = requireTask(ctx.tx, args.id);
+    if (!canChangeTaskStatus(ctx.actor, parties(row)))
+      throw new DomainError('forbidden', taskMessages.noStatusPermission);
+    const movedSince = args.baseStatusVersion !== undefined && args.baseStatusVersion !== row.statusVersion;
+    const wins = !movedSince || ctx.madeAt.toISOString() >= row.statusChangedAt;
+    appendHistory(ctx, row.id, args.status, args.note || null, !wins);
+    const actorName = nameOf(ctx.tx, ctx.actor.id);
+    if (wins) {
+      ctx.tx
+        .update(tasks)
+        .set({ status: args.status, statusVersion: row.statusVersion + 1, statusChangedAt: ctx.madeAt.toISOString() })
+        .where(eq(tasks.id, row.id))
+        .run();
+      notify(
+        ctx,
+        otherParties(row, ctx.actor.id).map((recipient) => ({
+          recipientId: recipient,
+          senderId: ctx.actor.id,
+          type: 'task_updated',
+          title: 'Task Status Updated',
+          message: `${actorName} changed "${row.title}" to ${args.status}`,
+          relatedTaskId: row.id,
+          data: { taskId: row.id, status: args.status, note: args.note ?? null },
+        })),
+      );
+    } else {
+      notify(ctx, [
+        {
+          recipientId: ctx.actor.id,
+          senderId: null,
+          type: 'task_updated',
+          title: 'Status change superseded',
+          message: `Your change of "${row.title}" to ${args.status} was made before a later change, which stays in effect.`,
+          relatedTaskId: row.id,
+          data: { taskId: row.id, status: args.status, superseded: true },
+        },
+      ]);
+    }
+    return touch(ctx, row);
+  },
+});
+
+/** `task.comment`: whoever sees a task comments on it. Append-only, idempotent by the comment id. */
+export const addCommentCommand = defineCommand({
+  name: 'task.comment',
+  args: addCommentArgsSchema,
+  run(ctx, args) {
+    const row = requireTask(ctx.tx, args.taskId);
+    if (!canCommentOnTask(ctx.actor, parties(row))) throw new DomainError('task_not_found', taskMessages.notFound);
+    const existing = ctx.tx.select().from(taskComments).where(eq(taskComments.id, args.id)).get();
+    if (existing) {
+      if (existing.taskId !== args.taskId || existing.text !== args.text || existing.userId !== ctx.actor.id) {
+        throw new DomainError('duplicate_id');
+      }
+      return touch(ctx, row);
+    }
+    ctx.tx
+      .insert(taskComments)
+      .values({
+        id: args.id,
+        taskId: args.taskId,
+        userId: ctx.actor.id,
+        text: args.text,
+        createdAt: ctx.now.toISOString(),
+      })
+      .run();
+    const actorName = nameOf(ctx.tx, ctx.actor.id);
+    notify(
+      ctx,
+      otherParties(row, ctx.actor.id).map((recipient) => ({
+        recipientId: recipient,
+        senderId: ctx.actor.id,
+        type: 'task_comment',
+        title: `New comment from ${actorName}`,
+        message: cutText(args.text, COMMENT_NOTIFICATION_CUT),
+        relatedTaskId: row.id,
+        data: { taskId: row.id, commentId: args.id },
+      })),
+    );
+    return touch(ctx, row);
+  },
+});
+
+/** `task.delete`: managers and admins. The row stays (comments and history keep pointing at it) but leaves every view. */
+export const deleteTaskCommand = defineCommand({
+  name: 'task.delete',
+  args: deleteTaskArgsSchema,
+  run(ctx, args) {
+    requireManager(ctx.actor);
+    const row = requireTask(ctx.tx, args.id);
+    const stamp = ctx.now.toISOString();
+    ctx.tx.update(tasks).set({ deletedAt: stamp, updatedAt: stamp }).where(eq(tasks.id, row.id)).run();
+    ctx.record({ entity: 'task', id: row.id, op: 'delete', audience: taskAudience(row) });
+    return { id: row.id };
+  },
+});

@@ -1,0 +1,95 @@
+import { and, eq, isNotNull, isNull, lt, ne } from 'drizzle-orm';
+import { isoToday, type Actor } from '@office/sync-protocol';
+import type { Db } from '../db/client';
+import { tasks } from '../db/schema';
+import { defineCommand, runCommand, type EffectsFlusher } from '../domain/commands';
+import { notify } from '../domain/notifications/notify';
+import { z } from 'zod';
+
+/** How often the due-soon and overdue checks run (spec section 9). */
+export const DUE_CHECK_INTERVAL_MS = 3_600_000;
+
+/** The job acts as nobody in particular; its command checks no permission. */
+const systemActor: Actor = { id: '00000000-0000-0000-0000-000000000000', role: 'admin' };
+
+const live = and(isNull(tasks.deletedAt), ne(tasks.status, 'completed'), isNotNull(tasks.assignedTo));
+
+const addDays = (isoDate: string, days: number): string =>
+  new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * `task.dueChecks`: a due-soon notice when exactly one day remains and an overdue notice once a task
+ * is past due and not completed; each at most once per task, flagged on the task in the same transaction.
+ */
+const dueChecksCommand = defineCommand({
+  name: 'task.dueChecks',
+  args: z.object({ today: z.string() }),
+  run(ctx, { today }) {
+    const stamp = ctx.now.toISOString();
+    const dueSoon = ctx.tx
+      .select()
+      .from(tasks)
+      .where(and(live, eq(tasks.dueDate, addDays(today, 1)), isNull(tasks.dueSoonNotifiedAt)))
+      .all();
+    const overdue = ctx.tx
+      .select()
+      .from(tasks)
+      .where(and(live, lt(tasks.dueDate, today), isNull(tasks.overdueNotifiedAt)))
+      .all();
+    for (const task of dueSoon) {
+      ctx.tx.update(tasks).set({ dueSoonNotifiedAt: stamp }).where(eq(tasks.id, task.id)).run();
+      notify(ctx, [
+        {
+          recipientId: task.assignedTo ?? task.assignedBy,
+          senderId: null,
+          type: 'task_due_soon',
+          title: 'Task Due Soon',
+          message: `"${task.title}" is due tomorrow`,
+          relatedTaskId: task.id,
+          data: { taskId: task.id, dueDate: task.dueDate },
+        },
+      ]);
+    }
+    for (const task of overdue) {
+      ctx.tx.update(tasks).set({ overdueNotifiedAt: stamp }).where(eq(tasks.id, task.id)).run();
+      const recipients = [...new Set([task.assignedTo ?? task.assignedBy, task.assignedBy])];
+      notify(
+        ctx,
+        recipients.map((recipientId) => ({
+          recipientId,
+          senderId: null,
+          type: 'task_overdue' as const,
+          title: 'Task Overdue',
+          message: `"${task.title}" was due on ${task.dueDate} and is not completed`,
+          relatedTaskId: task.id,
+          data: { taskId: task.id, dueDate: task.dueDate, overdue: true },
+        })),
+      );
+    }
+    return { dueSoon: dueSoon.length, overdue: overdue.length };
+  },
+});
+
+/** Runs both checks for the given moment. */
+export function runDueChecks(
+  db: Db,
+  flush: EffectsFlusher,
+  now: Date = new Date(),
+): { dueSoon: number; overdue: number } {
+  return runCommand(db, flush, systemActor, dueChecksCommand, { today: isoToday(now) });
+}
+
+/** Runs the checks at start and every hour until the server closes. */
+export function scheduleDueChecks(db: Db, flush: EffectsFlusher, log: (error: unknown) => void): () => void {
+  const tick = () => {
+    try {
+      runDueChecks(db, flush);
+    } catch (error) {
+      log(error);
+    }
+  };
+  tick();
+  const timer = setInterval(tick, DUE_CHECK_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

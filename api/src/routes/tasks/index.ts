@@ -1,0 +1,66 @@
+import type { FastifyPluginCallback } from 'fastify';
+import { uuidv7, type Task } from '@office/sync-protocol';
+import { runCommand } from '../../domain/commands';
+import { DomainError } from '../../domain/errors';
+import { listVisibleTasks } from '../../domain/tasks/read';
+import {
+  addCommentCommand,
+  createTaskCommand,
+  deleteTaskCommand,
+  setTaskStatusCommand,
+  updateTaskCommand,
+} from '../../domain/tasks/commands';
+
+type Body = Record<string, unknown>;
+const bodyOf = (body: unknown): Body => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('invalid_input');
+  return body as Body;
+};
+
+export const taskRoutes: FastifyPluginCallback = (app, _opts, done) => {
+  const auth = { onRequest: app.authenticate };
+  app.get('/', auth, (request) => ({ tasks: listVisibleTasks(app.db, request.actor) }));
+
+  app.post('/', auth, (request, reply) => {
+    const body = bodyOf(request.body);
+    // The author is always the signed-in user, whatever `assignedBy` says; REST clients may omit the id.
+    const { assignedBy: _ignored, ...args } = body;
+    const task = runCommand(app.db, app.flush, request.actor, createTaskCommand, { id: uuidv7(), ...args });
+    return reply.status(201).send({ success: true, task, message: 'Task created successfully' });
+  });
+
+  app.put<{ Params: { id: string } }>('/:id', auth, (request) => {
+    const { status, note, baseStatusVersion, ...fields } = bodyOf(request.body);
+    const id = request.params.id;
+    let task: Task | undefined;
+    // A status change and a field edit are two commands: each keeps its own permission rule.
+    const hasFields = Object.keys(fields).length > 0;
+    if (hasFields) task = runCommand(app.db, app.flush, request.actor, updateTaskCommand, { ...fields, id });
+    if (status !== undefined)
+      task = runCommand(app.db, app.flush, request.actor, setTaskStatusCommand, {
+        id,
+        status,
+        note,
+        baseStatusVersion,
+      });
+    if (!task) throw new DomainError('invalid_input', 'Nothing to update');
+    return { success: true, task, message: 'Task updated successfully' };
+  });
+
+  app.delete<{ Params: { id: string } }>('/:id', auth, (request) => {
+    runCommand(app.db, app.flush, request.actor, deleteTaskCommand, { id: request.params.id });
+    return { success: true, message: 'Task deleted successfully' };
+  });
+
+  app.post<{ Params: { id: string } }>('/:id/comments', auth, (request, reply) => {
+    const body = bodyOf(request.body);
+    const task = runCommand(app.db, app.flush, request.actor, addCommentCommand, {
+      id: uuidv7(),
+      ...body,
+      taskId: request.params.id,
+    });
+    return reply.status(201).send({ success: true, task, message: 'Comment added successfully' });
+  });
+
+  done();
+};

@@ -1,0 +1,176 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  expect,
+  request,
+  test as base,
+  type APIRequestContext,
+  type BrowserContext,
+  type Page,
+  type Route,
+} from '@playwright/test';
+
+export { expect };
+
+/** Password of every seeded demo account. */
+export const DEMO_PASSWORD = 'demo1234';
+
+/** The seeded demo accounts (api/src/db/seed.ts). */
+export const demoUsers = {
+  manager: { email: 'manager@demo.local', name: 'Maya Manager', role: 'manager' },
+  admin: { email: 'admin@demo.local', name: 'Adam Admin', role: 'admin' },
+  alice: { email: 'alice@demo.local', name: 'Alice Johnson', role: 'employee' },
+  bob: { email: 'bob@demo.local', name: 'Bob Smith', role: 'employee' },
+  carol: { email: 'carol@demo.local', name: 'Carol Davis', role: 'employee' },
+} as const;
+
+/** A phone in portrait (spec section 2: the mobile layout applies at 768 px or less). */
+export const phoneViewport = { width: 375, height: 812 } as const;
+
+/** Storage keys of spec section 9 (user and token in localStorage, the flag in sessionStorage). */
+export const sessionKeys = { user: 'user', token: 'token', hasActiveSession: 'hasActiveSession' } as const;
+
+/** sessionStorage key the splash sets once it has run in a tab (pwa/src/app/splash/splash-session.ts). */
+const splashShownKey = 'splashShown';
+
+/** The server the config started (playwright.config.ts sets E2E_BASE_URL). */
+export function baseUrl(): string {
+  const url = process.env.E2E_BASE_URL;
+  if (!url) {
+    throw new Error('E2E_BASE_URL is not set: run the tests through playwright.config.ts');
+  }
+  return url;
+}
+
+/** Marks the splash as already shown in every tab of the context (or in the page), so the app opens at once. */
+export async function skipSplash(target: Page | BrowserContext): Promise<void> {
+  await target.addInitScript((key) => sessionStorage.setItem(key, 'true'), splashShownKey);
+}
+
+/** Signs in through the login form and waits for the dashboard. */
+export async function signIn(page: Page, email: string, password: string = DEMO_PASSWORD): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+const offlineRoutes = new WeakMap<BrowserContext, (route: Route) => Promise<void>>();
+
+/**
+ * Takes the context offline the way the project requires: `setOffline(true)` for the pages, plus a
+ * route that aborts every request, because setOffline does not cut the service worker's requests.
+ */
+export async function goOffline(context: BrowserContext): Promise<void> {
+  if (!offlineRoutes.has(context)) {
+    const abort = (route: Route): Promise<void> => route.abort('internetdisconnected');
+    offlineRoutes.set(context, abort);
+    await context.route('**/*', abort);
+  }
+  await context.setOffline(true);
+}
+
+/** Undoes `goOffline`. */
+export async function goOnline(context: BrowserContext): Promise<void> {
+  const abort = offlineRoutes.get(context);
+  if (abort) {
+    offlineRoutes.delete(context);
+    await context.unroute('**/*', abort);
+  }
+  await context.setOffline(false);
+}
+
+/** What the server answered: the status and the parsed JSON body (undefined when there is none). */
+export interface ApiAnswer<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** A signed-in HTTP client for checking the server's state. */
+export interface ApiClient {
+  /** The user as the login answer returned it. */
+  user: { id: string; name: string; email: string; role: string };
+  token: string;
+  request: APIRequestContext;
+  get<T = unknown>(path: string): Promise<ApiAnswer<T>>;
+  post<T = unknown>(path: string, data?: unknown): Promise<ApiAnswer<T>>;
+  put<T = unknown>(path: string, data?: unknown): Promise<ApiAnswer<T>>;
+  patch<T = unknown>(path: string, data?: unknown): Promise<ApiAnswer<T>>;
+  delete<T = unknown>(path: string): Promise<ApiAnswer<T>>;
+  dispose(): Promise<void>;
+}
+
+async function answerOf<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<ApiAnswer<T>> {
+  const text = await response.text();
+  return { status: response.status(), body: (text === '' ? undefined : JSON.parse(text)) as T };
+}
+
+/**
+ * Signs in over HTTP (POST /api/auth/login) and returns a client that sends the bearer token.
+ * Paths are absolute (`/api/auth/all-users`). Call `dispose()` when done, or use the `apiAs` fixture.
+ */
+export async function createApiClient(email: string, password: string = DEMO_PASSWORD): Promise<ApiClient> {
+  const login = await request.newContext({ baseURL: baseUrl() });
+  const response = await login.post('/api/auth/login', { data: { email, password } });
+  const body = (await response.json()) as { user?: ApiClient['user']; token?: string; message?: string };
+  await login.dispose();
+  if (!response.ok() || !body.token || !body.user) {
+    throw new Error(`Signing in ${email} over HTTP failed: ${response.status()} ${body.message ?? ''}`);
+  }
+  const token = body.token;
+  const api = await request.newContext({
+    baseURL: baseUrl(),
+    extraHTTPHeaders: { Authorization: `Bearer ${token}` },
+  });
+  return {
+    user: body.user,
+    token,
+    request: api,
+    get: async (path) => answerOf(await api.get(path)),
+    post: async (path, data) => answerOf(await api.post(path, data === undefined ? {} : { data })),
+    put: async (path, data) => answerOf(await api.put(path, data === undefined ? {} : { data })),
+    patch: async (path, data) => answerOf(await api.patch(path, data === undefined ? {} : { data })),
+    delete: async (path) => answerOf(await api.delete(path)),
+    dispose: () => api.dispose(),
+  };
+}
+
+/** Saves a full-page screenshot to test-results/screens/<name>.png for people to look at. */
+export async function saveScreen(page: Page, name: string): Promise<void> {
+  const dir = join(process.env.E2E_RESULTS_DIR ?? 'test-results', 'screens');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+interface Fixtures {
+  /**
+   * Whether the splash plays in the test's `context`; off by default so tests start at the screen
+   * they are about. Turn it on with `test.use({ showSplash: true })`.
+   */
+  showSplash: boolean;
+  /** `apiAs(email)`: a signed-in HTTP client, disposed after the test. */
+  apiAs: (email: string, password?: string) => Promise<ApiClient>;
+}
+
+/** The test function of every e2e file: Playwright's, with the splash skipped and `apiAs`. */
+export const test = base.extend<Fixtures>({
+  showSplash: [false, { option: true }],
+  context: async ({ context, showSplash }, use) => {
+    if (!showSplash) {
+      await skipSplash(context);
+    }
+    await use(context);
+  },
+  // Playwright reads a fixture's dependencies from its destructured first argument; this one has none.
+  // eslint-disable-next-line no-empty-pattern
+  apiAs: async ({}, use) => {
+    const clients: ApiClient[] = [];
+    await use(async (email, password) => {
+      const client = await createApiClient(email, password);
+      clients.push(client);
+      return client;
+    });
+    await Promise.all(clients.map((client) => client.dispose()));
+  },
+});

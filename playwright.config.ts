@@ -1,0 +1,97 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// End-to-end tests: the real server (built by `npm test` / `npm run build` beforehand) on a free port
+// with a fresh data directory, driven through Debian's Chromium.
+
+/** A port nobody listens on right now: the kernel picks one for a throwaway listener. */
+async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => (port > 0 ? resolve(port) : reject(new Error('No free port was assigned'))));
+    });
+  });
+}
+
+// Playwright loads this file again in every worker process. Workers inherit the runner's
+// environment, so the port and data directory chosen here on the first load are reused there.
+process.env.E2E_PORT ??= String(await findFreePort());
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(join(tmpdir(), 'office-e2e-'));
+  // Ours to delete after the run (e2e/global-teardown.ts); a directory given from outside is kept.
+  process.env.E2E_DATA_DIR_OWNED = '1';
+}
+const port = Number(process.env.E2E_PORT);
+const dataDir = process.env.E2E_DATA_DIR;
+const baseURL = `http://127.0.0.1:${port}`;
+/** Read by e2e/fixtures.ts for API clients that live outside a test's own `request`. */
+process.env.E2E_BASE_URL = baseURL;
+// Lets routes see (and abort) the service worker's requests too: the project's offline pattern.
+process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = '1';
+
+// test-results/ (gitignored): screens/ for people to look at (e2e/fixtures.ts saveScreen), and one
+// run-<pid>/ folder per run for failure screenshots and traces. Playwright empties its output folder
+// when a run starts, so a shared one would let a second run in the same checkout delete the first
+// run's artifacts mid-test; e2e/global-setup.ts removes the folders of runs that have ended.
+const resultsDir = resolve(import.meta.dirname, 'test-results');
+process.env.E2E_RESULTS_DIR = resultsDir;
+process.env.E2E_RUN_DIR ??= join(resultsDir, `run-${process.pid}`);
+
+const jsonReport = process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? join(resultsDir, 'e2e-report.json');
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: process.env.E2E_RUN_DIR,
+  globalSetup: './e2e/global-setup.ts',
+  globalTeardown: './e2e/global-teardown.ts',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  // Two cores: more workers than that only makes the server and the browsers fight.
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: jsonReport }]],
+  use: {
+    baseURL,
+    serviceWorkers: 'allow',
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+  webServer: {
+    command: 'node api/dist/main.js',
+    url: `${baseURL}/api/health`,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
