@@ -1,0 +1,72 @@
+import { Dexie, type EntityTable } from 'dexie';
+import type { EntityName, MutationName, Notification, Task, User } from '@office/sync-protocol';
+
+/** A row written optimistically and not yet confirmed by the server carries `pending: 1`. */
+export interface LocalRow {
+  pending?: 1;
+}
+export type LocalUser = User & LocalRow;
+export type LocalTask = Task & LocalRow;
+export type LocalNotification = Notification & LocalRow;
+
+/** A before-image of one row, so a rejected write can be undone. `row` null: the row did not exist. */
+export interface UndoRecord {
+  table: EntityTableName;
+  key: string;
+  row: (LocalRow & { version?: number }) | null;
+}
+
+/** One queued local write. Its id is the client's mutation id (1, 2, 3 ...). */
+export interface OutboxEntry {
+  id: number;
+  name: MutationName;
+  args: unknown;
+  /** When the user made the change (ISO). */
+  at: string;
+  status: 'pending' | 'failed';
+  undo: UndoRecord[];
+  error?: { code: string; message: string };
+}
+
+export interface MetaRow {
+  key: 'clientId' | 'cursor' | 'nextMutationId';
+  value: string | number;
+}
+
+/** Entity tables by the sync entity they hold. */
+export const entityTables = { user: 'users', task: 'tasks', notification: 'notifications' } as const satisfies Record<EntityName, string>;
+export type EntityTableName = (typeof entityTables)[EntityName];
+
+export type WorkspaceDb = Dexie & {
+  users: EntityTable<LocalUser, 'id'>;
+  tasks: EntityTable<LocalTask, 'id'>;
+  notifications: EntityTable<LocalNotification, 'id'>;
+  outbox: EntityTable<OutboxEntry, 'id'>;
+  meta: EntityTable<MetaRow, 'key'>;
+};
+
+/** The local database of one signed-in user: one user's outbox is never replayed as another's. */
+export const databaseName = (userId: string): string => `office-workspace-${userId}`;
+
+/** Tests pass fake-indexeddb's factory and key range; the browser's are used otherwise. */
+export interface IndexedDbDeps {
+  indexedDB: IDBFactory;
+  IDBKeyRange: typeof IDBKeyRange;
+}
+
+export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): WorkspaceDb {
+  const db = new Dexie(databaseName(userId), deps ?? {}) as WorkspaceDb;
+  db.version(1).stores({
+    users: 'id, name, role, pending',
+    tasks: 'id, updatedAt, pending',
+    chatMessages: 'id, timestamp, pending',
+    conversations: 'id, lastMessageAt, pending',
+    directMessages: 'id, conversationId, createdAt, pending',
+    notifications: 'id, createdAt, pending',
+    outbox: 'id, status',
+    meta: 'key',
+  });
+  return db;
+}
+
+export const syncedTableNames = Object.values(entityTables);
