@@ -34,7 +34,10 @@ export interface MetaRow {
 }
 
 /** Entity tables by the sync entity they hold. */
-export const entityTables = { user: 'users', task: 'tasks', notification: 'notifications' } as const satisfies Record<EntityName, string>;
+export const entityTables = { user: 'users', task: 'tasks', notification: 'notifications' } as const satisfies Record<
+  EntityName,
+  string
+>;
 export type EntityTableName = (typeof entityTables)[EntityName];
 
 export type WorkspaceDb = Dexie & {

@@ -23,7 +23,7 @@ export const createTaskArgsSchema = z.object({
   id: idSchema,
   title: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(taskLimits.titleMax),
   description: z.string().trim().max(taskLimits.descriptionMax).default(''),
-  assignedTo: idSchema.or(z.literal('')).refine((v) => v !== '', REQUIRED),
+  assignedTo: z.string({ error: REQUIRED }).min(1, REQUIRED).pipe(idSchema),
   priority: z.enum(taskPriorities).default('medium'),
   status: z.enum(taskStatuses).default('pending'),
   dueDate: z.string({ error: REQUIRED }).min(1, REQUIRED).pipe(isoDateSchema),

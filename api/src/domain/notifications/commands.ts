@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { sendNotificationArgsSchema, type Notification } from '@office/sync-protocol';
 import { notifications, users } from '../../db/schema';
 import { defineCommand } from '../commands';
@@ -16,7 +16,7 @@ export const sendNotificationCommand = defineCommand({
       .where(and(eq(users.id, args.recipient), isNull(users.deactivatedAt)))
       .get();
     if (!recipient) throw new DomainError('user_not_found', 'The recipient does not exist.');
-    notify(ctx, [
+    const [id] = notify(ctx, [
       {
         recipientId: args.recipient,
         senderId: ctx.actor.id,
@@ -27,12 +27,8 @@ export const sendNotificationCommand = defineCommand({
         data: args.data,
       },
     ]);
-    const row = ctx.tx
-      .select()
-      .from(notifications)
-      .where(eq(notifications.recipientId, args.recipient))
-      .orderBy(desc(notifications.id))
-      .get();
+    // By its id: the recipient's newest by id may be another one made in the same millisecond (UUIDv7 ties are random).
+    const row = id ? ctx.tx.select().from(notifications).where(eq(notifications.id, id)).get() : undefined;
     if (!row) throw new Error('notification insert returned nothing');
     const [notification] = toNotifications(ctx.tx, [row]);
     if (!notification) throw new Error('notification serialization returned nothing');

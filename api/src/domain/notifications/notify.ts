@@ -18,10 +18,10 @@ export interface NewNotification {
 
 /**
  * Stores notifications inside the caller's transaction, one row per recipient in one statement,
- * and records a change for each so it reaches only its recipient (pull and socket).
+ * and records a change for each so it reaches only its recipient (pull and socket). Returns the new ids, in order.
  */
-export function notify(ctx: CommandContext, items: NewNotification[]): void {
-  if (items.length === 0) return;
+export function notify(ctx: CommandContext, items: NewNotification[]): string[] {
+  if (items.length === 0) return [];
   const createdAt = ctx.now.toISOString();
   const rows = items.map((item) => ({
     id: uuidv7(ctx.now.getTime()),
@@ -38,6 +38,7 @@ export function notify(ctx: CommandContext, items: NewNotification[]): void {
   for (const row of rows) {
     ctx.record({ entity: 'notification', id: row.id, op: 'put', audience: [`user:${row.recipientId}`] });
   }
+  return rows.map((row) => row.id);
 }
 
 /** Notifications as the wire carries them, with the sender's name. */

@@ -160,7 +160,14 @@ export const updateTaskCommand = defineCommand({
     if (Object.keys(changes).length === 0) return touch(ctx, before);
     const reassigned = args.assignedTo !== undefined && args.assignedTo !== before.assignedTo;
     if (reassigned && args.assignedTo) requireEmployee(ctx.tx, args.assignedTo);
-    ctx.tx.update(tasks).set(changes).where(eq(tasks.id, id)).run();
+    // A new due date earns new due-soon and overdue notices: the flags belong to the date they were sent for.
+    const rescheduled = args.dueDate !== undefined && args.dueDate !== before.dueDate;
+    const flags = rescheduled ? { dueSoonNotifiedAt: null, overdueNotifiedAt: null } : {};
+    ctx.tx
+      .update(tasks)
+      .set({ ...changes, ...flags })
+      .where(eq(tasks.id, id))
+      .run();
     const after = requireTask(ctx.tx, id);
     const title = after.title;
     const actorName = nameOf(ctx.tx, ctx.actor.id);

@@ -1,6 +1,6 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { uuidv7, type Task } from '@office/sync-protocol';
-import { runCommand } from '../../domain/commands';
+import { newPendingEffects, runCommand, runInTransaction } from '../../domain/commands';
 import { DomainError } from '../../domain/errors';
 import { listVisibleTasks } from '../../domain/tasks/read';
 import {
@@ -32,18 +32,26 @@ export const taskRoutes: FastifyPluginCallback = (app, _opts, done) => {
   app.put<{ Params: { id: string } }>('/:id', auth, (request) => {
     const { status, note, baseStatusVersion, ...fields } = bodyOf(request.body);
     const id = request.params.id;
-    let task: Task | undefined;
-    // A status change and a field edit are two commands: each keeps its own permission rule.
     const hasFields = Object.keys(fields).length > 0;
-    if (hasFields) task = runCommand(app.db, app.flush, request.actor, updateTaskCommand, { ...fields, id });
-    if (status !== undefined)
-      task = runCommand(app.db, app.flush, request.actor, setTaskStatusCommand, {
-        id,
-        status,
-        note,
-        baseStatusVersion,
-      });
-    if (!task) throw new DomainError('invalid_input', 'Nothing to update');
+    if (!hasFields && status === undefined) throw new DomainError('invalid_input', 'Nothing to update');
+    // A status change and a field edit are two commands, each with its own permission rule, run in one
+    // transaction: a refusal of either leaves nothing of the other behind.
+    const pending = newPendingEffects();
+    const task = app.db.transaction((tx): Task | undefined => {
+      let result: Task | undefined;
+      if (hasFields) result = runInTransaction(tx, request.actor, updateTaskCommand, { ...fields, id }, pending);
+      if (status !== undefined) {
+        result = runInTransaction(
+          tx,
+          request.actor,
+          setTaskStatusCommand,
+          { id, status, note, baseStatusVersion },
+          pending,
+        );
+      }
+      return result;
+    });
+    app.flush(pending);
     return { success: true, task, message: 'Task updated successfully' };
   });
 

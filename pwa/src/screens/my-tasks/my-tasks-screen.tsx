@@ -1,6 +1,138 @@
+import { useCallback, useState } from 'react';
+import { ClipboardList, Filter, Lock, Percent, Search, SearchX } from 'lucide-react';
+import { canOpenMyTasks, completionRate } from '@office/sync-protocol';
+import { useAuth } from '../../app/auth/use-auth';
 import { PageHeader } from '../../components/page-header';
+import { completionTone } from '../../components/tasks/task-display';
+import { useTasks, useToday } from '../../data/hooks';
+import { StatCard, StatGrid } from '../dashboard/stat-card';
+import { countTasks } from '../dashboard/task-summary';
+import { useNow } from '../../components/use-now';
+import {
+  filterTasks,
+  isStatusFilter,
+  statusFilterOptions,
+  tasksAssignedTo,
+  type StatusFilter,
+} from './my-task-filters';
+import { MyTaskItem } from './my-task-item';
+import { statusIcons } from './status-icons';
+import { UpdateStatusModal } from './update-status-modal';
+import styles from './my-tasks.module.css';
 
-/** My Tasks & Projects (/my-tasks). */
+/** My Tasks & Projects (/my-tasks): the signed-in employee's assigned tasks and their statuses. */
 export function MyTasksScreen() {
-  return <PageHeader title="My Tasks & Projects" />;
+  const { user } = useAuth();
+  const tasks = useTasks();
+  const today = useToday();
+  // Re-renders every minute so "Last updated ... ago" stays true.
+  useNow();
+  const [search, setSearch] = useState('');
+  const [statusFilter, setStatusFilter] = useState<StatusFilter>('all');
+  const [editingId, setEditingId] = useState<string | null>(null);
+  // Stable, because the modal re-focuses itself whenever its onClose changes.
+  const closeModal = useCallback(() => setEditingId(null), []);
+  const openModal = useCallback((task: { id: string }) => setEditingId(task.id), []);
+
+  if (!user) return null;
+  // The route is guarded; this covers a role that changed while the screen was open.
+  if (!canOpenMyTasks(user)) return <AccessRestricted />;
+
+  const actor = { id: user.id, role: user.role };
+  const mine = tasksAssignedTo(tasks ?? [], user.id);
+  const counts = countTasks(mine, today);
+  const rate = completionRate(counts.completed, counts.total);
+  const tone = completionTone(rate);
+  const shown = filterTasks(mine, search, statusFilter);
+  const filtering = search.trim() !== '' || statusFilter !== 'all';
+  // Looked up among all tasks: one reassigned while open stays visible, without the permission to change it.
+  const editing = editingId ? tasks?.find((task) => task.id === editingId) : undefined;
+
+  return (
+    <div className={styles.page}>
+      <PageHeader title="My Tasks & Projects" subtitle="Track and update your assigned task statuses" />
+
+      <StatGrid label="My task overview" columns={6}>
+        <StatCard icon={ClipboardList} label="Total Tasks" value={counts.total} tone="neutral" />
+        <StatCard icon={statusIcons.pending} label="Pending" value={counts.pending} tone="amber" />
+        <StatCard icon={statusIcons.working} label="Working" value={counts.working} tone="brand" />
+        <StatCard icon={statusIcons.completed} label="Completed" value={counts.completed} tone="green" />
+        <StatCard icon={statusIcons.waiting} label="Waiting" value={counts.waiting} tone="violet" />
+        <StatCard
+          icon={Percent}
+          label="Completion Rate"
+          value={`${rate}%`}
+          tone={tone === 'good' ? 'green' : tone === 'fair' ? 'amber' : 'red'}
+          valueTone={tone}
+        >
+          <span className={styles.rateTrack} aria-hidden="true">
+            <span className={`${styles.rateBar} ${styles[tone]}`} style={{ width: `${rate}%` }} />
+          </span>
+        </StatCard>
+      </StatGrid>
+
+      <div className={styles.toolbar}>
+        <label className={styles.search}>
+          <Search size={18} aria-hidden="true" />
+          <input
+            type="search"
+            placeholder="Search tasks..."
+            aria-label="Search tasks"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </label>
+        <label className={styles.filter}>
+          <Filter size={16} aria-hidden="true" />
+          <select
+            aria-label="Filter by status"
+            value={statusFilter}
+            onChange={(event) => {
+              if (isStatusFilter(event.target.value)) setStatusFilter(event.target.value);
+            }}
+          >
+            {statusFilterOptions.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      {tasks === undefined ? (
+        <p className={styles.loading}>Loading tasks...</p>
+      ) : shown.length === 0 ? (
+        <div className={styles.empty}>
+          <span className={styles.emptyIcon} aria-hidden="true">
+            {filtering ? <SearchX size={28} /> : <ClipboardList size={28} />}
+          </span>
+          <h2 className={styles.emptyTitle}>No tasks found</h2>
+          <p className={styles.emptyText}>
+            {filtering ? 'No tasks match your current filters.' : "You don't have any tasks assigned yet."}
+          </p>
+        </div>
+      ) : (
+        <ul className={styles.list} aria-label="My tasks">
+          {shown.map((task) => (
+            <MyTaskItem key={task.id} task={task} today={today} onUpdateStatus={openModal} />
+          ))}
+        </ul>
+      )}
+
+      {editing ? <UpdateStatusModal key={editing.id} task={editing} actor={actor} onClose={closeModal} /> : null}
+    </div>
+  );
+}
+
+function AccessRestricted() {
+  return (
+    <div className={styles.restricted}>
+      <span className={styles.emptyIcon} aria-hidden="true">
+        <Lock size={28} />
+      </span>
+      <h1 className={styles.emptyTitle}>Access Restricted</h1>
+      <p className={styles.emptyText}>This feature is only available for employees.</p>
+    </div>
+  );
 }

@@ -1,6 +1,195 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { ClipboardList, Plus, Search, X } from 'lucide-react';
+import { canManageTasks, taskStatuses, type Actor, type TaskStatus } from '@office/sync-protocol';
+import { useAuth } from '../../app/auth/use-auth';
+import { Button } from '../../components/button';
 import { PageHeader } from '../../components/page-header';
+import { statusLabels } from '../../components/tasks/task-display';
+import { useTasks, useToday, useUsers } from '../../data/hooks';
+import { useWorkspace } from '../../sync/sync-context';
+import { CreateTaskModal } from './create-task-modal';
+import { useDeleteTask } from './task-actions';
+import { TaskCard } from './task-card';
+import { TaskDetailModal } from './task-detail-modal';
+import { emptyStateText, filterTasks, type TaskFilters } from './task-filters';
+import styles from './tasks.module.css';
 
-/** Task Management (/tasks). */
+/** Task Management (/tasks): reads only the local database, so it works the same offline. */
 export function TasksScreen() {
-  return <PageHeader title="Task Management" />;
+  const { user } = useAuth();
+  const { ctx } = useWorkspace();
+  const tasks = useTasks();
+  const users = useUsers();
+  const today = useToday();
+  const deleteTask = useDeleteTask();
+  const [searchParams, setSearchParams] = useSearchParams();
+
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<TaskStatus | ''>('');
+  const [creating, setCreating] = useState(false);
+  const [openTaskId, setOpenTaskId] = useState<string | null>(null);
+
+  const actor: Actor = { id: ctx.userId, role: user?.role ?? 'employee' };
+  const isManager = canManageTasks(actor);
+  const overdueOnly = searchParams.get('filter') === 'overdue';
+  const filters: TaskFilters = { search, status, overdueOnly };
+  const filtersActive = search.trim() !== '' || status !== '' || overdueOnly;
+
+  const avatars = useMemo(() => new Map((users ?? []).map((person) => [person.id, person.avatar])), [users]);
+  const shown = tasks ? filterTasks(tasks, filters, today) : [];
+  // The open task is read from the live list: it follows every change and closes if the task goes away.
+  const openTask = openTaskId === null ? undefined : tasks?.find((task) => task.id === openTaskId);
+
+  const handleOpen = useCallback((taskId: string) => setOpenTaskId(taskId), []);
+  const handleCloseDetail = useCallback(() => setOpenTaskId(null), []);
+  const handleCloseCreate = useCallback(() => setCreating(false), []);
+  const handleCreated = useCallback(() => setCreating(false), []);
+  const handleDelete = useCallback(
+    (taskId: string) => {
+      void deleteTask(taskId).then((deleted) => {
+        if (deleted) setOpenTaskId((current) => (current === taskId ? null : current));
+      });
+    },
+    [deleteTask],
+  );
+
+  const clearOverdue = () => {
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        next.delete('filter');
+        return next;
+      },
+      { replace: true },
+    );
+  };
+  const clearFilters = () => {
+    setSearch('');
+    setStatus('');
+    if (overdueOnly) clearOverdue();
+  };
+
+  const subtitle = isManager
+    ? "Create, assign and track your team's work."
+    : 'Tasks assigned to you or created by you.';
+
+  return (
+    <div className={styles.page}>
+      <PageHeader
+        title="Task Management"
+        subtitle={subtitle}
+        actions={
+          isManager ? (
+            <Button onClick={() => setCreating(true)}>
+              <Plus size={18} aria-hidden="true" />
+              Create Task
+            </Button>
+          ) : undefined
+        }
+      />
+
+      <div className={styles.toolbar}>
+        <div className={styles.searchBox}>
+          <Search size={18} aria-hidden="true" className={styles.searchIcon} />
+          <input
+            type="search"
+            className={styles.searchInput}
+            placeholder="Search tasks..."
+            aria-label="Search tasks..."
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+        <select
+          className={`${styles.select} ${styles.filterSelect}`}
+          aria-label="Filter by status"
+          value={status}
+          onChange={(event) => setStatus(event.target.value as TaskStatus | '')}
+        >
+          <option value="">All Tasks</option>
+          {taskStatuses.map((value) => (
+            <option key={value} value={value}>
+              {statusLabels[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+
+      {(overdueOnly || (tasks !== undefined && tasks.length > 0)) && (
+        <div className={styles.resultBar}>
+          <p className={styles.resultCount} aria-live="polite">
+            {tasks === undefined
+              ? ''
+              : filtersActive
+                ? `Showing ${shown.length} of ${tasks.length} ${tasks.length === 1 ? 'task' : 'tasks'}`
+                : `${tasks.length} ${tasks.length === 1 ? 'task' : 'tasks'}`}
+          </p>
+          {overdueOnly && (
+            <span className={styles.chip}>
+              Overdue
+              <button
+                type="button"
+                className={styles.chipRemove}
+                aria-label="Remove Overdue filter"
+                onClick={clearOverdue}
+              >
+                <X size={14} aria-hidden="true" />
+              </button>
+            </span>
+          )}
+        </div>
+      )}
+
+      {tasks === undefined ? (
+        <p className={styles.loading} role="status">
+          Loading tasks...
+        </p>
+      ) : shown.length === 0 ? (
+        <div className={styles.empty}>
+          <span className={styles.emptyIcon} aria-hidden="true">
+            <ClipboardList size={28} />
+          </span>
+          <h2 className={styles.emptyTitle}>No tasks found</h2>
+          <p className={styles.emptyText}>{emptyStateText(tasks.length, filters)}</p>
+          {tasks.length > 0 && filtersActive ? (
+            <Button variant="secondary" size="small" onClick={clearFilters}>
+              Clear filters
+            </Button>
+          ) : tasks.length === 0 && isManager ? (
+            <Button size="small" onClick={() => setCreating(true)}>
+              <Plus size={16} aria-hidden="true" />
+              Create your first task
+            </Button>
+          ) : null}
+        </div>
+      ) : (
+        <ul className={styles.grid} aria-label="Tasks">
+          {shown.map((task) => (
+            <li key={task.id} className={styles.gridItem}>
+              <TaskCard
+                task={task}
+                today={today}
+                assigneeAvatar={task.assignedTo ? (avatars.get(task.assignedTo.id) ?? null) : null}
+                canDelete={isManager}
+                onOpen={handleOpen}
+                onDelete={handleDelete}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {creating && <CreateTaskModal onClose={handleCloseCreate} onCreated={handleCreated} />}
+      {openTask !== undefined && (
+        <TaskDetailModal
+          task={openTask}
+          actor={actor}
+          avatars={avatars}
+          onClose={handleCloseDetail}
+          onDelete={handleDelete}
+        />
+      )}
+    </div>
+  );
 }

@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+import type { LucideIcon } from 'lucide-react';
+import styles from './stat-card.module.css';
+
+/** The icon colour of a stat card. */
+export type StatTone = 'neutral' | 'brand' | 'amber' | 'green' | 'violet' | 'red';
+
+interface StatCardProps {
+  icon: LucideIcon;
+  label: string;
+  value: number | string;
+  tone: StatTone;
+  /** Colours the number itself, e.g. the completion rate. */
+  valueTone?: 'good' | 'fair' | 'poor';
+  /** Extra content under the number, e.g. a progress bar. */
+  children?: ReactNode;
+}
+
+/** One number of a screen's summary; read as "Label: value" by assistive technology and tests. */
+export function StatCard({ icon: Icon, label, value, tone, valueTone, children }: StatCardProps) {
+  return (
+    <div className={styles.card} role="group" aria-label={`${label}: ${value}`}>
+      <span className={`${styles.icon} ${styles[tone]}`} aria-hidden="true">
+        <Icon size={20} />
+      </span>
+      <div className={styles.text}>
+        <span className={styles.label}>{label}</span>
+        <span className={`${styles.value} ${valueTone ? styles[valueTone] : ''}`}>{value}</span>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/** The grid of stat cards; `columns` is how many fit in a row on a wide screen. */
+export function StatGrid({ label, columns, children }: { label: string; columns: 4 | 6; children: ReactNode }) {
+  return (
+    <section className={`${styles.grid} ${columns === 4 ? styles.four : styles.six}`} aria-label={label}>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import { CalendarClock, History, RefreshCw } from 'lucide-react';
+import { Button } from '../../components/button';
+import { OverdueBadge, PriorityBadge, StatusBadge } from '../../components/tasks/task-badges';
+import type { LocalTask } from '../../data/db';
+import { PendingMark } from '../../sync/pending-mark';
+import { dueLabel, exactTime, timeAgo } from '../dashboard/task-summary';
+import styles from './my-tasks.module.css';
+
+interface MyTaskItemProps {
+  task: LocalTask;
+  today: string;
+  onUpdateStatus: (task: LocalTask) => void;
+}
+
+/** One assigned task on My Tasks, with its "Update Status" button. */
+export function MyTaskItem({ task, today, onUpdateStatus }: MyTaskItemProps) {
+  const due = dueLabel(task, today);
+  return (
+    <li className={`${styles.item} ${due.tone === 'overdue' ? styles.itemOverdue : ''}`}>
+      <div className={styles.itemMain}>
+        <div className={styles.itemHead}>
+          <h3 className={styles.itemTitle}>
+            {task.title}
+            {task.pending ? <PendingMark /> : null}
+          </h3>
+          <div className={styles.badges}>
+            <StatusBadge status={task.status} />
+            <PriorityBadge priority={task.priority} />
+            {due.tone === 'overdue' ? <OverdueBadge /> : null}
+          </div>
+        </div>
+        {task.description ? <p className={styles.description}>{task.description}</p> : null}
+        <div className={styles.meta}>
+          <span className={`${styles.due} ${styles[due.tone]}`} title={`Due ${task.dueDate}`}>
+            <CalendarClock size={15} aria-hidden="true" />
+            {due.text}
+          </span>
+          <span className={styles.updated}>
+            <History size={15} aria-hidden="true" />
+            Last updated{' '}
+            <time dateTime={task.updatedAt} title={exactTime(task.updatedAt)}>
+              {timeAgo(task.updatedAt)}
+            </time>
+          </span>
+        </div>
+      </div>
+      <div className={styles.itemAction}>
+        <Button
+          variant="secondary"
+          size="small"
+          aria-label={`Update status of ${task.title}`}
+          onClick={() => onUpdateStatus(task)}
+        >
+          <RefreshCw size={15} aria-hidden="true" />
+          Update Status
+        </Button>
+      </div>
+    </li>
+  );
+}

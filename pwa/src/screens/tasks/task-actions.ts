@@ -1,0 +1,25 @@
+import { useCallback } from 'react';
+import { useMutate } from '../../data/hooks';
+
+/** The message of a failed local write, or the spec's fallback (section 8). */
+export const writeErrorMessage = (error: unknown): string =>
+  error instanceof Error && error.message.trim() !== '' ? error.message : 'Unknown error';
+
+/** Asks for confirmation, then deletes the task locally (queued for the server). Resolves true if deleted. */
+export function useDeleteTask(): (taskId: string) => Promise<boolean> {
+  const mutate = useMutate();
+  return useCallback(
+    async (taskId: string) => {
+      if (!window.confirm('Are you sure you want to delete this task?')) return false;
+      try {
+        await mutate('task.delete', { id: taskId });
+        return true;
+      } catch (error) {
+        // Spec section 8: failures other than those listed are only logged.
+        console.error('Deleting the task failed', error);
+        return false;
+      }
+    },
+    [mutate],
+  );
+}

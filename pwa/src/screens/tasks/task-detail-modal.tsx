@@ -1,0 +1,283 @@
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { CalendarDays, History, MessageSquare, Trash2 } from 'lucide-react';
+import {
+  canChangeTaskStatus,
+  canManageTasks,
+  dueText,
+  isOverdue,
+  taskLimits,
+  taskStatuses,
+  uuidv7,
+  type Actor,
+  type TaskStatus,
+} from '@office/sync-protocol';
+import { Button } from '../../components/button';
+import { FormAlert } from '../../components/form-alert';
+import { Modal } from '../../components/modal';
+import { OverdueBadge, PriorityBadge, StatusBadge } from '../../components/tasks/task-badges';
+import { displayStatus, statusLabels } from '../../components/tasks/task-display';
+import { UserAvatar } from '../../components/user-avatar';
+import type { LocalTask } from '../../data/db';
+import { useMutate, useToday } from '../../data/hooks';
+import { PendingMark } from '../../sync/pending-mark';
+import { writeErrorMessage } from './task-actions';
+import { formatDueDate, formatTimestamp, relativeTime } from './task-format';
+import { useNow } from '../../components/use-now';
+import styles from './tasks.module.css';
+
+/** Spec section 9: the status history shows the last 5 entries. */
+const historyShown = 5;
+
+interface TaskDetailModalProps {
+  task: LocalTask;
+  actor: Actor;
+  /** Avatars of the directory by user id. */
+  avatars: ReadonlyMap<string, string | null>;
+  onClose: () => void;
+  onDelete: (taskId: string) => void;
+}
+
+/** A task in full: details, status, history and comments, with the Add Comment form. */
+export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: TaskDetailModalProps) {
+  const mutate = useMutate();
+  const today = useToday();
+  const now = useNow().getTime();
+  const fieldId = useId();
+  const [comment, setComment] = useState('');
+  const [commenting, setCommenting] = useState(false);
+  const [statusError, setStatusError] = useState<string | null>(null);
+
+  const isManager = canManageTasks(actor);
+  // The assignee changes the status until the task is completed; managers and admins always may.
+  const canEditStatus = canChangeTaskStatus(actor, task) && (isManager || task.status !== 'completed');
+  const overdue = isOverdue(task, today);
+  const history = task.statusHistory.slice(-historyShown).reverse();
+
+  const handleStatusChange = async (status: TaskStatus) => {
+    if (status === task.status) return;
+    setStatusError(null);
+    try {
+      await mutate('task.setStatus', { id: task.id, status, baseStatusVersion: task.statusVersion });
+    } catch (caught) {
+      // Spec section 8: status-update failures are logged; a local one (a full disk) is also shown.
+      console.error('Changing the task status failed', caught);
+      setStatusError(writeErrorMessage(caught));
+    }
+  };
+
+  const handleComment = async (event?: FormEvent<HTMLFormElement>) => {
+    event?.preventDefault();
+    const text = comment.trim();
+    // Spec section 5: blank or whitespace-only text is ignored.
+    if (text === '' || commenting) return;
+    setCommenting(true);
+    try {
+      await mutate('task.comment', { taskId: task.id, id: uuidv7(), text });
+      setComment('');
+    } catch (caught) {
+      window.alert(`Failed to add comment: ${writeErrorMessage(caught)}`);
+    } finally {
+      setCommenting(false);
+    }
+  };
+
+  const handleCommentKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) void handleComment();
+  };
+
+  return (
+    <Modal
+      title={task.title}
+      size="large"
+      onClose={onClose}
+      footer={
+        <>
+          {isManager && (
+            <Button variant="danger" size="small" onClick={() => onDelete(task.id)}>
+              <Trash2 size={16} aria-hidden="true" />
+              Delete Task
+            </Button>
+          )}
+          <Button variant="secondary" size="small" onClick={onClose}>
+            Close
+          </Button>
+        </>
+      }
+    >
+      <div className={styles.detail}>
+        {(overdue || task.pending === 1) && (
+          <div className={styles.badges}>
+            {overdue && <OverdueBadge />}
+            {task.pending === 1 && (
+              <span className={styles.pendingNote}>
+                <PendingMark />
+                Saved on this device, waiting to sync
+              </span>
+            )}
+          </div>
+        )}
+
+        <section className={styles.section}>
+          <h3 className={styles.sectionTitle}>Description</h3>
+          {task.description.trim() !== '' ? (
+            <p className={styles.description}>{task.description}</p>
+          ) : (
+            <p className={`${styles.description} ${styles.muted}`}>No description provided.</p>
+          )}
+        </section>
+
+        <dl className={styles.facts}>
+          <div className={styles.fact}>
+            <dt>Assigned to</dt>
+            <dd className={styles.person}>
+              {task.assignedTo ? (
+                <>
+                  <UserAvatar src={avatars.get(task.assignedTo.id) ?? null} name={task.assignedTo.name} size={24} />
+                  {task.assignedTo.name}
+                </>
+              ) : (
+                <span className={styles.muted}>Unassigned</span>
+              )}
+            </dd>
+          </div>
+          <div className={styles.fact}>
+            <dt>Assigned by</dt>
+            <dd className={styles.person}>
+              <UserAvatar src={avatars.get(task.assignedBy.id) ?? null} name={task.assignedBy.name} size={24} />
+              {task.assignedBy.name}
+            </dd>
+          </div>
+          <div className={styles.fact}>
+            <dt>Priority</dt>
+            <dd>
+              <PriorityBadge priority={task.priority} />
+            </dd>
+          </div>
+          <div className={styles.fact}>
+            {canEditStatus ? (
+              <>
+                <dt>
+                  <label htmlFor={`${fieldId}-status`}>Status</label>
+                </dt>
+                <dd>
+                  <select
+                    id={`${fieldId}-status`}
+                    className={`${styles.select} ${styles.statusSelect}`}
+                    value={displayStatus(task.status)}
+                    onChange={(event) => void handleStatusChange(event.target.value as TaskStatus)}
+                  >
+                    {taskStatuses.map((value) => (
+                      <option key={value} value={value}>
+                        {statusLabels[value]}
+                      </option>
+                    ))}
+                  </select>
+                </dd>
+              </>
+            ) : (
+              <>
+                <dt>Status</dt>
+                <dd>
+                  <StatusBadge status={task.status} />
+                </dd>
+              </>
+            )}
+          </div>
+          <div className={`${styles.fact} ${styles.factWide}`}>
+            <dt>Due date</dt>
+            <dd className={styles.dueFact}>
+              <span className={styles.person}>
+                <CalendarDays size={16} aria-hidden="true" className={styles.dueIcon} />
+                {formatDueDate(task.dueDate)}
+              </span>
+              <span className={`${styles.dueText} ${overdue ? styles.dueOverdue : styles.dueMuted}`}>
+                {dueText(task.dueDate, today)}
+              </span>
+            </dd>
+          </div>
+          <div className={styles.fact}>
+            <dt>Created</dt>
+            <dd title={formatTimestamp(task.createdAt)}>{relativeTime(task.createdAt, now)}</dd>
+          </div>
+          <div className={styles.fact}>
+            <dt>Last updated</dt>
+            <dd title={formatTimestamp(task.updatedAt)}>{relativeTime(task.updatedAt, now)}</dd>
+          </div>
+        </dl>
+        {statusError !== null && <FormAlert message={statusError} />}
+
+        <section className={styles.section}>
+          <h3 className={styles.sectionTitle}>
+            <History size={16} aria-hidden="true" />
+            Status History
+          </h3>
+          {history.length === 0 ? (
+            <p className={styles.muted}>No status changes yet.</p>
+          ) : (
+            <ol className={styles.timeline}>
+              {history.map((entry) => (
+                <li key={entry.id} className={`${styles.timelineItem} ${entry.superseded ? styles.superseded : ''}`}>
+                  <div className={styles.timelineHead}>
+                    <StatusBadge status={entry.status} />
+                    <span className={styles.timelineWho}>{entry.updatedBy.name || 'Unknown'}</span>
+                    <span className={styles.timelineWhen} title={formatTimestamp(entry.updatedAt)}>
+                      {relativeTime(entry.updatedAt, now)}
+                    </span>
+                  </div>
+                  {entry.note !== null && entry.note !== '' && <p className={styles.timelineNote}>{entry.note}</p>}
+                  {entry.superseded && <p className={styles.supersededNote}>Superseded by a later change</p>}
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+
+        <section className={styles.section}>
+          <h3 className={styles.sectionTitle}>
+            <MessageSquare size={16} aria-hidden="true" />
+            Comments
+            <span className={styles.count}>{task.comments.length}</span>
+          </h3>
+          {task.comments.length === 0 ? (
+            <p className={styles.muted}>No comments yet. Start the conversation below.</p>
+          ) : (
+            <ul className={styles.comments}>
+              {task.comments.map((entry) => (
+                <li key={entry.id} className={styles.comment}>
+                  <UserAvatar src={avatars.get(entry.userId) ?? null} name={entry.userName} size={32} />
+                  <div className={styles.commentBody}>
+                    <div className={styles.commentHead}>
+                      <span className={styles.commentAuthor}>{entry.userName}</span>
+                      <span className={styles.commentWhen} title={formatTimestamp(entry.createdAt)}>
+                        {relativeTime(entry.createdAt, now)}
+                      </span>
+                    </div>
+                    <p className={styles.commentText}>{entry.text}</p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+          <form className={styles.commentForm} onSubmit={(event) => void handleComment(event)}>
+            <textarea
+              className={styles.textarea}
+              aria-label="Add a comment"
+              placeholder="Write a comment..."
+              rows={3}
+              maxLength={taskLimits.commentMax}
+              value={comment}
+              onChange={(event) => setComment(event.target.value)}
+              onKeyDown={handleCommentKeyDown}
+            />
+            <div className={styles.commentActions}>
+              <span className={styles.hint}>Ctrl + Enter to send</span>
+              <Button type="submit" size="small" busy={commenting}>
+                Add Comment
+              </Button>
+            </div>
+          </form>
+        </section>
+      </div>
+    </Modal>
+  );
+}
