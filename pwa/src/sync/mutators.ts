@@ -23,6 +23,7 @@ async function userRef(db: WorkspaceDb, id: string): Promise<UserRef> {
 
 const nowIso = () => new Date().toISOString();
 const taskRow = (args: { id: string }) => [{ table: 'tasks' as const, key: args.id }];
+const chatRow = (args: { id: string }) => [{ table: 'chatMessages' as const, key: args.id }];
 
 export const mutators: MutatorRegistry = {
   'user.updateDetails': {
@@ -132,6 +133,44 @@ export const mutators: MutatorRegistry = {
     touches: taskRow,
     async apply(db, args) {
       await db.tasks.delete(args.id);
+    },
+  },
+  'chat.send': {
+    touches: chatRow,
+    async apply(db, args, ctx) {
+      const author = await db.users.get(ctx.userId);
+      await db.chatMessages.put({
+        _id: args.id,
+        id: args.id,
+        userId: {
+          _id: ctx.userId,
+          id: ctx.userId,
+          name: author?.name ?? 'Unknown',
+          avatar: author?.avatar ?? null,
+          role: author?.role ?? 'employee',
+        },
+        userName: author?.name ?? 'Unknown',
+        userAvatar: author?.avatar ?? null,
+        text: args.text.trim(),
+        type: 'text',
+        timestamp: nowIso(),
+        edited: false,
+        attachments: [],
+        version: 0,
+        pending: 1,
+      });
+    },
+  },
+  'chat.edit': {
+    touches: chatRow,
+    async apply(db, args) {
+      await db.chatMessages.update(args.id, { text: args.text.trim(), edited: true, pending: 1 });
+    },
+  },
+  'chat.delete': {
+    touches: chatRow,
+    async apply(db, args) {
+      await db.chatMessages.delete(args.id);
     },
   },
 };

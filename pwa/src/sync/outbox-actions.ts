@@ -3,7 +3,7 @@ import { syncedTableNames, type WorkspaceDb } from '../data/db';
 import { mutate } from './mutate';
 import type { MutatorContext } from './mutators';
 
-/** Tries a refused write again, as a new mutation at the end of the queue. */
+/** Tries a refused write again, as a new mutation at the end of the queue; the caller then starts a sync. */
 export async function retryFailed(db: WorkspaceDb, ctx: MutatorContext, entryId: number): Promise<void> {
   await db.transaction('rw', [db.outbox, db.meta, ...syncedTableNames], async () => {
     const entry = await db.outbox.get(entryId);
@@ -27,4 +27,7 @@ export const mutationLabels: Record<MutationName, string> = {
   'task.setStatus': 'Task status change',
   'task.comment': 'Task comment',
   'task.delete': 'Task deletion',
+  'chat.send': 'Chat message',
+  'chat.edit': 'Chat message edit',
+  'chat.delete': 'Chat message deletion',
 };

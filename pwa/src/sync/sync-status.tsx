@@ -13,7 +13,7 @@ export function SyncStatus() {
 }
 
 function SignedInSyncStatus() {
-  const { db, ctx } = useWorkspace();
+  const { db, ctx, engine } = useWorkspace();
   const online = useOnline();
   const { phase } = useSyncState();
   const outbox = useOutbox() ?? [];
@@ -23,15 +23,19 @@ function SignedInSyncStatus() {
   const offline = !online || phase === 'offline';
 
   let label: string | null = null;
+  /** What fits a phone's top bar. */
+  let shortLabel: string | null = null;
   let icon = <UploadCloud size={16} aria-hidden="true" />;
   if (offline) {
     label = pending.length ? `Offline · ${plural(pending.length, 'unsynced change', 'unsynced changes')}` : 'Offline';
+    shortLabel = pending.length ? `Offline · ${pending.length}` : 'Offline';
     icon = <CloudOff size={16} aria-hidden="true" />;
   } else if (pending.length && phase === 'syncing') {
     label = 'Syncing...';
     icon = <RefreshCw size={16} aria-hidden="true" className={styles.spin} />;
   } else if (pending.length) {
     label = plural(pending.length, 'unsynced change', 'unsynced changes');
+    shortLabel = `${pending.length} unsynced`;
   }
 
   return (
@@ -39,7 +43,10 @@ function SignedInSyncStatus() {
       {label ? (
         <span className={`${styles.pill} ${offline ? styles.offline : styles.pending}`}>
           {icon}
-          {label}
+          <span className={styles.longLabel}>{label}</span>
+          <span className={styles.shortLabel} aria-hidden="true">
+            {shortLabel ?? label}
+          </span>
         </span>
       ) : null}
       {failed.length ? (
@@ -64,7 +71,7 @@ function SignedInSyncStatus() {
                       <p className={styles.reason}>{entry.error?.message ?? 'Refused by the server.'}</p>
                     </div>
                     <div className={styles.actions}>
-                      <button type="button" onClick={() => void retryFailed(db, ctx, entry.id)}>
+                      <button type="button" onClick={() => void retryFailed(db, ctx, entry.id).then(engine.kick)}>
                         Retry
                       </button>
                       <button type="button" onClick={() => void discardFailed(db, entry.id)}>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { Outlet } from 'react-router-dom';
 import type { User } from '@office/sync-protocol';
 import { useOptionalWorkspace } from '../../sync/sync-context';
@@ -17,7 +18,10 @@ export function AppShell({ user }: { user: User }) {
   const { avatarVersion } = useAuth();
   const signOut = useSignOut();
   // Screens read the local database; it opens right after sign-in.
-  const workspaceReady = useOptionalWorkspace() !== null;
+  const workspace = useOptionalWorkspace();
+  const workspaceReady = workspace !== null;
+  // The sidebar shows the user as this device has them, a pending rename included.
+  const localUser = useLiveQuery(() => workspace?.db.users.get(user.id), [workspace, user.id]);
   const isMobile = useIsMobile();
   const [menuOpen, setMenuOpen] = useState(false);
   const drawerOpen = isMobile && menuOpen;
@@ -49,7 +53,7 @@ export function AppShell({ user }: { user: User }) {
       {isMobile && <MobileTopBar menuOpen={drawerOpen} sidebarId={sidebarId} onToggleMenu={toggleMenu} />}
       <Sidebar
         id={sidebarId}
-        user={user}
+        user={localUser ?? user}
         avatarVersion={avatarVersion}
         open={drawerOpen}
         onNavigate={closeMenu}

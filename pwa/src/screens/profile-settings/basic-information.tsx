@@ -67,10 +67,10 @@ export function BasicInformation({ user, onFlash }: BasicInformationProps) {
           Basic Information
         </h2>
         {!editing && (
-          <button type="button" className={styles.secondaryButton} onClick={startEditing}>
+          <Button variant="secondary" size="small" onClick={startEditing}>
             <Pencil size={16} aria-hidden="true" />
             Edit
-          </button>
+          </Button>
         )}
       </div>
       {refused && !pending ? (
@@ -88,9 +88,9 @@ export function BasicInformation({ user, onFlash }: BasicInformationProps) {
             <span className={styles.fieldValue}>{capitalise(user.role)}</span>
           </div>
           <div className={styles.formActions}>
-            <button type="button" className={styles.secondaryButton} onClick={() => setEditing(false)}>
+            <Button variant="secondary" onClick={() => setEditing(false)}>
               Cancel
-            </button>
+            </Button>
             <Button type="submit">Save Changes</Button>
           </div>
         </form>
