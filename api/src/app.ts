@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health';
 import { syncRoutes } from './routes/sync/index';
 import { notificationRoutes } from './routes/notifications/index';
 import { taskRoutes } from './routes/tasks/index';
+import { messageRoutes } from './routes/messages/index';
 
 export interface BuildOptions {
   config: Config;
@@ -76,6 +77,7 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
       await api.register(syncRoutes, { prefix: '/sync' });
       await api.register(taskRoutes, { prefix: '/tasks' });
       await api.register(notificationRoutes, { prefix: '/notifications' });
+      await api.register(messageRoutes, { prefix: '/messages' });
     },
     { prefix: '/api' },
   );

@@ -11,6 +11,7 @@ export const errorCatalogue = {
   not_found: { status: 404, message: 'Not found.' },
   user_not_found: { status: 404, message: 'User not found.' },
   task_not_found: { status: 404, message: 'Task not found. It may have been deleted.' },
+  message_not_found: { status: 404, message: 'Message not found.' },
   email_taken: { status: 409, message: 'An account with this email already exists' },
   conflict: { status: 409, message: 'This was changed by someone else.' },
   duplicate_id: { status: 409, message: 'An item with this id already exists with different content.' },

@@ -23,7 +23,7 @@ import {
  */
 const recordedHashes: readonly { protocolVersion: number; sha256: string }[] = [
   { protocolVersion: 1, sha256: 'c405f1e294f102d7e85d616b2631eefe94f786af42446d32e37124a2cf211896' },
-  { protocolVersion: 2, sha256: '312a0aa7ba82b9a1b67a0853458a859c9764c8adf4705bf0090c5d530de74db9' },
+  { protocolVersion: 2, sha256: 'aa451f798e467b0c474b2f73c104218635ad978a99890c61e53806a41b883377' },
 ];
 
 /** The same JSON whatever order an object's keys were built in. */

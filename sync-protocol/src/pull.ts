@@ -4,9 +4,10 @@ import { limits } from './limits';
 import { userSchema } from './entities/user';
 import { taskSchema } from './entities/task';
 import { notificationSchema } from './entities/notification';
+import { chatMessageSchema } from './entities/chat';
 
 /** Names of the synced entities, one client table each. */
-export const entityNames = ['user', 'task', 'notification'] as const;
+export const entityNames = ['user', 'task', 'notification', 'chatMessage'] as const;
 export type EntityName = (typeof entityNames)[number];
 
 const put = <E extends EntityName, S extends z.ZodType>(entity: E, data: S) =>
@@ -17,6 +18,7 @@ export const changeSchema = z.union([
   put('user', userSchema),
   put('task', taskSchema),
   put('notification', notificationSchema),
+  put('chatMessage', chatMessageSchema),
   z.object({ entity: z.enum(entityNames), op: z.literal('delete'), id: idSchema }),
 ]);
 export type Change = z.infer<typeof changeSchema>;

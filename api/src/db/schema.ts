@@ -1,6 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { NotificationType, PresenceStatus, Role, TaskPriority, TaskStatus } from '@office/sync-protocol';
+import type {
+  AttachmentKind,
+  NotificationType,
+  PresenceStatus,
+  Role,
+  TaskPriority,
+  TaskStatus,
+} from '@office/sync-protocol';
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 
@@ -167,4 +174,37 @@ export const notifications = sqliteTable(
     version: integer('version').notNull().default(0),
   },
   (t) => [index('notifications_recipient').on(t.recipientId, t.createdAt)],
+);
+
+export const chatMessages = sqliteTable(
+  'chat_messages',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    text: text('text').notNull().default(''),
+    type: text('type').$type<'text' | 'file'>().notNull().default('text'),
+    edited: integer('edited', { mode: 'boolean' }).notNull().default(false),
+    deletedAt: text('deleted_at'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [index('chat_messages_created').on(t.createdAt)],
+);
+
+export const chatAttachments = sqliteTable(
+  'chat_attachments',
+  {
+    filename: text('filename').primaryKey(),
+    messageId: text('message_id')
+      .notNull()
+      .references(() => chatMessages.id),
+    originalName: text('original_name').notNull(),
+    mimetype: text('mimetype').notNull(),
+    size: integer('size').notNull(),
+    kind: text('kind').$type<AttachmentKind>().notNull(),
+  },
+  (t) => [index('chat_attachments_message').on(t.messageId)],
 );

@@ -1,8 +1,9 @@
 import { count, eq } from 'drizzle-orm';
 import { isoToday, uuidv7, type Actor, type Role, type TaskPriority, type TaskStatus } from '@office/sync-protocol';
 import type { Db } from './client';
-import { tasks, users } from './schema';
+import { chatMessages, tasks, users } from './schema';
 import { addCommentCommand, createTaskCommand, setTaskStatusCommand } from '../domain/tasks/commands';
+import { editChatCommand, sendChatCommand } from '../domain/chat/commands';
 import { runCommand, type EffectsFlusher } from '../domain/commands';
 import { createUserCommand } from '../domain/users/commands';
 import { hashPassword } from '../domain/users/passwords';
@@ -31,6 +32,37 @@ export async function seedDemo(db: Db, flush: EffectsFlusher, now: Date = new Da
     actors.set(account.email.split('@')[0] ?? account.email, actor);
   }
   seedTasks(db, flush, actors, now);
+  seedChat(db, flush, actors, now);
+}
+
+/** A morning of team conversation: [author, minutes before now, text, edited text]. */
+const demoChat: [string, number, string, string?][] = [
+  ['manager', 300, 'Good morning everyone! Stand-up in 15 minutes.'],
+  ['alice', 296, 'Morning! I will share the Q4 numbers there.'],
+  ['bob', 290, 'The landing page sketches are ready for review.'],
+  [
+    'carol',
+    240,
+    'Offsite venue shortlist is in the planning doc.',
+    'Offsite venue shortlist (two options) is in the planning doc.',
+  ],
+  ['manager', 180, 'Thanks Carol, let us decide by Friday.'],
+  ['alice', 95, 'CI migration is blocked on the firewall rule, IT is on it.'],
+  ['admin', 60, 'Firewall change is scheduled for this afternoon.'],
+  ['bob', 20, 'Anyone up for lunch at 12:30?'],
+];
+
+function seedChat(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, now: Date): void {
+  for (const [author, minutesAgo, text, edited] of demoChat) {
+    const actor = actors.get(author);
+    if (!actor) throw new Error(`demo actor ${author} missing`);
+    const id = uuidv7(now.getTime() - minutesAgo * 60_000);
+    runCommand(db, flush, actor, sendChatCommand, { id, text });
+    if (edited) runCommand(db, flush, actor, editChatCommand, { id, text: edited });
+    // Spread over the morning; the commands stamp their own time.
+    const at = new Date(now.getTime() - minutesAgo * 60_000).toISOString();
+    db.update(chatMessages).set({ createdAt: at }).where(eq(chatMessages.id, id)).run();
+  }
 }
 
 interface DemoTask {

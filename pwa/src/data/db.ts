@@ -1,5 +1,5 @@
 import { Dexie, type EntityTable } from 'dexie';
-import type { EntityName, MutationName, Notification, Task, User } from '@office/sync-protocol';
+import type { ChatMessage, EntityName, MutationName, Notification, Task, User } from '@office/sync-protocol';
 
 /** A row written optimistically and not yet confirmed by the server carries `pending: 1`. */
 export interface LocalRow {
@@ -8,6 +8,7 @@ export interface LocalRow {
 export type LocalUser = User & LocalRow;
 export type LocalTask = Task & LocalRow;
 export type LocalNotification = Notification & LocalRow;
+export type LocalChatMessage = ChatMessage & LocalRow;
 
 /** A before-image of one row, so a rejected write can be undone. `row` null: the row did not exist. */
 export interface UndoRecord {
@@ -34,16 +35,19 @@ export interface MetaRow {
 }
 
 /** Entity tables by the sync entity they hold. */
-export const entityTables = { user: 'users', task: 'tasks', notification: 'notifications' } as const satisfies Record<
-  EntityName,
-  string
->;
+export const entityTables = {
+  user: 'users',
+  task: 'tasks',
+  notification: 'notifications',
+  chatMessage: 'chatMessages',
+} as const satisfies Record<EntityName, string>;
 export type EntityTableName = (typeof entityTables)[EntityName];
 
 export type WorkspaceDb = Dexie & {
   users: EntityTable<LocalUser, 'id'>;
   tasks: EntityTable<LocalTask, 'id'>;
   notifications: EntityTable<LocalNotification, 'id'>;
+  chatMessages: EntityTable<LocalChatMessage, 'id'>;
   outbox: EntityTable<OutboxEntry, 'id'>;
   meta: EntityTable<MetaRow, 'key'>;
 };

@@ -2,7 +2,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { MutationArgs, MutationName } from '@office/sync-protocol';
 import { isoToday } from '@office/sync-protocol';
-import type { LocalNotification, LocalTask, LocalUser, OutboxEntry } from './db';
+import type { LocalChatMessage, LocalNotification, LocalTask, LocalUser, OutboxEntry } from './db';
 import { mutate } from '../sync/mutate';
 import { useWorkspace } from '../sync/sync-context';
 import type { SyncState } from '../sync/engine';
@@ -76,3 +76,9 @@ export function useNotifications(): LocalNotification[] | undefined {
 
 /** Today's ISO date, as the spec compares due dates; re-read on each render. */
 export const useToday = (): string => isoToday();
+
+/** The latest team chat messages, newest first. */
+export function useLatestChatMessages(count: number): LocalChatMessage[] | undefined {
+  const { db } = useWorkspace();
+  return useLiveQuery(() => db.chatMessages.orderBy('timestamp').reverse().limit(count).toArray(), [db, count]);
+}

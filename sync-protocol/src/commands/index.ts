@@ -7,6 +7,7 @@ import {
   setTaskStatusArgsSchema,
   updateTaskArgsSchema,
 } from './tasks';
+import { deleteChatArgsSchema, editChatArgsSchema, sendChatArgsSchema } from './chat';
 
 /** Argument schema of every command that a client may queue offline and push through sync. */
 export const mutationArgsSchemas = {
@@ -16,6 +17,9 @@ export const mutationArgsSchemas = {
   'task.setStatus': setTaskStatusArgsSchema,
   'task.comment': addCommentArgsSchema,
   'task.delete': deleteTaskArgsSchema,
+  'chat.send': sendChatArgsSchema,
+  'chat.edit': editChatArgsSchema,
+  'chat.delete': deleteChatArgsSchema,
 } as const;
 
 /** Names of the commands that travel through /api/sync/push. */

@@ -1,16 +1,19 @@
 import { eq, inArray, isNull } from 'drizzle-orm';
 import { canSeeTask, type Actor, type EntityName, type PutChange } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { notifications, tasks, users } from '../../db/schema';
+import { chatMessages, notifications, tasks, users } from '../../db/schema';
+import { listChatMessages, loadChatMessages } from '../chat/read';
 import { toNotifications } from '../notifications/notify';
 import { listVisibleTasks, loadTasks } from '../tasks/read';
 import { toUserDto } from '../users/serialize';
 
 /** The table behind each synced entity; each has `id` and `version` columns. */
-export const syncedTables = { user: users, task: tasks, notification: notifications } as const satisfies Record<
-  EntityName,
-  unknown
->;
+export const syncedTables = {
+  user: users,
+  task: tasks,
+  notification: notifications,
+  chatMessage: chatMessages,
+} as const satisfies Record<EntityName, unknown>;
 
 /** How sync reads one entity kind. Missing from `load` means deleted: clients drop it. */
 interface SyncedEntity {
@@ -48,6 +51,14 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     visibleTo: (actor, change) => change.entity === 'task' && canSeeTask(actor, change.data),
     loadAllVisible: (db, actor) =>
       listVisibleTasks(db, actor).map((data) => ({ entity: 'task', op: 'put', id: data.id, data })),
+  },
+  chatMessage: {
+    load: (db, ids) =>
+      loadChatMessages(db, ids).map((data) => ({ entity: 'chatMessage', op: 'put', id: data.id, data })),
+    // The team chat is the whole team's.
+    visibleTo: () => true,
+    loadAllVisible: (db) =>
+      listChatMessages(db).map((data) => ({ entity: 'chatMessage', op: 'put', id: data.id, data })),
   },
   notification: {
     load: (db, ids) =>

@@ -9,6 +9,7 @@ import {
   updateTaskCommand,
 } from '../tasks/commands';
 import { updateDetailsCommand } from '../users/commands';
+import { deleteChatCommand, editChatCommand, sendChatCommand } from '../chat/commands';
 
 /** The command each client mutation runs: the same one its REST route calls. */
 export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>> = {
@@ -18,4 +19,7 @@ export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>>
   'task.setStatus': setTaskStatusCommand,
   'task.comment': addCommentCommand,
   'task.delete': deleteTaskCommand,
+  'chat.send': sendChatCommand,
+  'chat.edit': editChatCommand,
+  'chat.delete': deleteChatCommand,
 };

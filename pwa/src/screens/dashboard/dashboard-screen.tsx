@@ -20,12 +20,12 @@ import { useAuth } from '../../app/auth/use-auth';
 import { PageHeader } from '../../components/page-header';
 import { OverdueBadge, PriorityBadge, StatusBadge } from '../../components/tasks/task-badges';
 import type { LocalTask } from '../../data/db';
-import { useLocalUser, useTasks, useToday, useUsers } from '../../data/hooks';
+import { useLatestChatMessages, useLocalUser, useTasks, useToday, useUsers } from '../../data/hooks';
 import { PendingMark } from '../../sync/pending-mark';
 import { useWorkspace } from '../../sync/sync-context';
 import { StatCard, StatGrid } from './stat-card';
 import { countTasks, dueLabel } from './task-summary';
-import { TeamChatPreview } from './team-chat-preview';
+import { dashboardMessageCount, TeamChatPreview } from './team-chat-preview';
 import { useNow } from '../../components/use-now';
 import styles from './dashboard.module.css';
 
@@ -42,6 +42,7 @@ export function DashboardScreen() {
   const { ctx } = useWorkspace();
   const me = useLocalUser(ctx.userId);
   const tasks = useTasks();
+  const latestChat = useLatestChatMessages(dashboardMessageCount);
   const users = useUsers();
   const today = useToday();
   const now = useNow();
@@ -83,7 +84,7 @@ export function DashboardScreen() {
       <div className={styles.columns}>
         <RecentTasks tasks={tasks} today={today} showAssignee={showAssignee} />
         {/* The chat table arrives with Team Chat; until then the preview has no messages to show. */}
-        <TeamChatPreview messages={[]} now={now} />
+        <TeamChatPreview messages={latestChat ?? []} now={now} />
       </div>
     </div>
   );

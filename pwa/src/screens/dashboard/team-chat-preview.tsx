@@ -11,7 +11,7 @@ export interface ChatPreviewMessage {
   text: string;
   /** ISO time the message was sent. */
   timestamp: string;
-  pending?: boolean;
+  pending?: 1;
 }
 
 /** Spec section 9: the dashboard shows the last 5 messages. */

@@ -1,0 +1,100 @@
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import {
+  canModerateChatMessage,
+  chatMessages as chatTexts,
+  cutText,
+  deleteChatArgsSchema,
+  editChatArgsSchema,
+  sendChatArgsSchema,
+  type ChatMessage,
+} from '@office/sync-protocol';
+import type { Tx } from '../../db/client';
+import { chatMessages, users } from '../../db/schema';
+import { defineCommand, type CommandContext } from '../commands';
+import { DomainError } from '../errors';
+import { notify } from '../notifications/notify';
+import { loadChatMessages } from './read';
+
+/** Chat texts are cut to this many characters in notifications (spec section 9). */
+const CHAT_NOTIFICATION_CUT = 50;
+/** Everyone signed in reads the team chat. */
+const CHAT_AUDIENCE = ['team'];
+
+function requireMessage(tx: Tx, id: string): ChatMessage {
+  const [message] = loadChatMessages(tx, [id]);
+  if (!message) throw new DomainError('message_not_found', chatTexts.notFound);
+  return message;
+}
+
+function record(ctx: CommandContext, id: string): ChatMessage {
+  ctx.record({ entity: 'chatMessage', id, op: 'put', audience: CHAT_AUDIENCE });
+  return requireMessage(ctx.tx, id);
+}
+
+/** `chat.send`: the author is always the caller; every other active member is notified, in one statement. */
+export const sendChatCommand = defineCommand({
+  name: 'chat.send',
+  args: sendChatArgsSchema,
+  run(ctx, args) {
+    const existing = ctx.tx.select().from(chatMessages).where(eq(chatMessages.id, args.id)).get();
+    if (existing) {
+      // Security: a client id is accepted once; the same id with other content is refused, never merged.
+      if (existing.userId !== ctx.actor.id || existing.text !== args.text || existing.deletedAt) {
+        throw new DomainError('duplicate_id');
+      }
+      return requireMessage(ctx.tx, args.id);
+    }
+    const stamp = ctx.now.toISOString();
+    ctx.tx
+      .insert(chatMessages)
+      .values({ id: args.id, userId: ctx.actor.id, text: args.text, createdAt: stamp, updatedAt: stamp })
+      .run();
+    const message = record(ctx, args.id);
+    const others = ctx.tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(isNull(users.deactivatedAt), ne(users.id, ctx.actor.id)))
+      .all();
+    notify(
+      ctx,
+      others.map(({ id }) => ({
+        recipientId: id,
+        senderId: ctx.actor.id,
+        type: 'chat_message',
+        title: `New message from ${message.userName}`,
+        message: cutText(args.text, CHAT_NOTIFICATION_CUT),
+        data: { messageId: args.id },
+      })),
+    );
+    return message;
+  },
+});
+
+/** `chat.edit`: authors their own, managers and admins any; marks the message edited. */
+export const editChatCommand = defineCommand({
+  name: 'chat.edit',
+  args: editChatArgsSchema,
+  run(ctx, args) {
+    const message = requireMessage(ctx.tx, args.id);
+    if (!canModerateChatMessage(ctx.actor, message)) throw new DomainError('forbidden', chatTexts.notYours);
+    ctx.tx
+      .update(chatMessages)
+      .set({ text: args.text, edited: true, updatedAt: ctx.now.toISOString() })
+      .where(eq(chatMessages.id, args.id))
+      .run();
+    return record(ctx, args.id);
+  },
+});
+
+/** `chat.delete`: authors their own, managers and admins any. A delete wins over later edits. */
+export const deleteChatCommand = defineCommand({
+  name: 'chat.delete',
+  args: deleteChatArgsSchema,
+  run(ctx, args) {
+    const message = requireMessage(ctx.tx, args.id);
+    if (!canModerateChatMessage(ctx.actor, message)) throw new DomainError('forbidden', chatTexts.notYours);
+    ctx.tx.update(chatMessages).set({ deletedAt: ctx.now.toISOString() }).where(eq(chatMessages.id, args.id)).run();
+    ctx.record({ entity: 'chatMessage', id: args.id, op: 'delete', audience: CHAT_AUDIENCE });
+    return { id: args.id };
+  },
+});
