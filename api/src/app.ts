@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
-import { limits } from '@office/sync-protocol';
+import multipart from '@fastify/multipart';
+import { limits, uploadLimits } from '@office/sync-protocol';
 import type { Config } from './config';
 import { googleJwks } from './domain/users/accounts';
 import { LoginThrottle } from './domain/users/login-throttle';
@@ -55,6 +56,16 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
     // Google's sign-in popup talks back to this window.
     crossOriginOpenerPolicy: { policy: config.googleClientId ? 'same-origin-allow-popups' : 'same-origin' },
     strictTransportSecurity: false,
+  });
+  // Files stream to disk part by part; these limits end a request that goes past them (413).
+  await app.register(multipart, {
+    limits: {
+      fileSize: uploadLimits.fileBytes,
+      files: uploadLimits.files,
+      fields: 5,
+      fieldSize: 8 * 1024,
+      parts: uploadLimits.files + 5,
+    },
   });
   await app.register(errorHandlerPlugin, { spaFallback: config.staticDir !== null });
   await app.register(dbPlugin, { config });

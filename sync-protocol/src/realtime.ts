@@ -9,6 +9,9 @@ export interface ServerToClientEvents {
   'user-online': (payload: { userId: string }) => void;
   'user-offline': (payload: { userId: string; lastSeen: string }) => void;
   'user-presence-update': (payload: { userId: string; status: PresenceStatus; lastSeen: string | null }) => void;
+  /** Someone is typing in the team chat (conversationId null) or a conversation. */
+  'user-typing': (payload: { userId: string; userName: string; conversationId: string | null }) => void;
+  'stop-typing': (payload: { userId: string; conversationId: string | null }) => void;
   error: (payload: { code: string; message: string }) => void;
 }
 

@@ -36,3 +36,16 @@ export type EditChatArgs = z.input<typeof editChatArgsSchema>;
 /** `chat.delete`: DELETE /api/messages/{id}. */
 export const deleteChatArgsSchema = z.object({ id: idSchema });
 export type DeleteChatArgs = z.input<typeof deleteChatArgsSchema>;
+
+/** Upload rules (the spec leaves the size open): 25 MB per file, 10 files per message. */
+export const uploadLimits = { fileBytes: 25 * 1024 * 1024, files: 10 } as const;
+
+/** File types the chat accepts: images, video and audio, and these documents and archives (spec section 5). */
+export const chatFileExtensions = ['.pdf', '.doc', '.docx', '.txt', '.zip', '.rar'] as const;
+export const chatFileAccept = `image/*,video/*,audio/*,${chatFileExtensions.join(',')}`;
+
+/** POST /api/messages/typing. */
+export const typingArgsSchema = z.object({ isTyping: z.boolean() });
+
+/** POST /api/messages/status: presence the user sets (offline is what a disconnect sets). */
+export const presenceArgsSchema = z.object({ status: z.enum(['online', 'away']) });

@@ -1,15 +1,19 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
+import { z } from 'zod';
 import {
   canModerateChatMessage,
+  chatLimits,
+  idSchema,
   chatMessages as chatTexts,
   cutText,
   deleteChatArgsSchema,
   editChatArgsSchema,
   sendChatArgsSchema,
+  type AttachmentKind,
   type ChatMessage,
 } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
-import { chatMessages, users } from '../../db/schema';
+import { chatAttachments, chatMessages, users } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { notify } from '../notifications/notify';
@@ -31,43 +35,78 @@ function record(ctx: CommandContext, id: string): ChatMessage {
   return requireMessage(ctx.tx, id);
 }
 
-/** `chat.send`: the author is always the caller; every other active member is notified, in one statement. */
+/** A file the upload route has already stored under DATA_DIR; never taken from a client's payload. */
+export interface StoredFile {
+  filename: string;
+  originalName: string;
+  mimetype: string;
+  size: number;
+  kind: AttachmentKind;
+}
+
+/** Both ways a message is sent: the author is the caller; every other active member is notified, in one statement. */
+function sendMessage(ctx: CommandContext, args: { id: string; text: string; files: StoredFile[] }): ChatMessage {
+  const existing = ctx.tx.select().from(chatMessages).where(eq(chatMessages.id, args.id)).get();
+  if (existing) {
+    // Security: a client id is accepted once; the same id with other content is refused, never merged.
+    if (existing.userId !== ctx.actor.id || existing.text !== args.text || existing.deletedAt || args.files.length) {
+      throw new DomainError('duplicate_id');
+    }
+    return requireMessage(ctx.tx, args.id);
+  }
+  const stamp = ctx.now.toISOString();
+  ctx.tx
+    .insert(chatMessages)
+    .values({
+      id: args.id,
+      userId: ctx.actor.id,
+      text: args.text,
+      type: args.files.length ? 'file' : 'text',
+      createdAt: stamp,
+      updatedAt: stamp,
+    })
+    .run();
+  if (args.files.length)
+    ctx.tx
+      .insert(chatAttachments)
+      .values(args.files.map((file) => ({ ...file, messageId: args.id })))
+      .run();
+  const message = record(ctx, args.id);
+  const others = ctx.tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(isNull(users.deactivatedAt), ne(users.id, ctx.actor.id)))
+    .all();
+  notify(
+    ctx,
+    others.map(({ id }) => ({
+      recipientId: id,
+      senderId: ctx.actor.id,
+      type: 'chat_message',
+      title: `New message from ${message.userName}`,
+      message: args.text ? cutText(args.text, CHAT_NOTIFICATION_CUT) : 'Shared files',
+      data: { messageId: args.id },
+    })),
+  );
+  return message;
+}
+
+/** `chat.send`: a text message, from POST /api/messages or a queued offline write. */
 export const sendChatCommand = defineCommand({
   name: 'chat.send',
   args: sendChatArgsSchema,
-  run(ctx, args) {
-    const existing = ctx.tx.select().from(chatMessages).where(eq(chatMessages.id, args.id)).get();
-    if (existing) {
-      // Security: a client id is accepted once; the same id with other content is refused, never merged.
-      if (existing.userId !== ctx.actor.id || existing.text !== args.text || existing.deletedAt) {
-        throw new DomainError('duplicate_id');
-      }
-      return requireMessage(ctx.tx, args.id);
-    }
-    const stamp = ctx.now.toISOString();
-    ctx.tx
-      .insert(chatMessages)
-      .values({ id: args.id, userId: ctx.actor.id, text: args.text, createdAt: stamp, updatedAt: stamp })
-      .run();
-    const message = record(ctx, args.id);
-    const others = ctx.tx
-      .select({ id: users.id })
-      .from(users)
-      .where(and(isNull(users.deactivatedAt), ne(users.id, ctx.actor.id)))
-      .all();
-    notify(
-      ctx,
-      others.map(({ id }) => ({
-        recipientId: id,
-        senderId: ctx.actor.id,
-        type: 'chat_message',
-        title: `New message from ${message.userName}`,
-        message: cutText(args.text, CHAT_NOTIFICATION_CUT),
-        data: { messageId: args.id },
-      })),
-    );
-    return message;
-  },
+  run: (ctx, args) => sendMessage(ctx, { ...args, files: [] }),
+});
+
+/** `chat.sendFiles`: POST /api/messages/upload, once the files are stored; optional text. */
+export const sendChatFilesCommand = defineCommand({
+  name: 'chat.sendFiles',
+  args: z.object({
+    id: idSchema,
+    text: z.string().trim().max(chatLimits.textMax, chatTexts.tooLong).default(''),
+    files: z.array(z.custom<StoredFile>()).min(1, 'Please select at least one file to upload.'),
+  }),
+  run: (ctx, args) => sendMessage(ctx, args),
 });
 
 /** `chat.edit`: authors their own, managers and admins any; marks the message edited. */

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { stat, unlink } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { uploadLimits, type AttachmentKind } from '@office/sync-protocol';
+import { DomainError } from '../errors';
+import type { StoredFile } from './commands';
+
+/** Each accepted document extension: its kind, the type it is served as, and the types browsers declare for it. */
+const documentTypes: Record<string, { kind: AttachmentKind; mimetype: string; declared: string[] }> = {
+  '.pdf': { kind: 'pdf', mimetype: 'application/pdf', declared: ['application/pdf', 'application/x-pdf'] },
+  '.doc': { kind: 'document', mimetype: 'application/msword', declared: ['application/msword'] },
+  '.docx': {
+    kind: 'document',
+    mimetype: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    declared: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  },
+  '.txt': { kind: 'document', mimetype: 'text/plain', declared: ['text/plain'] },
+  '.zip': {
+    kind: 'archive',
+    mimetype: 'application/zip',
+    declared: ['application/zip', 'application/x-zip-compressed'],
+  },
+  '.rar': {
+    kind: 'archive',
+    mimetype: 'application/vnd.rar',
+    declared: ['application/vnd.rar', 'application/x-rar-compressed', 'application/x-rar'],
+  },
+};
+
+/** The extensions media of each kind may be named with: a page or a program renamed as image/png is not media. */
+const mediaExtensions: Record<'image' | 'video' | 'audio', ReadonlySet<string>> = {
+  image: new Set('.jpg .jpeg .jfif .png .gif .webp .bmp .avif .heic .heif .tif .tiff .ico'.split(' ')),
+  video: new Set('.mp4 .m4v .webm .mov .ogv .ogg .avi .mkv .mpeg .mpg .3gp .3g2 .wmv'.split(' ')),
+  audio: new Set('.mp3 .wav .ogg .oga .opus .m4a .aac .flac .weba .webm .amr .3gp .mid .midi .wma'.split(' ')),
+};
+
+/**
+ * What a file is, from its extension and content type together, and the type it will be served as;
+ * null when the chat does not accept it.
+ */
+export function classifyFile(
+  originalName: string,
+  mimetype: string,
+): { kind: AttachmentKind; mimetype: string } | null {
+  const extension = extname(originalName).toLowerCase();
+  const document = documentTypes[extension];
+  if (document) {
+    // Browsers send octet-stream for types they do not know; anything else must match the extension.
+    const declaredOk = document.declared.includes(mimetype) || mimetype === 'application/octet-stream';
+    return declaredOk ? { kind: document.kind, mimetype: document.mimetype } : null;
+  }
+  for (const kind of ['image', 'video', 'audio'] as const) {
+    // Security: media must also be named like media, so a renamed page never arrives as image/png.
+    if (mimetype.startsWith(`${kind}/`) && mediaExtensions[kind].has(extension) && !/svg|html|xml/.test(mimetype)) {
+      return { kind, mimetype };
+    }
+  }
+  return null;
+}
+
+/** Stored names are random: a UUID and the original extension, never a path from the client. */
+export const storedNamePattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z0-9]{1,5})?$/;
+
+export class UploadStore {
+  readonly dir: string;
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, 'uploads');
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  /** Streams one part to disk (never buffered whole); refuses wrong types and files over the limit. */
+  async save(part: {
+    filename: string;
+    mimetype: string;
+    file: Readable & { truncated?: boolean };
+  }): Promise<StoredFile> {
+    const type = classifyFile(part.filename, part.mimetype);
+    if (!type) {
+      part.file.resume();
+      throw new DomainError(
+        'unsupported_media_type',
+        `"${part.filename}" is not a supported file type. Send images, video, audio, PDF, Word, text, ZIP or RAR files.`,
+      );
+    }
+    const extension = extname(part.filename).toLowerCase();
+    const filename = `${randomUUID()}${extension}`;
+    const path = join(this.dir, filename);
+    try {
+      await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
+    } catch (error) {
+      await this.remove([filename]);
+      throw error;
+    }
+    if (part.file.truncated) {
+      await this.remove([filename]);
+      throw new DomainError(
+        'payload_too_large',
+        `"${part.filename}" is larger than ${uploadLimits.fileBytes / 1024 / 1024} MB.`,
+      );
+    }
+    const { size } = await stat(path);
+    return { filename, originalName: part.filename.slice(0, 255), mimetype: type.mimetype, size, kind: type.kind };
+  }
+
+  async remove(filenames: string[]): Promise<void> {
+    await Promise.all(filenames.map((name) => unlink(join(this.dir, name)).catch(() => undefined)));
+  }
+
+  open(filename: string): Readable {
+    return createReadStream(join(this.dir, filename));
+  }
+}

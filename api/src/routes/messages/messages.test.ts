@@ -1,0 +1,860 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import {
+  chatLimits,
+  chatMessages as chatTexts,
+  chatMessageSchema,
+  errorCatalogue,
+  pullResponseSchema,
+  pushResponseSchema,
+  uuidv7,
+  type ChatMessage,
+  type ErrorCode,
+  type Mutation,
+  type PullResponse,
+  type PushResponse,
+  type ServerToClientEvents,
+  type User,
+} from '@office/sync-protocol';
+import { changeAudience, changeLog, chatMessages, notifications, users } from '../../db/schema';
+import { currentVersion } from '../../domain/change-log';
+import { bearer, connectSocket, signIn, startTestServer, type TestServer, type TestSocket } from '../../test-support';
+
+// One seeded server for the whole file (a fresh one costs about two seconds); every test posts its own messages
+// and reads expectations from the database, so the tests do not depend on each other's leftovers.
+type Session = { token: string; user: User };
+type Name = 'manager' | 'admin' | 'alice' | 'bob' | 'carol';
+const names: Name[] = ['manager', 'admin', 'alice', 'bob', 'carol'];
+
+let server: TestServer;
+let people: Record<Name, Session>;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const entries = await Promise.all(
+    names.map(async (name) => [name, await signIn(server.app, `${name}@demo.local`)] as const),
+  );
+  people = Object.fromEntries(entries) as Record<Name, Session>;
+});
+
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.close();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const db = () => server.app.db;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let counter = 0;
+const uniqueText = (what: string) => `${what} #${++counter}`;
+
+interface Answer<T = unknown> {
+  status: number;
+  body: T;
+}
+
+async function call<T = unknown>(
+  session: Session | null,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: Record<string, unknown>,
+): Promise<Answer<T>> {
+  const res = await server.app.inject({
+    method,
+    url,
+    headers: session ? bearer(session.token) : {},
+    ...(payload === undefined ? {} : { payload }),
+  });
+  return { status: res.statusCode, body: res.json<T>() };
+}
+
+function expectRefusal(answer: Answer, status: number, code: ErrorCode, message: string): void {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expect(answer.body).toMatchObject({ code, message });
+}
+
+async function post(by: Session, payload: Record<string, unknown>): Promise<ChatMessage> {
+  const res = await call<{ message: ChatMessage }>(by, 'POST', '/api/messages', payload);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return chatMessageSchema.parse(res.body.message);
+}
+
+const send = (by: Session, text = uniqueText('Hello team')) => post(by, { id: uuidv7(), text });
+
+async function listMessages(session: Session): Promise<ChatMessage[]> {
+  const res = await call<{ messages: ChatMessage[] }>(session, 'GET', '/api/messages');
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.messages.map((message) => chatMessageSchema.parse(message));
+}
+
+const author = (s: Session) => ({
+  _id: s.user.id,
+  id: s.user.id,
+  name: s.user.name,
+  avatar: s.user.avatar,
+  role: s.user.role,
+});
+
+const messageRow = (id: string) => db().select().from(chatMessages).where(eq(chatMessages.id, id)).get();
+const rowsWithText = (text: string) => db().select().from(chatMessages).where(eq(chatMessages.text, text)).all();
+const liveRows = () =>
+  db().select().from(chatMessages).where(isNull(chatMessages.deletedAt)).orderBy(asc(chatMessages.createdAt)).all();
+/** The notifications about a chat message, by recipient. */
+const noticesAbout = (messageId: string) =>
+  db()
+    .select()
+    .from(notifications)
+    .all()
+    .filter((n) => n.data.messageId === messageId)
+    .sort((a, b) => a.recipientId.localeCompare(b.recipientId));
+/** Change-log rows after `seq` as [entity, entityId, op, audience], in commit order. */
+const changesAfter = (seq: number) =>
+  db()
+    .select()
+    .from(changeLog)
+    .where(gt(changeLog.seq, seq))
+    .orderBy(asc(changeLog.seq))
+    .all()
+    .map((row) => [
+      row.entity,
+      row.entityId,
+      row.op,
+      db()
+        .select()
+        .from(changeAudience)
+        .where(eq(changeAudience.seq, row.seq))
+        .all()
+        .map((a) => a.principal)
+        .sort(),
+    ]);
+const activeOthers = (session: Session) =>
+  db()
+    .select()
+    .from(users)
+    .where(isNull(users.deactivatedAt))
+    .all()
+    .filter((u) => u.id !== session.user.id)
+    .map((u) => u.id)
+    .sort();
+
+async function pull(session: Session, clientId: string, cursor: number): Promise<PullResponse> {
+  const res = await call(session, 'GET', `/api/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=1000`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return pullResponseSchema.parse(res.body);
+}
+
+async function push(session: Session, clientId: string, mutations: Mutation[]): Promise<PushResponse> {
+  const res = await call(session, 'POST', '/api/sync/push', { clientId, mutations });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return pushResponseSchema.parse(res.body);
+}
+
+const mutation = (id: number, name: Mutation['name'], args: Record<string, unknown>): Mutation => ({
+  id,
+  name,
+  args,
+  at: new Date().toISOString(),
+});
+
+describe('GET /api/messages', () => {
+  test('the message routes refuse a call without a token and change nothing', async () => {
+    const target = await send(people.alice);
+    const before = currentVersion(db());
+    for (const [method, url] of [
+      ['GET', '/api/messages'],
+      ['POST', '/api/messages'],
+      ['PUT', `/api/messages/${target.id}`],
+      ['DELETE', `/api/messages/${target.id}`],
+    ] as const) {
+      expectRefusal(
+        await call(null, method, url, method === 'POST' || method === 'PUT' ? { text: 'sneaky' } : undefined),
+        401,
+        'unauthenticated',
+        errorCatalogue.unauthenticated.message,
+      );
+    }
+    expect(rowsWithText('sneaky')).toEqual([]);
+    expect(messageRow(target.id)).toMatchObject({ text: target.text, deletedAt: null, edited: false });
+    expect(currentVersion(db())).toBe(before);
+  });
+
+  test('it answers every live message oldest first with its author, including the seeded ones', async () => {
+    const { alice, carol } = people;
+    const mine = await send(alice, uniqueText('Latest news'));
+    const messages = await listMessages(carol);
+    const rows = liveRows();
+
+    expect(messages.map((m) => m.id)).toEqual(rows.map((r) => r.id));
+    const stamps = messages.map((m) => m.timestamp);
+    expect(stamps).toEqual([...stamps].sort());
+    expect(messages.at(-1)?.id).toBe(mine.id);
+    for (const message of messages) {
+      const row = rows.find((r) => r.id === message.id);
+      expect(message).toMatchObject({
+        _id: row?.id,
+        id: row?.id,
+        text: row?.text,
+        type: 'text',
+        timestamp: row?.createdAt,
+        edited: row?.edited,
+        attachments: [],
+        version: row?.version,
+      });
+      const by = db()
+        .select()
+        .from(users)
+        .where(eq(users.id, row?.userId ?? ''))
+        .get();
+      expect(message.userId).toEqual({ _id: by?.id, id: by?.id, name: by?.name, avatar: by?.avatar, role: by?.role });
+      expect(message.userName).toBe(by?.name);
+    }
+    expect(mine.userId).toEqual(author(alice));
+
+    const texts = messages.map((m) => m.text);
+    const seeded = [
+      'Good morning everyone! Stand-up in 15 minutes.',
+      'Offsite venue shortlist (two options) is in the planning doc.',
+      'Anyone up for lunch at 12:30?',
+    ];
+    expect(texts).toEqual(expect.arrayContaining(seeded));
+    expect(texts.indexOf(seeded[0] ?? '')).toBeLessThan(texts.indexOf(seeded[2] ?? ''));
+    expect(texts).not.toContain('Offsite venue shortlist is in the planning doc.');
+    expect(messages.filter((m) => m.edited).map((m) => [m.text, m.userName])).toContainEqual([
+      'Offsite venue shortlist (two options) is in the planning doc.',
+      'Carol Davis',
+    ]);
+    expect(messages.find((m) => m.text === 'Anyone up for lunch at 12:30?')).toMatchObject({
+      edited: false,
+      userName: 'Bob Smith',
+      userId: { role: 'employee', name: 'Bob Smith' },
+    });
+  });
+
+  test('a deleted message is never listed', async () => {
+    const { bob } = people;
+    const gone = await send(bob, uniqueText('Oops, wrong room'));
+    expect((await listMessages(bob)).map((m) => m.id)).toContain(gone.id);
+
+    const res = await call(bob, 'DELETE', `/api/messages/${gone.id}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+
+    expect(messageRow(gone.id)?.deletedAt).not.toBeNull();
+    for (const session of Object.values(people)) {
+      expect((await listMessages(session)).map((m) => m.id)).not.toContain(gone.id);
+    }
+  });
+});
+
+describe('POST /api/messages', () => {
+  test('an employee posts a message: 201, the text trimmed, one row, one change for the team', async () => {
+    const { alice } = people;
+    const text = uniqueText('Deploy went fine');
+    const id = uuidv7();
+    const before = currentVersion(db());
+
+    const res = await call<{ message: ChatMessage }>(alice, 'POST', '/api/messages', { id, text: `  \n${text}\t ` });
+
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const message = chatMessageSchema.parse(res.body.message);
+    expect(message).toMatchObject({
+      _id: id,
+      id,
+      text,
+      type: 'text',
+      edited: false,
+      attachments: [],
+      userId: author(alice),
+      userName: alice.user.name,
+      userAvatar: alice.user.avatar,
+    });
+    expect(rowsWithText(text)).toEqual([
+      expect.objectContaining({ id, userId: alice.user.id, text, edited: false, deletedAt: null, type: 'text' }),
+    ]);
+    expect(messageRow(id)?.createdAt).toBe(message.timestamp);
+    const changes = changesAfter(before);
+    expect(changes[0]).toEqual(['chatMessage', id, 'put', ['team']]);
+    expect(messageRow(id)?.version).toBe(before + 1);
+    expect(message.version).toBe(before + 1);
+  });
+
+  test('without a client id the server chooses one', async () => {
+    const text = uniqueText('No id from me');
+    const message = await post(people.bob, { text });
+    expect(rowsWithText(text)).toEqual([expect.objectContaining({ id: message.id, userId: people.bob.user.id })]);
+  });
+
+  test('the author is always the caller, whatever userId, userName and userAvatar the payload names', async () => {
+    const { manager, bob } = people;
+    const text = uniqueText('Pretending to be the manager');
+    const message = await post(bob, {
+      id: uuidv7(),
+      text,
+      userId: manager.user.id,
+      userName: manager.user.name,
+      userAvatar: 'https://evil.example/face.png',
+      type: 'file',
+    });
+
+    expect(message).toMatchObject({
+      userId: author(bob),
+      userName: bob.user.name,
+      userAvatar: bob.user.avatar,
+      type: 'text',
+    });
+    expect(rowsWithText(text)).toEqual([expect.objectContaining({ userId: bob.user.id, type: 'text' })]);
+    expect(noticesAbout(message.id).map((n) => n.senderId)).toEqual(
+      Array.from({ length: activeOthers(bob).length }, () => bob.user.id),
+    );
+    expect(noticesAbout(message.id).map((n) => n.recipientId)).not.toContain(bob.user.id);
+  });
+
+  test('a blank, missing or non-text message is refused with "A message needs text or files." and nothing is stored', async () => {
+    const { alice } = people;
+    for (const payload of [{ text: '' }, { text: '   \n\t ' }, {}, { text: null }, { text: 42 }]) {
+      const id = uuidv7();
+      const before = currentVersion(db());
+      expectRefusal(
+        await call(alice, 'POST', '/api/messages', { id, ...payload }),
+        400,
+        'invalid_input',
+        chatTexts.empty,
+      );
+      expect(messageRow(id)).toBeUndefined();
+      expect(noticesAbout(id)).toEqual([]);
+      expect(currentVersion(db())).toBe(before);
+    }
+  });
+
+  test('a text of exactly 1000 characters is accepted, 1001 characters are refused', async () => {
+    const { carol } = people;
+    const stem = uniqueText('long');
+    const exact = stem.padEnd(chatLimits.textMax, 'x');
+    expect(exact).toHaveLength(1000);
+    const accepted = await post(carol, { id: uuidv7(), text: exact });
+    expect(accepted.text).toBe(exact);
+    expect(messageRow(accepted.id)?.text).toHaveLength(1000);
+
+    // Surrounding blanks do not count: the limit applies to the trimmed text.
+    const padded = await post(carol, { id: uuidv7(), text: `   ${uniqueText('pad').padEnd(1000, 'p')}  ` });
+    expect(padded.text).toHaveLength(1000);
+
+    const id = uuidv7();
+    const tooLong = `${stem}y`.padEnd(chatLimits.textMax + 1, 'y');
+    expect(tooLong).toHaveLength(1001);
+    const before = currentVersion(db());
+    const res = await call(carol, 'POST', '/api/messages', { id, text: tooLong });
+    expectRefusal(res, 400, 'invalid_input', chatTexts.tooLong);
+    expect(chatTexts.tooLong).toBe('A message can have at most 1000 characters.');
+    expect(messageRow(id)).toBeUndefined();
+    expect(currentVersion(db())).toBe(before);
+  });
+
+  test('a malformed client id is refused', async () => {
+    const text = uniqueText('Bad id');
+    const res = await call(people.alice, 'POST', '/api/messages', { id: 'not-a-uuid', text });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body).toMatchObject({ code: 'invalid_input', details: [expect.objectContaining({ path: 'id' })] });
+    expect(rowsWithText(text)).toEqual([]);
+  });
+
+  test('a client id sent twice with the same text makes one message; with other text or by someone else it is refused as duplicate_id', async () => {
+    const { alice, bob } = people;
+    const id = uuidv7();
+    const text = uniqueText('Retry me');
+    const first = await post(alice, { id, text });
+    const version = currentVersion(db());
+    const notices = noticesAbout(id);
+    expect(notices).toHaveLength(activeOthers(alice).length);
+
+    const again = await post(alice, { id, text: ` ${text} ` });
+    expect(again).toEqual(first);
+    expect(db().select().from(chatMessages).where(eq(chatMessages.id, id)).all()).toHaveLength(1);
+    expect(noticesAbout(id)).toEqual(notices);
+    expect(currentVersion(db())).toBe(version);
+
+    expectRefusal(
+      await call(alice, 'POST', '/api/messages', { id, text: `${text} (changed)` }),
+      409,
+      'duplicate_id',
+      errorCatalogue.duplicate_id.message,
+    );
+    expectRefusal(
+      await call(bob, 'POST', '/api/messages', { id, text }),
+      409,
+      'duplicate_id',
+      errorCatalogue.duplicate_id.message,
+    );
+    expect(messageRow(id)).toMatchObject({ userId: alice.user.id, text, edited: false });
+    expect(rowsWithText(`${text} (changed)`)).toEqual([]);
+    expect(noticesAbout(id)).toEqual(notices);
+    expect(currentVersion(db())).toBe(version);
+  });
+
+  test('the id of a deleted message cannot be used again', async () => {
+    const { alice } = people;
+    const message = await send(alice);
+    expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
+    const version = currentVersion(db());
+
+    expectRefusal(
+      await call(alice, 'POST', '/api/messages', { id: message.id, text: message.text }),
+      409,
+      'duplicate_id',
+      errorCatalogue.duplicate_id.message,
+    );
+    expect(messageRow(message.id)?.deletedAt).not.toBeNull();
+    expect(currentVersion(db())).toBe(version);
+  });
+});
+
+describe('chat notifications', () => {
+  test('a message notifies each other active member once, never its author, with the text cut to 50 characters and "..."', async () => {
+    const { alice } = people;
+    const text = `${uniqueText('Release')} `.padEnd(70, 'abcdefghij');
+    expect(text).toHaveLength(70);
+    const before = currentVersion(db());
+
+    const message = await post(alice, { id: uuidv7(), text });
+
+    const others = activeOthers(alice);
+    expect(others).toHaveLength(4);
+    const rows = noticesAbout(message.id);
+    expect(rows.map((n) => n.recipientId)).toEqual(others);
+    for (const row of rows) {
+      expect(row).toMatchObject({
+        senderId: alice.user.id,
+        type: 'chat_message',
+        title: `New message from ${alice.user.name}`,
+        message: `${text.slice(0, 50)}...`,
+        relatedTaskId: null,
+        readAt: null,
+        data: { messageId: message.id },
+      });
+    }
+    expect(rows[0]?.message).toHaveLength(53);
+    // Inserted together: one statement, one time.
+    expect(new Set(rows.map((n) => n.createdAt)).size).toBe(1);
+    expect(rows[0]?.createdAt).toBe(message.timestamp);
+
+    // One change for the team's message, then one per notification that only its recipient sees.
+    const changes = changesAfter(before);
+    expect(changes[0]).toEqual(['chatMessage', message.id, 'put', ['team']]);
+    expect(
+      changes
+        .slice(1)
+        .map(([entity, id, op, audience]) => [entity, id, op, audience])
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    ).toEqual(
+      rows
+        .map((n) => ['notification', n.id, 'put', [`user:${n.recipientId}`]])
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+  });
+
+  test('a text of at most 50 characters is notified whole', async () => {
+    const text = uniqueText('Short').padEnd(50, '!');
+    const message = await post(people.bob, { id: uuidv7(), text });
+    const rows = noticesAbout(message.id);
+    expect(rows).toHaveLength(4);
+    expect(rows.map((n) => n.message)).toEqual(Array.from({ length: 4 }, () => text));
+  });
+
+  test('a deactivated member is not notified', async () => {
+    const { carol, bob } = people;
+    db().update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, carol.user.id)).run();
+    try {
+      const message = await send(bob);
+      const rows = noticesAbout(message.id);
+      expect(rows.map((n) => n.recipientId)).toEqual(activeOthers(bob));
+      expect(rows).toHaveLength(3);
+      expect(rows.map((n) => n.recipientId)).not.toContain(carol.user.id);
+    } finally {
+      db().update(users).set({ deactivatedAt: null }).where(eq(users.id, carol.user.id)).run();
+    }
+  });
+});
+
+describe('PUT /api/messages/:id', () => {
+  test('the author edits their message: edited, text trimmed, the row and the change log updated, nobody notified', async () => {
+    const { alice } = people;
+    const message = await send(alice);
+    const noticesBefore = noticesAbout(message.id);
+    const before = currentVersion(db());
+    const text = uniqueText('Fixed a typo');
+
+    const res = await call<{ message: ChatMessage }>(alice, 'PUT', `/api/messages/${message.id}`, {
+      text: `  ${text}  `,
+    });
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(chatMessageSchema.parse(res.body.message)).toMatchObject({
+      id: message.id,
+      text,
+      edited: true,
+      userId: author(alice),
+      timestamp: message.timestamp,
+      version: before + 1,
+    });
+    expect(messageRow(message.id)).toMatchObject({
+      text,
+      edited: true,
+      userId: alice.user.id,
+      createdAt: message.timestamp,
+      deletedAt: null,
+      version: before + 1,
+    });
+    expect(changesAfter(before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
+    expect(noticesAbout(message.id)).toEqual(noticesBefore);
+    expect((await listMessages(people.bob)).find((m) => m.id === message.id)).toMatchObject({ text, edited: true });
+  });
+
+  test('an empty edit is refused with "An edited message cannot be empty." and the message stays as it was', async () => {
+    const { alice } = people;
+    const message = await send(alice);
+    const before = currentVersion(db());
+    for (const payload of [{ text: '' }, { text: '   ' }, {}]) {
+      expectRefusal(
+        await call(alice, 'PUT', `/api/messages/${message.id}`, payload),
+        400,
+        'invalid_input',
+        chatTexts.editEmpty,
+      );
+    }
+    expectRefusal(
+      await call(alice, 'PUT', `/api/messages/${message.id}`, { text: 'z'.repeat(1001) }),
+      400,
+      'invalid_input',
+      chatTexts.tooLong,
+    );
+    expect(messageRow(message.id)).toMatchObject({ text: message.text, edited: false });
+    expect(currentVersion(db())).toBe(before);
+  });
+
+  test("an employee cannot edit someone else's message", async () => {
+    const { alice, bob, carol } = people;
+    const message = await send(alice);
+    const before = currentVersion(db());
+    for (const other of [bob, carol]) {
+      expectRefusal(
+        await call(other, 'PUT', `/api/messages/${message.id}`, { text: 'Hijacked' }),
+        403,
+        'forbidden',
+        chatTexts.notYours,
+      );
+    }
+    expect(messageRow(message.id)).toMatchObject({ text: message.text, edited: false, userId: alice.user.id });
+    expect(currentVersion(db())).toBe(before);
+  });
+
+  test.each([
+    ['a manager', 'manager'],
+    ['an admin', 'admin'],
+  ] as const)("%s edits anyone's message, which keeps its author", async (_label, who) => {
+    const { bob } = people;
+    const message = await send(bob);
+    const text = uniqueText(`Moderated by ${who}`);
+
+    const res = await call<{ message: ChatMessage }>(people[who], 'PUT', `/api/messages/${message.id}`, { text });
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.message).toMatchObject({ id: message.id, text, edited: true, userId: author(bob) });
+    expect(messageRow(message.id)).toMatchObject({ text, edited: true, userId: bob.user.id });
+  });
+
+  test('editing a deleted or unknown message answers 404 "Message not found."', async () => {
+    const { alice, manager } = people;
+    const message = await send(alice);
+    expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
+    const before = currentVersion(db());
+
+    for (const [session, id] of [
+      [alice, message.id],
+      [manager, message.id],
+      [alice, uuidv7()],
+    ] as const) {
+      expectRefusal(
+        await call(session, 'PUT', `/api/messages/${id}`, { text: 'Back from the dead' }),
+        404,
+        'message_not_found',
+        'Message not found.',
+      );
+    }
+    expect(messageRow(message.id)).toMatchObject({ text: message.text, edited: false });
+    expect(messageRow(message.id)?.deletedAt).not.toBeNull();
+    expect(rowsWithText('Back from the dead')).toEqual([]);
+    expect(currentVersion(db())).toBe(before);
+  });
+});
+
+describe('DELETE /api/messages/:id', () => {
+  test("the author deletes their message: it leaves GET and comes as a delete in another user's incremental pull", async () => {
+    const { alice, bob } = people;
+    const message = await send(alice);
+    const bobClient = uuidv7();
+    const bootstrap = await pull(bob, bobClient, 0);
+    expect(bootstrap.changes).toContainEqual(
+      expect.objectContaining({ entity: 'chatMessage', id: message.id, op: 'put' }),
+    );
+    const before = currentVersion(db());
+
+    const res = await call(alice, 'DELETE', `/api/messages/${message.id}`);
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ success: true, message: 'Message deleted' });
+    const row = messageRow(message.id);
+    expect(row).toMatchObject({ text: message.text, userId: alice.user.id });
+    expect(row?.deletedAt).not.toBeNull();
+    expect(changesAfter(before)).toEqual([['chatMessage', message.id, 'delete', ['team']]]);
+    expect((await listMessages(alice)).map((m) => m.id)).not.toContain(message.id);
+
+    const bobs = await pull(bob, bobClient, bootstrap.cursor);
+    expect(bobs).toMatchObject({ reset: false, more: false, cursor: currentVersion(db()) });
+    expect(bobs.changes).toEqual([{ entity: 'chatMessage', op: 'delete', id: message.id }]);
+    const fresh = await pull(bob, uuidv7(), 0);
+    expect(fresh.changes.map((c) => c.id)).not.toContain(message.id);
+  });
+
+  test("an employee cannot delete someone else's message", async () => {
+    const { alice, bob } = people;
+    const message = await send(alice);
+    const before = currentVersion(db());
+
+    expectRefusal(await call(bob, 'DELETE', `/api/messages/${message.id}`), 403, 'forbidden', chatTexts.notYours);
+
+    expect(messageRow(message.id)?.deletedAt).toBeNull();
+    expect(currentVersion(db())).toBe(before);
+    expect((await listMessages(bob)).map((m) => m.id)).toContain(message.id);
+  });
+
+  test.each([
+    ['a manager', 'manager'],
+    ['an admin', 'admin'],
+  ] as const)("%s deletes anyone's message", async (_label, who) => {
+    const { carol } = people;
+    const message = await send(carol);
+    const before = currentVersion(db());
+
+    const res = await call(people[who], 'DELETE', `/api/messages/${message.id}`);
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(messageRow(message.id)?.deletedAt).not.toBeNull();
+    expect(changesAfter(before)).toEqual([['chatMessage', message.id, 'delete', ['team']]]);
+  });
+
+  test('deleting a message again, or an unknown one, answers 404 "Message not found."', async () => {
+    const { alice, admin } = people;
+    const message = await send(alice);
+    expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
+    const deletedAt = messageRow(message.id)?.deletedAt;
+    const before = currentVersion(db());
+
+    for (const [session, id] of [
+      [alice, message.id],
+      [admin, message.id],
+      [alice, uuidv7()],
+    ] as const) {
+      expectRefusal(
+        await call(session, 'DELETE', `/api/messages/${id}`),
+        404,
+        'message_not_found',
+        'Message not found.',
+      );
+    }
+    expect(messageRow(message.id)?.deletedAt).toBe(deletedAt);
+    expect(currentVersion(db())).toBe(before);
+  });
+});
+
+describe('chat through /api/sync/push', () => {
+  test('chat.send runs the same command as POST: trimmed, the caller as author, notifications, and a replayed push has one effect', async () => {
+    const { bob } = people;
+    const clientId = uuidv7();
+    const id = uuidv7();
+    const text = uniqueText('Sent while offline');
+
+    const first = await push(bob, clientId, [
+      mutation(1, 'chat.send', { id, text: ` ${text} `, userId: people.manager.user.id }),
+    ]);
+
+    expect(first.outcomes).toEqual([{ id: 1, status: 'applied' }]);
+    expect(first.lastMutationId).toBe(1);
+    expect(rowsWithText(text)).toEqual([expect.objectContaining({ id, userId: bob.user.id, edited: false })]);
+    const notices = noticesAbout(id);
+    expect(notices.map((n) => [n.recipientId, n.type, n.senderId, n.message])).toEqual(
+      activeOthers(bob).map((recipient) => [recipient, 'chat_message', bob.user.id, text]),
+    );
+    const version = currentVersion(db());
+    expect(first.version).toBe(version);
+
+    const replay = await push(bob, clientId, [mutation(1, 'chat.send', { id, text })]);
+    expect(replay.outcomes).toEqual([{ id: 1, status: 'duplicate', original: 'applied' }]);
+    // The same message under a new mutation id (a client that lost its bookkeeping) is idempotent by the message id.
+    const resent = await push(bob, clientId, [mutation(2, 'chat.send', { id, text })]);
+    expect(resent.outcomes).toEqual([{ id: 2, status: 'applied' }]);
+    expect(db().select().from(chatMessages).where(eq(chatMessages.id, id)).all()).toHaveLength(1);
+    expect(noticesAbout(id)).toEqual(notices);
+    expect(currentVersion(db())).toBe(version);
+  });
+
+  test('chat.send through push is refused by the same rules as POST, and the queue moves on', async () => {
+    const { alice, bob } = people;
+    const clientId = uuidv7();
+    const taken = await send(bob);
+    const blankId = uuidv7();
+    const longId = uuidv7();
+    const okId = uuidv7();
+    const okText = uniqueText('After the refusals');
+    const before = currentVersion(db());
+
+    const res = await push(alice, clientId, [
+      mutation(1, 'chat.send', { id: blankId, text: '   ' }),
+      mutation(2, 'chat.send', { id: longId, text: 'q'.repeat(1001) }),
+      mutation(3, 'chat.send', { id: taken.id, text: 'Mine now' }),
+      mutation(4, 'chat.edit', { id: taken.id, text: 'Hijacked' }),
+      mutation(5, 'chat.delete', { id: taken.id }),
+      mutation(6, 'chat.send', { id: okId, text: okText }),
+    ]);
+
+    expect(res.outcomes).toEqual([
+      { id: 1, status: 'rejected', code: 'invalid_input', message: chatTexts.empty },
+      { id: 2, status: 'rejected', code: 'invalid_input', message: chatTexts.tooLong },
+      { id: 3, status: 'rejected', code: 'duplicate_id', message: errorCatalogue.duplicate_id.message },
+      { id: 4, status: 'rejected', code: 'forbidden', message: chatTexts.notYours },
+      { id: 5, status: 'rejected', code: 'forbidden', message: chatTexts.notYours },
+      { id: 6, status: 'applied' },
+    ]);
+    expect(res.lastMutationId).toBe(6);
+    expect(messageRow(blankId)).toBeUndefined();
+    expect(messageRow(longId)).toBeUndefined();
+    expect(messageRow(taken.id)).toMatchObject({
+      userId: bob.user.id,
+      text: taken.text,
+      edited: false,
+      deletedAt: null,
+    });
+    expect(rowsWithText(okText)).toEqual([expect.objectContaining({ id: okId, userId: alice.user.id })]);
+    // Only the applied send left changes: the message and one notification per other member.
+    expect(changesAfter(before).map(([entity, id]) => (entity === 'chatMessage' ? id : entity))).toEqual([
+      okId,
+      ...activeOthers(alice).map(() => 'notification'),
+    ]);
+  });
+
+  test('a delete then an edit of the same message in one batch: the delete wins and the edit is rejected as message_not_found', async () => {
+    const { alice, manager } = people;
+    const clientId = uuidv7();
+    const id = uuidv7();
+    const text = uniqueText('Short-lived');
+    const before = currentVersion(db());
+
+    const res = await push(alice, clientId, [
+      mutation(1, 'chat.send', { id, text }),
+      mutation(2, 'chat.delete', { id }),
+      mutation(3, 'chat.edit', { id, text: 'Edited after the delete' }),
+      mutation(4, 'chat.delete', { id }),
+    ]);
+
+    expect(res.outcomes).toEqual([
+      { id: 1, status: 'applied' },
+      { id: 2, status: 'applied' },
+      { id: 3, status: 'rejected', code: 'message_not_found', message: 'Message not found.' },
+      { id: 4, status: 'rejected', code: 'message_not_found', message: 'Message not found.' },
+    ]);
+    expect(messageRow(id)).toMatchObject({ text, edited: false });
+    expect(messageRow(id)?.deletedAt).not.toBeNull();
+    expect(rowsWithText('Edited after the delete')).toEqual([]);
+    const messageChanges = changesAfter(before).filter(([entity]) => entity === 'chatMessage');
+    expect(messageChanges).toEqual([
+      ['chatMessage', id, 'put', ['team']],
+      ['chatMessage', id, 'delete', ['team']],
+    ]);
+
+    // A manager's later edit from another device is refused the same way.
+    const late = await push(manager, uuidv7(), [mutation(1, 'chat.edit', { id, text: 'Too late' })]);
+    expect(late.outcomes).toEqual([
+      { id: 1, status: 'rejected', code: 'message_not_found', message: 'Message not found.' },
+    ]);
+    expect(messageRow(id)?.text).toBe(text);
+  });
+});
+
+describe('realtime', () => {
+  type SyncChange = Parameters<ServerToClientEvents['sync.change']>[0];
+  function record(socket: TestSocket): SyncChange[] {
+    const seen: SyncChange[] = [];
+    socket.on('sync.change', (payload) => seen.push(payload));
+    return seen;
+  }
+  async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('condition not met in time');
+      await sleep(10);
+    }
+  }
+
+  test("when alice posts, bob's socket receives the message and his own notification, never alice's or carol's", async () => {
+    const { alice, bob, carol } = people;
+    const bobSocket = await connectSocket(server.url, bob.token);
+    sockets.push(bobSocket);
+    const bobs = record(bobSocket);
+
+    const message = await send(alice, uniqueText('Pizza is here'));
+    const isMessage = (e: SyncChange) => e.change.entity === 'chatMessage' && e.change.id === message.id;
+    const isNotice = (e: SyncChange) =>
+      e.change.entity === 'notification' && e.change.op === 'put' && e.change.data.data.messageId === message.id;
+    await until(() => bobs.some(isMessage) && bobs.some(isNotice));
+
+    const messageEvent = bobs.find(isMessage);
+    expect(messageEvent?.change).toMatchObject({
+      entity: 'chatMessage',
+      op: 'put',
+      id: message.id,
+      data: { text: message.text, userId: author(alice), edited: false },
+    });
+    expect(messageEvent?.seq).toBe(messageRow(message.id)?.version);
+
+    const bobRow = db()
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.recipientId, bob.user.id), eq(notifications.type, 'chat_message')))
+      .all()
+      .find((n) => n.data.messageId === message.id);
+    const notices = bobs.filter(isNotice);
+    expect(notices.map((e) => e.change.id)).toEqual([bobRow?.id]);
+    expect(notices[0]?.change).toMatchObject({
+      entity: 'notification',
+      op: 'put',
+      data: {
+        recipient: bob.user.id,
+        type: 'chat_message',
+        sender: { id: alice.user.id, name: alice.user.name },
+        message: message.text,
+      },
+    });
+    await sleep(100);
+    const recipients = bobs.map((e) =>
+      e.change.entity === 'notification' && e.change.op === 'put' && e.change.data.data.messageId === message.id
+        ? e.change.data.recipient
+        : null,
+    );
+    expect(recipients.filter((r) => r !== null)).toEqual([bob.user.id]);
+    expect(noticesAbout(message.id).map((n) => n.recipientId)).toContain(carol.user.id);
+
+    // An edit and a delete reach him too, the delete without the message's content.
+    expect((await call(alice, 'PUT', `/api/messages/${message.id}`, { text: 'Pizza is gone' })).status).toBe(200);
+    expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
+    await until(() => bobs.filter(isMessage).length === 3);
+    expect(bobs.filter(isMessage).map((e) => e.change)).toEqual([
+      expect.objectContaining({ op: 'put' }),
+      expect.objectContaining({
+        op: 'put',
+        data: expect.objectContaining({ text: 'Pizza is gone', edited: true }) as unknown,
+      }),
+      { entity: 'chatMessage', op: 'delete', id: message.id },
+    ]);
+  });
+});
