@@ -1,0 +1,281 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { eq, isNull } from 'drizzle-orm';
+import type { ErrorBody, ServerToClientEvents, User } from '@office/sync-protocol';
+import { users } from '../../db/schema';
+import {
+  bearer,
+  connectSocket,
+  nextEvent,
+  signIn,
+  startTestServer,
+  type TestServer,
+  type TestSocket,
+} from '../../test-support';
+
+// One seeded server for the whole file; sockets are opened per test and closed after it.
+type Session = { token: string; user: User };
+
+let server: TestServer;
+let alice: Session;
+let bob: Session;
+let manager: Session;
+const sockets: TestSocket[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [alice, bob, manager] = await Promise.all([
+    signIn(server.app, 'alice@demo.local'),
+    signIn(server.app, 'bob@demo.local'),
+    signIn(server.app, 'manager@demo.local'),
+  ]);
+});
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.close();
+  // Let the server see the disconnects before the next test connects again.
+  await until(() => server.app.realtime.presence.onlineUserIds().length === 0);
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+async function socketOf(session: Session): Promise<TestSocket> {
+  const socket = await connectSocket(server.url, session.token);
+  sockets.push(socket);
+  return socket;
+}
+
+type Payload<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>[0];
+
+/** Every payload of an event from now on, in arrival order. */
+function record<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E): Payload<E>[] {
+  const seen: Payload<E>[] = [];
+  // socket.io-client's typed `on` cannot express a generic event's listener; the cast keeps the payload type.
+  (socket.on as (e: string, fn: (payload: unknown) => void) => void)(event, (payload) =>
+    seen.push(payload as Payload<E>),
+  );
+  return seen;
+}
+
+async function post<T>(session: Session | null, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${server.url}/api/messages${path}`, {
+    method: 'POST',
+    headers: {
+      ...(session ? bearer(session.token) : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+const rowOf = (id: string) => server.app.db.select().from(users).where(eq(users.id, id)).get();
+
+describe('typing in the team chat', () => {
+  test('the others hear who is typing and when they stop; the typist does not hear themselves', async () => {
+    const aliceSocket = await socketOf(alice);
+    const bobSocket = await socketOf(bob);
+    const managerSocket = await socketOf(manager);
+    const aliceHears = { typing: record(aliceSocket, 'user-typing'), stop: record(aliceSocket, 'stop-typing') };
+
+    const typing = nextEvent(bobSocket, 'user-typing');
+    const managerTyping = nextEvent(managerSocket, 'user-typing');
+    const res = await post<{ success: boolean }>(alice, '/typing', { isTyping: true });
+    expect(res).toEqual({ status: 200, body: { success: true } });
+    const expected = { userId: alice.user.id, userName: 'Alice Johnson', conversationId: null };
+    expect(await typing).toEqual(expected);
+    expect(await managerTyping).toEqual(expected);
+
+    const stop = nextEvent(bobSocket, 'stop-typing');
+    expect((await post(alice, '/typing', { isTyping: false })).status).toBe(200);
+    expect(await stop).toEqual({ userId: alice.user.id, conversationId: null });
+
+    // Both were sent to bob before these answers; alice's socket had the same chance to hear them.
+    await sleep(100);
+    expect(aliceHears).toEqual({ typing: [], stop: [] });
+  });
+
+  test('the typist is not heard on any of their own sockets', async () => {
+    const [first, second] = [await socketOf(alice), await socketOf(alice)];
+    const bobSocket = await socketOf(bob);
+    const seenByFirst = record(first, 'user-typing');
+    const seenBySecond = record(second, 'user-typing');
+
+    const typing = nextEvent(bobSocket, 'user-typing');
+    expect((await post(alice, '/typing', { isTyping: true })).status).toBe(200);
+    expect((await typing).userId).toBe(alice.user.id);
+    await sleep(100);
+    expect([...seenByFirst, ...seenBySecond]).toEqual([]);
+  });
+
+  test('typing is live state: nothing about it is stored', async () => {
+    const before = rowOf(alice.user.id);
+    expect((await post(alice, '/typing', { isTyping: true })).status).toBe(200);
+    expect(rowOf(alice.user.id)).toEqual(before);
+  });
+
+  test.each([
+    ['a missing flag', {}],
+    ['a string flag', { isTyping: 'yes' }],
+    ['a number flag', { isTyping: 1 }],
+    ['an array body', [true]],
+  ])('%s is refused with 400 and nobody hears anything', async (_what, body) => {
+    const bobSocket = await socketOf(bob);
+    const heard = record(bobSocket, 'user-typing');
+    const stops = record(bobSocket, 'stop-typing');
+    const res = await post<ErrorBody>(alice, '/typing', body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('invalid_input');
+    expect(res.body.message).toEqual(expect.any(String));
+    await sleep(50);
+    expect([...heard, ...stops]).toEqual([]);
+  });
+
+  test('a body that is not JSON is refused with 400', async () => {
+    const res = await post<ErrorBody>(alice, '/typing', '{isTyping: true');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'malformed_json', message: 'The request body is not valid JSON.' });
+  });
+
+  test('typing needs a token', async () => {
+    const bobSocket = await socketOf(bob);
+    const heard = record(bobSocket, 'user-typing');
+    const res = await post<ErrorBody>(null, '/typing', { isTyping: true });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('unauthenticated');
+    await sleep(50);
+    expect(heard).toEqual([]);
+  });
+});
+
+describe('presence', () => {
+  interface ActiveUser {
+    id: string;
+    _id: string;
+    name: string;
+    status: string;
+    lastSeen: string | null;
+    avatar: string | null;
+  }
+
+  test('the active users list every member with id, _id, name, status, lastSeen and avatar; a connected one is online', async () => {
+    await socketOf(alice);
+    const res = await fetch(`${server.url}/api/messages/active-users`, { headers: bearer(bob.token) });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { success: boolean; data: ActiveUser[] };
+    expect(body.success).toBe(true);
+
+    const members = server.app.db.select().from(users).where(isNull(users.deactivatedAt)).all();
+    expect(body.data.map((u) => u.id).sort()).toEqual(members.map((u) => u.id).sort());
+    for (const entry of body.data) {
+      expect(Object.keys(entry).sort()).toEqual(['_id', 'avatar', 'id', 'lastSeen', 'name', 'status']);
+      const row = members.find((m) => m.id === entry.id);
+      expect(entry).toEqual({
+        id: row?.id,
+        _id: row?.id,
+        name: row?.name,
+        status: row?.status,
+        lastSeen: row?.lastSeen,
+        avatar: row?.avatar,
+      });
+    }
+    const aliceEntry = body.data.find((u) => u.id === alice.user.id);
+    expect(aliceEntry).toMatchObject({
+      name: 'Alice Johnson',
+      status: 'online',
+      lastSeen: expect.any(String) as unknown,
+    });
+    // Bob asked over HTTP but has no socket: he is not online.
+    expect(body.data.find((u) => u.id === bob.user.id)?.status).toBe('offline');
+    // No password hash or email leaks into the list.
+    expect(JSON.stringify(body)).not.toMatch(/password|@demo\.local/);
+  });
+
+  test('a deactivated member is not an active user', async () => {
+    const reg = await fetch(`${server.url}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Dora Departed', email: 'dora@demo.local', password: 'demo1234' }),
+    });
+    expect(reg.status).toBe(201);
+    const { user } = (await reg.json()) as { user: User };
+    const listed = async () => {
+      const res = await fetch(`${server.url}/api/messages/active-users`, { headers: bearer(bob.token) });
+      return ((await res.json()) as { data: ActiveUser[] }).data.map((u) => u.id);
+    };
+    expect(await listed()).toContain(user.id);
+
+    server.app.db.update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, user.id)).run();
+    expect(await listed()).not.toContain(user.id);
+  });
+
+  test('the active users need a token', async () => {
+    const res = await fetch(`${server.url}/api/messages/active-users`);
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as ErrorBody).code).toBe('unauthenticated');
+  });
+
+  test('setting away stores it and tells the team', async () => {
+    await socketOf(alice);
+    const bobSocket = await socketOf(bob);
+    const update = nextEvent(bobSocket, 'user-presence-update');
+
+    const res = await post<{ success: boolean; status: string }>(alice, '/status', { status: 'away' });
+    expect(res).toEqual({ status: 200, body: { success: true, status: 'away' } });
+
+    const event = await update;
+    expect(event).toEqual({ userId: alice.user.id, status: 'away', lastSeen: expect.any(String) as unknown });
+    const row = rowOf(alice.user.id);
+    expect(row?.status).toBe('away');
+    expect(row?.lastSeen).toBe(event.lastSeen);
+
+    const list = await fetch(`${server.url}/api/messages/active-users`, { headers: bearer(bob.token) });
+    const { data } = (await list.json()) as { data: ActiveUser[] };
+    expect(data.find((u) => u.id === alice.user.id)?.status).toBe('away');
+
+    // Back to online.
+    const back = nextEvent(bobSocket, 'user-presence-update');
+    expect((await post(alice, '/status', { status: 'online' })).status).toBe(200);
+    expect(await back).toMatchObject({ userId: alice.user.id, status: 'online' });
+    expect(rowOf(alice.user.id)?.status).toBe('online');
+  });
+
+  test.each([
+    ['offline', { status: 'offline' }],
+    ['an unknown status', { status: 'busy' }],
+    ['a number', { status: 1 }],
+    ['no status', {}],
+    ['a bare string', 'away'],
+  ])('a status of %s is refused with 400 and nothing changes', async (_what, body) => {
+    await socketOf(alice);
+    const bobSocket = await socketOf(bob);
+    const updates = record(bobSocket, 'user-presence-update');
+    const before = rowOf(alice.user.id);
+
+    const res = await post<ErrorBody>(alice, '/status', body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toMatch(/^(invalid_input|malformed_json)$/);
+    expect(res.body.message).toEqual(expect.any(String));
+
+    await sleep(50);
+    expect(updates).toEqual([]);
+    expect(rowOf(alice.user.id)).toEqual(before);
+  });
+
+  test('setting a status needs a token', async () => {
+    const res = await post<ErrorBody>(null, '/status', { status: 'away' });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('unauthenticated');
+  });
+});
