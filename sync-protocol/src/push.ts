@@ -43,3 +43,7 @@ export const pushResponseSchema = z.object({
   version: z.number().int(),
 });
 export type PushResponse = z.infer<typeof pushResponseSchema>;
+
+/** The answer of an upload that carried a queued mutation. */
+export const uploadOutcomeResponseSchema = z.object({ outcome: mutationOutcomeSchema.or(z.literal('gap')) });
+export type UploadOutcomeResponse = z.infer<typeof uploadOutcomeResponseSchema>;

@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { PullResponse, PushResponse } from '@office/sync-protocol';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  uuidv7,
+  type PullResponse,
+  type PushResponse,
+  type SendChatFilesArgs,
+  type UploadOutcomeResponse,
+} from '@office/sync-protocol';
 import { signIn, startTestServer, type TestServer } from '../../../api/src/test-support';
 import { ApiError } from '../api/http';
 import type { WorkspaceDb } from '../data/db';
@@ -44,6 +52,28 @@ function networkTransport(token: string) {
     },
     pull: ({ clientId, cursor, limit }) =>
       call<PullResponse>(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`),
+    async upload(clientId, entry) {
+      if (!state.online) throw new ApiError(0, 'network', 'offline');
+      const args = entry.args as SendChatFilesArgs;
+      const form = new FormData();
+      form.append('clientId', clientId);
+      form.append('mutationId', String(entry.id));
+      form.append('at', entry.at);
+      form.append('id', args.id);
+      form.append('text', args.text ?? '');
+      for (const file of args.files) form.append('files', file.blob, file.name);
+      const response = await fetch(`${server.url}/api/messages/upload`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const body = (await response.json()) as UploadOutcomeResponse;
+      if (state.dropNextPushAnswer) {
+        state.dropNextPushAnswer = false;
+        throw new ApiError(0, 'network', 'connection reset');
+      }
+      return body.outcome;
+    },
   };
   return { transport, state };
 }
@@ -105,6 +135,66 @@ describe('the sync engine against the real server', () => {
     expect(countRows('SELECT count(*) n FROM sync_mutations')).toBe(1);
     expect(countRows('SELECT count(*) n FROM change_log WHERE entity_id = ?', user.id)).toBe(2);
     expect(await db.users.get(user.id)).toMatchObject({ name: 'Robert Smith' });
+    engine.stop();
+  });
+
+  test('a message with a file written offline is uploaded once, in its place in the queue, even when the answer is lost', async () => {
+    const { token, user } = await signIn(server.app, 'carol@demo.local');
+    db = freshDb(user.id);
+    const ctx = { userId: user.id };
+    const { transport, state } = networkTransport(token);
+    const engine = new SyncEngine(db, ctx, transport, { random: () => 0 });
+    engine.kick();
+    await engine.settled();
+
+    state.online = false;
+    const before = uuidv7();
+    const withFile = uuidv7();
+    const after = uuidv7();
+    await mutate(db, ctx, 'chat.send', { id: before, text: 'First, plain text' });
+    const blob = new Blob(['quarterly numbers'], { type: 'text/plain' });
+    await mutate(db, ctx, 'chat.sendFiles', {
+      id: withFile,
+      text: 'Here is the file',
+      files: [{ name: 'numbers.txt', type: 'text/plain', size: blob.size, blob }],
+    });
+    await mutate(db, ctx, 'chat.send', { id: after, text: 'Last, plain text' });
+    expect(await db.chatMessages.get(withFile)).toMatchObject({
+      pending: 1,
+      attachments: [{ originalName: 'numbers.txt' }],
+    });
+
+    state.online = true;
+    state.dropNextPushAnswer = false;
+    engine.kick();
+    await engine.settled();
+    expect(await db.outbox.count()).toBe(0);
+
+    const rows = server.app.db.$client
+      .prepare('SELECT id FROM chat_messages WHERE id IN (?, ?, ?) ORDER BY rowid')
+      .all(before, withFile, after) as { id: string }[];
+    expect(rows.map((row) => row.id)).toEqual([before, withFile, after]);
+    expect(countRows('SELECT count(*) n FROM chat_attachments WHERE message_id = ?', withFile)).toBe(1);
+    const synced = await db.chatMessages.get(withFile);
+    expect(synced?.pending).toBeUndefined();
+    expect(synced?.attachments[0]).toMatchObject({ originalName: 'numbers.txt', kind: 'document' });
+
+    // The same queued upload again (its answer lost): the server answers duplicate and keeps one file.
+    const again = uuidv7();
+    await mutate(db, ctx, 'chat.sendFiles', {
+      id: again,
+      text: '',
+      files: [{ name: 'again.txt', type: 'text/plain', size: blob.size, blob }],
+    });
+    state.dropNextPushAnswer = true;
+    engine.kick();
+    await engine.settled();
+    expect(await db.outbox.count()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await engine.settled();
+    expect(await db.outbox.count()).toBe(0);
+    expect(countRows('SELECT count(*) n FROM chat_attachments WHERE message_id = ?', again)).toBe(1);
+    expect(readdirSync(join(server.config.dataDir, 'uploads'))).toHaveLength(2);
     engine.stop();
   });
 });

@@ -1,4 +1,4 @@
-import { limits } from '@office/sync-protocol';
+import { limits, type MutationOutcome } from '@office/sync-protocol';
 import type { WorkspaceDb } from '../data/db';
 import { ApiError, isNetworkError } from '../api/http';
 import { acknowledgeEntry, applyPull, pendingEntries, rejectEntry } from './apply';
@@ -131,27 +131,40 @@ export class SyncEngine {
   private async pushAll(): Promise<void> {
     const clientId = await clientIdOf(this.db);
     for (;;) {
-      const batch = await pendingEntries(this.db, limits.pushBatchMax);
-      if (batch.length === 0 || this.stopped) return;
+      const queued = await pendingEntries(this.db, limits.pushBatchMax);
+      if (queued.length === 0 || this.stopped) return;
+      // Messages with files go one by one as multipart, in their place in the queue.
+      const first = queued[0];
+      if (first?.name === 'chat.sendFiles') {
+        const outcome = await this.transport.upload(clientId, first);
+        if (outcome === 'gap') return;
+        await this.settle(outcome);
+        continue;
+      }
+      const stop = queued.findIndex((entry) => entry.name === 'chat.sendFiles');
+      const batch = stop === -1 ? queued : queued.slice(0, stop);
       const answer = await this.transport.push({
         clientId,
         mutations: batch.map(({ id, name, args, at }) => ({ id, name, args, at })),
       });
-      for (const outcome of answer.outcomes) {
-        const refused =
-          outcome.status === 'rejected' || (outcome.status === 'duplicate' && outcome.original === 'rejected');
-        if (refused) {
-          await rejectEntry(this.db, this.ctx, outcome.id, {
-            code: outcome.code ?? 'rejected',
-            message: outcome.message ?? 'The server refused this change.',
-          });
-        } else {
-          await acknowledgeEntry(this.db, outcome.id);
-        }
-      }
+      for (const outcome of answer.outcomes) await this.settle(outcome);
       // Fewer outcomes than mutations: the server stopped at a gap; the pull below reconciles.
       if (answer.outcomes.length < batch.length) return;
     }
+  }
+
+  /** Drops an acknowledged entry, or rolls a refused one back and keeps it as failed. */
+  private async settle(outcome: MutationOutcome): Promise<void> {
+    const refused =
+      outcome.status === 'rejected' || (outcome.status === 'duplicate' && outcome.original === 'rejected');
+    if (!refused) {
+      await acknowledgeEntry(this.db, outcome.id);
+      return;
+    }
+    await rejectEntry(this.db, this.ctx, outcome.id, {
+      code: outcome.code ?? 'rejected',
+      message: outcome.message ?? 'The server refused this change.',
+    });
   }
 
   private async pullAll(): Promise<void> {

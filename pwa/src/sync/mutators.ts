@@ -1,4 +1,13 @@
-import { uuidv7, type MutationArgs, type MutationName, type Task, type UserRef } from '@office/sync-protocol';
+import {
+  formatFileSize,
+  uuidv7,
+  type Attachment,
+  type AttachmentKind,
+  type MutationArgs,
+  type MutationName,
+  type Task,
+  type UserRef,
+} from '@office/sync-protocol';
 import type { EntityTableName, WorkspaceDb } from '../data/db';
 
 /** Who the local write is made by; mutators need it to know "my" rows. */
@@ -22,6 +31,15 @@ async function userRef(db: WorkspaceDb, id: string): Promise<UserRef> {
 }
 
 const nowIso = () => new Date().toISOString();
+
+/** How a queued file shows before the server has classified it. */
+function localKind(name: string, type: string): AttachmentKind {
+  const media = (['image', 'video', 'audio'] as const).find((kind) => type.startsWith(`${kind}/`));
+  if (media) return media;
+  if (/\.pdf$/i.test(name)) return 'pdf';
+  if (/\.(zip|rar)$/i.test(name)) return 'archive';
+  return /\.(docx?|txt)$/i.test(name) ? 'document' : 'other';
+}
 const taskRow = (args: { id: string }) => [{ table: 'tasks' as const, key: args.id }];
 const chatRow = (args: { id: string }) => [{ table: 'chatMessages' as const, key: args.id }];
 
@@ -156,6 +174,43 @@ export const mutators: MutatorRegistry = {
         timestamp: nowIso(),
         edited: false,
         attachments: [],
+        version: 0,
+        pending: 1,
+      });
+    },
+  },
+  'chat.sendFiles': {
+    touches: chatRow,
+    async apply(db, args, ctx) {
+      const author = await db.users.get(ctx.userId);
+      // Until the upload, the files live only in the outbox: shown by name and size, not yet openable.
+      const attachments: Attachment[] = args.files.map((file, index) => ({
+        filename: `${args.id}-${index}`,
+        originalName: file.name,
+        mimetype: file.type,
+        mimeType: file.type,
+        url: '',
+        size: file.size,
+        kind: localKind(file.name, file.type),
+        formattedSize: formatFileSize(file.size),
+      }));
+      await db.chatMessages.put({
+        _id: args.id,
+        id: args.id,
+        userId: {
+          _id: ctx.userId,
+          id: ctx.userId,
+          name: author?.name ?? 'Unknown',
+          avatar: author?.avatar ?? null,
+          role: author?.role ?? 'employee',
+        },
+        userName: author?.name ?? 'Unknown',
+        userAvatar: author?.avatar ?? null,
+        text: (args.text ?? '').trim(),
+        type: 'file',
+        timestamp: nowIso(),
+        edited: false,
+        attachments,
         version: 0,
         pending: 1,
       });

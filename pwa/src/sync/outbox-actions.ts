@@ -30,4 +30,5 @@ export const mutationLabels: Record<MutationName, string> = {
   'chat.send': 'Chat message',
   'chat.edit': 'Chat message edit',
   'chat.delete': 'Chat message deletion',
+  'chat.sendFiles': 'Chat message with files',
 };

@@ -53,6 +53,7 @@ function scriptedTransport(
     async pull(): Promise<PullResponse> {
       return { changes: [], cursor: 1, more: false, reset: false, lastMutationId };
     },
+    upload: () => Promise.reject(new Error('no files in these tests')),
   };
 }
 
@@ -150,6 +151,7 @@ describe('the outbox', () => {
     const transport: SyncTransport = {
       push: () => Promise.reject(new ApiError(401, 'token_expired', 'expired')),
       pull: () => Promise.reject(new ApiError(401, 'token_expired', 'expired')),
+      upload: () => Promise.reject(new ApiError(401, 'token_expired', 'expired')),
     };
     const engine = new SyncEngine(db, ctx, transport);
     engine.kick();
@@ -165,6 +167,7 @@ describe('the outbox', () => {
     const transport: SyncTransport = {
       push: () => Promise.reject(new ApiError(0, 'network', 'offline')),
       pull: () => Promise.reject(new ApiError(0, 'network', 'offline')),
+      upload: () => Promise.reject(new ApiError(0, 'network', 'offline')),
     };
     const engine = new SyncEngine(db, ctx, transport, { random: () => 0.5 });
     const before = Date.now();

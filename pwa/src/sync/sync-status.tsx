@@ -43,9 +43,8 @@ function SignedInSyncStatus() {
       {label ? (
         <span className={`${styles.pill} ${offline ? styles.offline : styles.pending}`}>
           {icon}
-          <span className={styles.longLabel}>{label}</span>
-          <span className={styles.shortLabel} aria-hidden="true">
-            {shortLabel ?? label}
+          <span className={styles.label} data-short={shortLabel ?? label}>
+            {label}
           </span>
         </span>
       ) : null}

@@ -49,3 +49,37 @@ export const typingArgsSchema = z.object({ isTyping: z.boolean() });
 
 /** POST /api/messages/status: presence the user sets (offline is what a disconnect sets). */
 export const presenceArgsSchema = z.object({ status: z.enum(['online', 'away']) });
+
+/** A file queued on the device: kept as a Blob in IndexedDB until the engine uploads it. */
+export const queuedFileSchema = z.object({
+  name: z.string().min(1).max(255),
+  type: z.string().max(255),
+  size: z
+    .number()
+    .int()
+    .min(0)
+    .max(uploadLimits.fileBytes, `A file can be at most ${uploadLimits.fileBytes / 1024 / 1024} MB.`),
+  blob: z.custom<Blob>((value) => typeof Blob !== 'undefined' && value instanceof Blob, 'Expected a file'),
+});
+export type QueuedFile = z.infer<typeof queuedFileSchema>;
+
+/**
+ * `chat.sendFiles`: a message with files. Queued like any write, but the engine sends it to
+ * POST /api/messages/upload (multipart, with its client and mutation ids) instead of /api/sync/push.
+ */
+export const sendChatFilesArgsSchema = z.object({
+  id: idSchema,
+  text: z.string().trim().max(chatLimits.textMax, chatMessages.tooLong).default(''),
+  files: z
+    .array(queuedFileSchema)
+    .min(1, 'Please select at least one file to upload.')
+    .max(uploadLimits.files, `At most ${uploadLimits.files} files per message.`),
+});
+export type SendChatFilesArgs = z.input<typeof sendChatFilesArgsSchema>;
+
+/** The fields of an upload that carries a queued mutation, so it applies exactly once. */
+export const uploadSyncFieldsSchema = z.object({
+  clientId: idSchema,
+  mutationId: z.coerce.number().int().positive(),
+  at: z.iso.datetime({ offset: true }),
+});

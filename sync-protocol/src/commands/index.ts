@@ -7,7 +7,7 @@ import {
   setTaskStatusArgsSchema,
   updateTaskArgsSchema,
 } from './tasks';
-import { deleteChatArgsSchema, editChatArgsSchema, sendChatArgsSchema } from './chat';
+import { deleteChatArgsSchema, editChatArgsSchema, sendChatArgsSchema, sendChatFilesArgsSchema } from './chat';
 
 /** Argument schema of every command that a client may queue offline and push through sync. */
 export const mutationArgsSchemas = {
@@ -20,6 +20,7 @@ export const mutationArgsSchemas = {
   'chat.send': sendChatArgsSchema,
   'chat.edit': editChatArgsSchema,
   'chat.delete': deleteChatArgsSchema,
+  'chat.sendFiles': sendChatFilesArgsSchema,
 } as const;
 
 /** Names of the commands that travel through /api/sync/push. */

@@ -93,17 +93,19 @@ export class UploadStore {
       await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
     } catch (error) {
       await this.remove([filename]);
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw this.tooLarge(part.filename);
       throw error;
     }
     if (part.file.truncated) {
       await this.remove([filename]);
-      throw new DomainError(
-        'payload_too_large',
-        `"${part.filename}" is larger than ${uploadLimits.fileBytes / 1024 / 1024} MB.`,
-      );
+      throw this.tooLarge(part.filename);
     }
     const { size } = await stat(path);
     return { filename, originalName: part.filename.slice(0, 255), mimetype: type.mimetype, size, kind: type.kind };
+  }
+
+  private tooLarge(name: string): DomainError {
+    return new DomainError('payload_too_large', `"${name}" is larger than ${uploadLimits.fileBytes / 1024 / 1024} MB.`);
   }
 
   async remove(filenames: string[]): Promise<void> {

@@ -9,7 +9,7 @@ import {
   updateTaskCommand,
 } from '../tasks/commands';
 import { updateDetailsCommand } from '../users/commands';
-import { deleteChatCommand, editChatCommand, sendChatCommand } from '../chat/commands';
+import { deleteChatCommand, editChatCommand, refuseFilesThroughPushCommand, sendChatCommand } from '../chat/commands';
 
 /** The command each client mutation runs: the same one its REST route calls. */
 export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>> = {
@@ -22,4 +22,5 @@ export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>>
   'chat.send': sendChatCommand,
   'chat.edit': editChatCommand,
   'chat.delete': deleteChatCommand,
+  'chat.sendFiles': refuseFilesThroughPushCommand,
 };

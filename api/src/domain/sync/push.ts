@@ -1,16 +1,16 @@
 import { and, eq } from 'drizzle-orm';
-import type { Actor, Mutation, MutationOutcome, PushRequest, PushResponse } from '@office/sync-protocol';
+import type { Actor, MutationOutcome, PushRequest, PushResponse } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { syncClients, syncMutations } from '../../db/schema';
 import { currentVersion } from '../change-log';
-import { newPendingEffects, runInTransaction, type EffectsFlusher } from '../commands';
+import { newPendingEffects, runInTransaction, type EffectsFlusher, type PendingEffects } from '../commands';
 import { DomainError } from '../errors';
 import { mutationCommands } from './mutations';
 
 type ClientRow = typeof syncClients.$inferSelect;
 
 /** Finds or registers a client; a client id belongs to one user for good. */
-function claimClient(db: Db, clientId: string, actor: Actor): ClientRow {
+export function claimClient(db: Db, clientId: string, actor: Actor): ClientRow {
   const existing = db.select().from(syncClients).where(eq(syncClients.clientId, clientId)).get();
   if (existing) {
     if (existing.userId !== actor.id) throw new DomainError('client_not_yours');
@@ -38,72 +38,84 @@ function clampMadeAt(at: string, lastPushAt: string | null, now: Date): Date {
   return new Date(Math.min(now.getTime(), Math.max(floor, claimed)));
 }
 
+/** How one mutation's command runs inside the bookkeeping transaction (a savepoint of it). */
+export type MutationRunner = (tx: Tx, pending: PendingEffects, madeAt: Date) => void;
+
 /**
- * Applies a batch in order, one transaction per mutation: the command's writes, its change-log
- * rows, the client's last mutation id and the stored outcome commit together or not at all.
- * A domain refusal is recorded as `rejected` and the queue moves on; a gap stops the batch;
- * anything unexpected propagates (the route answers 503 and the client retries).
+ * Applies one client mutation exactly once, in one transaction: the command's writes, its change-log
+ * rows, the client's last mutation id and the stored outcome commit together or not at all. A domain
+ * refusal is recorded as `rejected` and the queue moves on; a mutation at or below the last one
+ * answers its stored outcome; one past the next is a gap; anything unexpected propagates.
  */
+export function applyClientMutation(
+  db: Db,
+  flush: EffectsFlusher,
+  clientId: string,
+  mutation: { id: number; name: string; at: string },
+  run: MutationRunner,
+): MutationOutcome | 'gap' {
+  const pending = newPendingEffects();
+  const outcome = db.transaction((tx): MutationOutcome | 'gap' => {
+    const client = tx
+      .select({ lastMutationId: syncClients.lastMutationId, lastPushAt: syncClients.lastPushAt })
+      .from(syncClients)
+      .where(eq(syncClients.clientId, clientId))
+      .get() ?? { lastMutationId: 0, lastPushAt: null };
+    if (mutation.id <= client.lastMutationId) return storedOutcome(tx, clientId, mutation.id);
+    if (mutation.id !== client.lastMutationId + 1) return 'gap';
+    const now = new Date();
+    const madeAt = clampMadeAt(mutation.at, client.lastPushAt, now);
+    const result = runGuarded(tx, mutation.id, pending, (savepoint) => run(savepoint, pending, madeAt));
+    tx.update(syncClients)
+      .set({ lastMutationId: mutation.id, lastPushAt: now.toISOString() })
+      .where(eq(syncClients.clientId, clientId))
+      .run();
+    tx.insert(syncMutations)
+      .values({
+        clientId,
+        mutationId: mutation.id,
+        name: mutation.name,
+        status: result.status,
+        code: result.status === 'rejected' ? result.code : null,
+        message: result.status === 'rejected' ? result.message : null,
+      })
+      .run();
+    return result;
+  });
+  if (outcome !== 'gap') flush(pending);
+  return outcome;
+}
+
+/** Applies a push batch in order; a gap stops it (the route answers 503 on anything unexpected). */
 export function processPush(db: Db, flush: EffectsFlusher, actor: Actor, request: PushRequest): PushResponse {
   const client = claimClient(db, request.clientId, actor);
   const outcomes: MutationOutcome[] = [];
   let lastMutationId = client.lastMutationId;
-  let lastPushAt = client.lastPushAt;
-
   for (const mutation of request.mutations) {
-    const pending = newPendingEffects();
-    const outcome = db.transaction((tx): MutationOutcome | 'gap' => {
-      const { lastMutationId: last } = tx
-        .select({ lastMutationId: syncClients.lastMutationId })
-        .from(syncClients)
-        .where(eq(syncClients.clientId, request.clientId))
-        .get() ?? { lastMutationId: 0 };
-      if (mutation.id <= last) return storedOutcome(tx, request.clientId, mutation.id);
-      if (mutation.id !== last + 1) return 'gap';
-      const now = new Date();
-      const result = applyOne(tx, actor, mutation, pending, clampMadeAt(mutation.at, lastPushAt, now));
-      lastPushAt = now.toISOString();
-      tx.update(syncClients)
-        .set({ lastMutationId: mutation.id, lastPushAt })
-        .where(eq(syncClients.clientId, request.clientId))
-        .run();
-      tx.insert(syncMutations)
-        .values({
-          clientId: request.clientId,
-          mutationId: mutation.id,
-          name: mutation.name,
-          status: result.status,
-          code: result.status === 'rejected' ? result.code : null,
-          message: result.status === 'rejected' ? result.message : null,
-        })
-        .run();
-      return result;
-    });
+    const outcome = applyClientMutation(db, flush, request.clientId, mutation, (tx, pending, madeAt) =>
+      runInTransaction(tx, actor, mutationCommands[mutation.name], mutation.args, pending, madeAt),
+    );
     if (outcome === 'gap') break;
-    flush(pending);
     outcomes.push(outcome);
     lastMutationId = Math.max(lastMutationId, mutation.id);
   }
   return { outcomes, lastMutationId, version: currentVersion(db) };
 }
 
-function applyOne(
+/** Runs a command in a savepoint: a refused command leaves none of its writes, while the bookkeeping still commits. */
+function runGuarded(
   tx: Tx,
-  actor: Actor,
-  mutation: Mutation,
-  pending: ReturnType<typeof newPendingEffects>,
-  madeAt: Date,
+  mutationId: number,
+  pending: PendingEffects,
+  run: (savepoint: Tx) => void,
 ): Exclude<MutationOutcome, { status: 'duplicate' }> {
   try {
-    // A savepoint: a refused command leaves none of its writes, while the bookkeeping still commits.
-    tx.transaction((savepoint) =>
-      runInTransaction(savepoint, actor, mutationCommands[mutation.name], mutation.args, pending, madeAt),
-    );
-    return { id: mutation.id, status: 'applied' };
+    tx.transaction((savepoint) => run(savepoint));
+    return { id: mutationId, status: 'applied' };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     pending.changes.length = 0;
     pending.effects.length = 0;
-    return { id: mutation.id, status: 'rejected', code: error.code, message: error.message };
+    return { id: mutationId, status: 'rejected', code: error.code, message: error.message };
   }
 }

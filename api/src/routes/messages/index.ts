@@ -1,8 +1,17 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
-import { presenceArgsSchema, rooms, typingArgsSchema, uuidv7 } from '@office/sync-protocol';
+import {
+  presenceArgsSchema,
+  rooms,
+  typingArgsSchema,
+  uploadLimits,
+  uploadSyncFieldsSchema,
+  uuidv7,
+  type UploadOutcomeResponse,
+} from '@office/sync-protocol';
 import { chatAttachments, chatMessages, users } from '../../db/schema';
-import { runCommand } from '../../domain/commands';
+import { runCommand, runInTransaction } from '../../domain/commands';
+import { applyClientMutation, claimClient } from '../../domain/sync/push';
 import { DomainError, parseInput } from '../../domain/errors';
 import {
   deleteChatCommand,
@@ -40,25 +49,58 @@ export const messageRoutes: FastifyPluginCallback = (app, _opts, done) => {
     return reply.status(201).send({ message });
   });
 
+  /**
+   * A message with files. With `clientId`, `mutationId` and `at` fields (sent before the files) it is a
+   * queued offline write: it applies exactly once per client mutation, like /api/sync/push, and a
+   * refusal is recorded as that mutation's outcome so the client's queue moves on.
+   */
   app.post('/upload', auth, async (request, reply) => {
     if (!request.isMultipart())
       throw new DomainError('unsupported_media_type', 'Send the files as multipart/form-data.');
     const stored: StoredFile[] = [];
     const fields: Record<string, string> = {};
+    const discard = () => uploads.remove(stored.map((file) => file.filename));
+    let refusal: DomainError | null = null;
     try {
       for await (const part of request.parts()) {
         if (part.type === 'file') stored.push(await uploads.save(part));
         else fields[part.fieldname] = String(part.value);
       }
-      const message = runCommand(app.db, app.flush, request.actor, sendChatFilesCommand, {
-        id: fields.id ?? uuidv7(),
-        text: fields.text ?? '',
-        files: stored,
-      });
+    } catch (error) {
+      await discard();
+      if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
+        refusal = new DomainError('payload_too_large', `At most ${uploadLimits.files} files per message.`);
+      } else if (error instanceof DomainError) refusal = error;
+      else throw error;
+    }
+    const args = { id: fields.id ?? uuidv7(), text: fields.text ?? '', files: stored };
+
+    if (fields.clientId !== undefined) {
+      const sync = parseInput(uploadSyncFieldsSchema, fields);
+      claimClient(app.db, sync.clientId, request.actor);
+      const failed = refusal;
+      const outcome = applyClientMutation(
+        app.db,
+        app.flush,
+        sync.clientId,
+        { id: sync.mutationId, name: sendChatFilesCommand.name, at: sync.at },
+        (tx, pending, madeAt) => {
+          if (failed) throw failed;
+          runInTransaction(tx, request.actor, sendChatFilesCommand, args, pending, madeAt);
+        },
+      );
+      // Only a first, applied run keeps its files; a replay or a refusal leaves none behind.
+      if (outcome === 'gap' || outcome.status !== 'applied') await discard();
+      return { outcome } satisfies UploadOutcomeResponse;
+    }
+
+    if (refusal) throw refusal;
+    try {
+      const message = runCommand(app.db, app.flush, request.actor, sendChatFilesCommand, args);
       return await reply.status(201).send({ success: true, message });
     } catch (error) {
-      // A partial or refused upload leaves no file behind (and the command wrote no message).
-      await uploads.remove(stored.map((file) => file.filename));
+      // A refused upload leaves no file behind (and the command wrote no message).
+      await discard();
       throw error;
     }
   });

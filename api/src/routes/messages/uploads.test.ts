@@ -3,14 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { and, eq, inArray, ne, isNull } from 'drizzle-orm';
-import {
-  errorCatalogue,
-  uploadLimits,
-  uuidv7,
-  type ChatMessage,
-  type ErrorBody,
-  type User,
-} from '@office/sync-protocol';
+import { uploadLimits, uuidv7, type ChatMessage, type ErrorBody, type User } from '@office/sync-protocol';
 import { chatAttachments, chatMessages, notifications, users } from '../../db/schema';
 import { storedNamePattern } from '../../domain/chat/uploads';
 import { bearer, signIn, startTestServer, type TestServer } from '../../test-support';
@@ -432,7 +425,7 @@ describe('upload limits', () => {
     await expectRefused(
       parts,
       {},
-      { status: 413, code: 'payload_too_large', message: errorCatalogue.payload_too_large.message },
+      { status: 413, code: 'payload_too_large', message: `At most ${uploadLimits.files} files per message.` },
     );
   });
 

@@ -1,6 +1,277 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { ArrowDown, MessagesSquare, Search, SearchX, Users, X } from 'lucide-react';
+import { canModerateChatMessage, type Actor } from '@office/sync-protocol';
+import { useAuth } from '../../app/auth/use-auth';
+import { mobileMediaQuery } from '../../app/shell/use-is-mobile';
 import { PageHeader } from '../../components/page-header';
+import { useNow } from '../../components/use-now';
+import { useMutate, useOnline, useUsers } from '../../data/hooks';
+import { LocalWriteError } from '../../sync/mutate';
+import { useWorkspace } from '../../sync/sync-context';
+import { countOnline, filterChatMessages, groupMessagesByDate } from './chat-format';
+import { Composer } from './composer';
+import { MembersPanel } from './members-panel';
+import { MessageItem } from './message-item';
+import { typingText } from './typing';
+import { useChatMessages, useHasSynced, useTypingAnnouncer, useTypingUsers } from './use-chat-data';
+import styles from './chat.module.css';
 
-/** Team Chat (/chat). */
+const membersPanelId = 'chat-members';
+/** Within this distance of the bottom the list follows new messages. */
+const followThresholdPx = 120;
+
+/** Team Chat (/chat): reads only the local database; text sends, edits and deletes work offline. */
 export function ChatScreen() {
-  return <PageHeader title="Team Chat" />;
+  const { user, token } = useAuth();
+  const { ctx } = useWorkspace();
+  const mutate = useMutate();
+  const messages = useChatMessages();
+  const hasSynced = useHasSynced();
+  const online = useOnline();
+  const users = useUsers();
+  const now = useNow();
+  const selfId = ctx.userId;
+  const typing = useTypingUsers(selfId);
+  const announcer = useTypingAnnouncer();
+
+  const [search, setSearch] = useState('');
+  // The panel starts open where there is room beside the messages, closed on phones where it overlays.
+  const [membersOpen, setMembersOpen] = useState(() => !window.matchMedia(mobileMediaQuery).matches);
+  const listRef = useRef<HTMLDivElement>(null);
+  const atBottomRef = useRef(true);
+  const [atBottom, setAtBottom] = useState(true);
+  const [seenLastId, setSeenLastId] = useState<string | null>(null);
+
+  const usersById = useMemo(() => new Map((users ?? []).map((person) => [person.id, person])), [users]);
+  const self = usersById.get(selfId);
+  const actor: Actor = { id: selfId, role: self?.role ?? user?.role ?? 'employee' };
+  const onlineCount = users ? countOnline(users) : 0;
+
+  const shown = useMemo(() => (messages ? filterChatMessages(messages, search) : []), [messages, search]);
+  const groups = useMemo(() => groupMessagesByDate(shown, now), [shown, now]);
+  const lastMessage = shown.at(-1);
+  const lastId = lastMessage?.id ?? null;
+  const lastIsOwn = lastMessage?.userId.id === selfId;
+
+  // Typing names come from the directory when known, so a rename shows at once.
+  const typingNames = typing.map((entry) => usersById.get(entry.userId)?.name ?? entry.userName);
+  const typingIds = useMemo(() => new Set(typing.map((entry) => entry.userId)), [typing]);
+  const typingLine = typingText(typingNames);
+
+  // Newest message in view on open, on a new search, on one's own message and on new messages
+  // while the reader is at the bottom. Someone reading older messages gets a "New messages" button instead.
+  const previousSearch = useRef(search);
+  const scrolledOnce = useRef(false);
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list || lastId === null) return;
+    const searchChanged = previousSearch.current !== search;
+    previousSearch.current = search;
+    if (!scrolledOnce.current || searchChanged || lastIsOwn || atBottomRef.current) {
+      scrolledOnce.current = true;
+      list.scrollTop = list.scrollHeight;
+    }
+  }, [lastId, lastIsOwn, search]);
+
+  // Content that grows later (a long edit, a slow font) keeps a reader who was at the bottom there.
+  const innerRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const list = listRef.current;
+    const inner = innerRef.current;
+    if (!list || !inner || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => {
+      if (atBottomRef.current) list.scrollTop = list.scrollHeight;
+    });
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, []);
+
+  const handleScroll = () => {
+    const list = listRef.current;
+    if (!list) return;
+    const bottom = list.scrollHeight - list.scrollTop - list.clientHeight <= followThresholdPx;
+    atBottomRef.current = bottom;
+    setAtBottom(bottom);
+    if (bottom) setSeenLastId(lastId);
+  };
+  const scrollToNewest = () => {
+    const list = listRef.current;
+    if (list) list.scrollTo({ top: list.scrollHeight, behavior: 'smooth' });
+  };
+  const showJump = !atBottom && lastId !== null && lastId !== seenLastId;
+
+  const handleEdit = useCallback(
+    async (id: string, text: string): Promise<string | null> => {
+      try {
+        await mutate('chat.edit', { id, text });
+        return null;
+      } catch (error) {
+        if (error instanceof LocalWriteError) return error.message;
+        console.error('Editing the message failed', error);
+        return 'Your change could not be saved. Please try again.';
+      }
+    },
+    [mutate],
+  );
+  const handleDelete = useCallback(
+    (id: string) => {
+      if (!window.confirm('Are you sure you want to delete this message?')) return;
+      mutate('chat.delete', { id }).catch((error: unknown) => {
+        // Spec section 8: failures other than those listed are only logged.
+        console.error('Deleting the message failed', error);
+      });
+    },
+    [mutate],
+  );
+
+  // A new device shows its first download as loading, not as an empty chat.
+  const loading = messages === undefined || (messages.length === 0 && hasSynced !== true && online);
+
+  const closeMembers = useCallback(() => setMembersOpen(false), []);
+
+  return (
+    <div className={styles.page}>
+      <PageHeader
+        title="Team Chat"
+        subtitle={
+          <span className={styles.onlineCount}>
+            <span className={styles.onlineDot} aria-hidden="true" />
+            {onlineCount} online
+          </span>
+        }
+      />
+
+      <div className={`${styles.card} ${membersOpen ? styles.withMembers : ''}`}>
+        <div className={styles.main}>
+          <div className={styles.toolbar}>
+            <div className={styles.searchBox}>
+              <Search size={18} aria-hidden="true" className={styles.searchIcon} />
+              <input
+                type="search"
+                className={styles.searchInput}
+                placeholder="Search messages..."
+                aria-label="Search messages..."
+                value={search}
+                onChange={(event) => setSearch(event.target.value)}
+              />
+            </div>
+            <button
+              type="button"
+              className={styles.membersToggle}
+              aria-label={membersOpen ? 'Hide team members' : 'Show team members'}
+              title={membersOpen ? 'Hide team members' : 'Show team members'}
+              aria-expanded={membersOpen}
+              aria-controls={membersPanelId}
+              onClick={() => setMembersOpen((open) => !open)}
+            >
+              <Users size={20} aria-hidden="true" />
+              {users && <span className={styles.membersToggleCount}>{users.length}</span>}
+            </button>
+          </div>
+
+          <div className={styles.listWrap}>
+            <div
+              ref={listRef}
+              className={styles.list}
+              role="log"
+              aria-label="Team chat messages"
+              tabIndex={0}
+              onScroll={handleScroll}
+            >
+              <div ref={innerRef} className={styles.listInner}>
+                {loading ? (
+                  <p className={styles.loading} role="status">
+                    Loading messages...
+                  </p>
+                ) : messages.length === 0 ? (
+                  <div className={styles.empty}>
+                    <span className={styles.emptyIcon} aria-hidden="true">
+                      <MessagesSquare size={30} />
+                    </span>
+                    <h2 className={styles.emptyTitle}>Welcome to Team Chat!</h2>
+                    <p className={styles.emptyText}>Start a conversation with your team members.</p>
+                  </div>
+                ) : shown.length === 0 ? (
+                  <div className={styles.empty}>
+                    <span className={styles.emptyIcon} aria-hidden="true">
+                      <SearchX size={30} />
+                    </span>
+                    <h2 className={styles.emptyTitle}>No messages found</h2>
+                    <p className={styles.emptyText}>No messages match &ldquo;{search.trim()}&rdquo;.</p>
+                    <button type="button" className={styles.clearSearch} onClick={() => setSearch('')}>
+                      <X size={14} aria-hidden="true" />
+                      Clear search
+                    </button>
+                  </div>
+                ) : (
+                  groups.map((group) => (
+                    <section key={group.key} className={styles.day} aria-label={group.label}>
+                      <div className={styles.separator}>
+                        <span>{group.label}</span>
+                      </div>
+                      <ul className={styles.messages}>
+                        {group.messages.map((message) => {
+                          const author = usersById.get(message.userId.id);
+                          return (
+                            <MessageItem
+                              key={message.id}
+                              message={message}
+                              authorName={author?.name ?? message.userName}
+                              authorAvatar={author ? author.avatar : message.userAvatar}
+                              isOwn={message.userId.id === selfId}
+                              canModerate={canModerateChatMessage(actor, message)}
+                              now={now}
+                              search={search}
+                              token={token}
+                              onEdit={handleEdit}
+                              onDelete={handleDelete}
+                            />
+                          );
+                        })}
+                      </ul>
+                    </section>
+                  ))
+                )}
+              </div>
+            </div>
+            {showJump && (
+              <button type="button" className={styles.jump} onClick={scrollToNewest}>
+                <ArrowDown size={16} aria-hidden="true" />
+                New messages
+              </button>
+            )}
+          </div>
+
+          <div className={styles.typing} aria-live="polite">
+            {typingLine && (
+              <>
+                <span className={styles.typingDots} aria-hidden="true">
+                  <span />
+                  <span />
+                  <span />
+                </span>
+                {typingLine}
+              </>
+            )}
+          </div>
+
+          <Composer announcer={announcer} />
+        </div>
+
+        {membersOpen && (
+          <>
+            {/* On phones the panel overlays the chat; a tap beside it closes it (the panel has its own close button). */}
+            <div className={styles.membersBackdrop} aria-hidden="true" onClick={closeMembers} />
+            <MembersPanel
+              id={membersPanelId}
+              users={users ?? []}
+              selfId={selfId}
+              typingIds={typingIds}
+              onClose={closeMembers}
+            />
+          </>
+        )}
+      </div>
+    </div>
+  );
 }

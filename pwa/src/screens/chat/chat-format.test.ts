@@ -1,0 +1,123 @@
+import { describe, expect, test } from 'vitest';
+import {
+  countOnline,
+  dateSeparatorLabel,
+  filterChatMessages,
+  formatChatTime,
+  groupMessagesByDate,
+  orderMembers,
+  presenceLabel,
+  roleLabel,
+} from './chat-format';
+
+// Local dates, so the tests read the same in every time zone.
+const now = new Date(2025, 4, 14, 15, 30);
+const at = (...parts: [number, number, number, number, number]) => new Date(...parts).toISOString();
+
+describe('formatChatTime', () => {
+  test('a message from today shows its 12-hour time', () => {
+    expect(formatChatTime(new Date(2025, 4, 14, 9, 5), now)).toBe('9:05 AM');
+    expect(formatChatTime(new Date(2025, 4, 14, 0, 0), now)).toBe('12:00 AM');
+    expect(formatChatTime(new Date(2025, 4, 14, 21, 47), now)).toBe('9:47 PM');
+  });
+
+  test('a message from the day before reads Yesterday with its time', () => {
+    expect(formatChatTime(new Date(2025, 4, 13, 23, 59), now)).toBe('Yesterday 11:59 PM');
+    expect(formatChatTime(new Date(2025, 4, 13, 0, 1), now)).toBe('Yesterday 12:01 AM');
+  });
+
+  test('an older message shows month, day and time', () => {
+    expect(formatChatTime(new Date(2025, 4, 12, 12, 0), now)).toBe('May 12, 12:00 PM');
+    expect(formatChatTime(new Date(2024, 11, 3, 8, 15), now)).toBe('Dec 3, 8:15 AM');
+  });
+
+  test('yesterday across a month boundary still reads Yesterday', () => {
+    expect(formatChatTime(new Date(2025, 4, 31, 22, 0), new Date(2025, 5, 1, 8, 0))).toBe('Yesterday 10:00 PM');
+  });
+
+  test('an ISO timestamp string is accepted and an unreadable one shows nothing', () => {
+    expect(formatChatTime(at(2025, 4, 14, 7, 8), now)).toBe('7:08 AM');
+    expect(formatChatTime('not a date', now)).toBe('');
+  });
+});
+
+describe('dateSeparatorLabel', () => {
+  test('today and yesterday read as words', () => {
+    expect(dateSeparatorLabel(new Date(2025, 4, 14, 0, 0), now)).toBe('Today');
+    expect(dateSeparatorLabel(new Date(2025, 4, 13, 23, 59), now)).toBe('Yesterday');
+  });
+
+  test('older days show the full date', () => {
+    expect(dateSeparatorLabel(new Date(2025, 4, 12, 10, 0), now)).toBe('May 12, 2025');
+    expect(dateSeparatorLabel(new Date(2024, 0, 1, 10, 0), now)).toBe('January 1, 2024');
+  });
+});
+
+describe('groupMessagesByDate', () => {
+  const message = (id: string, timestamp: string) => ({ id, text: id, userName: 'Alice Johnson', timestamp });
+
+  test('messages are split into runs of the same local day, each under its label', () => {
+    const groups = groupMessagesByDate(
+      [
+        message('a', at(2025, 4, 12, 9, 0)),
+        message('b', at(2025, 4, 12, 18, 0)),
+        message('c', at(2025, 4, 13, 23, 59)),
+        message('d', at(2025, 4, 14, 0, 0)),
+        message('e', at(2025, 4, 14, 15, 0)),
+      ],
+      now,
+    );
+    expect(groups.map((group) => [group.key, group.label, group.messages.map((item) => item.id)])).toEqual([
+      ['2025-05-12', 'May 12, 2025', ['a', 'b']],
+      ['2025-05-13', 'Yesterday', ['c']],
+      ['2025-05-14', 'Today', ['d', 'e']],
+    ]);
+  });
+
+  test('no messages give no groups', () => {
+    expect(groupMessagesByDate([], now)).toEqual([]);
+  });
+});
+
+describe('filterChatMessages', () => {
+  const messages = [
+    { id: '1', text: 'Standup at ten', userName: 'Alice Johnson', timestamp: at(2025, 4, 14, 9, 0) },
+    { id: '2', text: 'Numbers are in', userName: 'Bob Smith', timestamp: at(2025, 4, 14, 9, 5) },
+  ];
+
+  test('a blank search keeps every message', () => {
+    expect(filterChatMessages(messages, '   ')).toBe(messages);
+  });
+
+  test('the search matches the text or the author, ignoring case', () => {
+    expect(filterChatMessages(messages, 'STANDUP').map((item) => item.id)).toEqual(['1']);
+    expect(filterChatMessages(messages, 'bob').map((item) => item.id)).toEqual(['2']);
+    expect(filterChatMessages(messages, 'nobody')).toEqual([]);
+  });
+});
+
+describe('the members panel', () => {
+  const users = [
+    { id: 'c', name: 'Carol', status: 'offline' },
+    { id: 'me', name: 'Zed', status: 'online' },
+    { id: 'b', name: 'bob', status: 'away' },
+    { id: 'a', name: 'Alice', status: 'online' },
+    { id: 'd', name: 'Dave', status: 'online' },
+  ];
+
+  test('the current user comes first, then others online, away, offline, each by name', () => {
+    expect(orderMembers(users, 'me').map((user) => user.id)).toEqual(['me', 'a', 'd', 'b', 'c']);
+  });
+
+  test('online users are counted', () => {
+    expect(countOnline(users)).toBe(3);
+  });
+
+  test('presence and role read with a capital first letter', () => {
+    expect(presenceLabel('online')).toBe('Online');
+    expect(presenceLabel('away')).toBe('Away');
+    expect(presenceLabel('offline')).toBe('Offline');
+    expect(roleLabel('manager')).toBe('Manager');
+    expect(roleLabel('admin')).toBe('Admin');
+  });
+});

@@ -1,0 +1,103 @@
+import { format, isSameDay, subDays } from 'date-fns';
+
+/** Enough of a chat message for sorting, grouping and searching. */
+export interface ChatMessageLike {
+  text: string;
+  userName: string;
+  /** ISO time the message was sent. */
+  timestamp: string;
+  userId?: { name: string } | undefined;
+}
+
+const toDate = (timestamp: string | number | Date): Date | null => {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? null : date;
+};
+
+/**
+ * The time of a chat message (spec section 9): 'h:mm a' if sent today, 'Yesterday h:mm a' if
+ * the day before, otherwise 'MMM d, h:mm a'. Days are the viewer's local days.
+ */
+export function formatChatTime(timestamp: string | number | Date, now: Date = new Date()): string {
+  const sent = toDate(timestamp);
+  if (!sent) return '';
+  if (isSameDay(sent, now)) return format(sent, 'h:mm a');
+  if (isSameDay(sent, subDays(now, 1))) return `Yesterday ${format(sent, 'h:mm a')}`;
+  return format(sent, 'MMM d, h:mm a');
+}
+
+/** The separator above a day's messages: "Today", "Yesterday" or 'MMMM d, yyyy' (spec sections 2 and 9). */
+export function dateSeparatorLabel(timestamp: string | number | Date, now: Date = new Date()): string {
+  const sent = toDate(timestamp);
+  if (!sent) return '';
+  if (isSameDay(sent, now)) return 'Today';
+  if (isSameDay(sent, subDays(now, 1))) return 'Yesterday';
+  return format(sent, 'MMMM d, yyyy');
+}
+
+/** One day of messages under its separator. */
+export interface DateGroup<T> {
+  /** The local day, yyyy-MM-dd: stable as a React key. */
+  key: string;
+  label: string;
+  messages: T[];
+}
+
+/** Splits messages, already in time order, into runs of the same local day. */
+export function groupMessagesByDate<T extends ChatMessageLike>(
+  messages: readonly T[],
+  now: Date = new Date(),
+): DateGroup<T>[] {
+  const groups: DateGroup<T>[] = [];
+  for (const message of messages) {
+    const sent = toDate(message.timestamp);
+    const key = sent ? format(sent, 'yyyy-MM-dd') : 'unknown';
+    const last = groups.at(-1);
+    if (last && last.key === key) {
+      last.messages.push(message);
+    } else {
+      groups.push({ key, label: dateSeparatorLabel(message.timestamp, now), messages: [message] });
+    }
+  }
+  return groups;
+}
+
+/** The messages whose text or author contains the search text, ignoring case; all of them for a blank search. */
+export function filterChatMessages<T extends ChatMessageLike>(messages: readonly T[], search: string): readonly T[] {
+  const needle = search.trim().toLocaleLowerCase();
+  if (needle === '') return messages;
+  return messages.filter((message) =>
+    [message.text, message.userName, message.userId?.name ?? ''].some((value) =>
+      value.toLocaleLowerCase().includes(needle),
+    ),
+  );
+}
+
+/** How many users are online right now. */
+export const countOnline = (users: readonly { status: string }[]): number =>
+  users.filter((user) => user.status === 'online').length;
+
+/** A role as the badge reads it: "Manager", "Employee", "Admin"; unknown roles keep their spelling. */
+export const roleLabel = (role: string): string => (role ? role.charAt(0).toUpperCase() + role.slice(1) : 'Employee');
+
+/** A presence as the members panel reads it. */
+export const presenceLabel = (status: string): string =>
+  status === 'online' ? 'Online' : status === 'away' ? 'Away' : 'Offline';
+
+const presenceOrder: Record<string, number> = { online: 0, away: 1, offline: 2 };
+
+/** The current user first, then the others: online, away, offline, each by name. */
+export function orderMembers<T extends { id: string; name: string; status: string }>(
+  users: readonly T[],
+  selfId: string,
+): T[] {
+  const self = users.filter((user) => user.id === selfId);
+  const others = users
+    .filter((user) => user.id !== selfId)
+    .sort(
+      (a, b) =>
+        (presenceOrder[a.status] ?? 2) - (presenceOrder[b.status] ?? 2) ||
+        a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }),
+    );
+  return [...self, ...others];
+}

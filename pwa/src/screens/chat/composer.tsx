@@ -1,0 +1,268 @@
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { CircleAlert, Paperclip, SendHorizontal, Smile, X } from 'lucide-react';
+import { chatFileAccept, chatLimits, formatFileSize, uuidv7 } from '@office/sync-protocol';
+import { useMutate, useOutbox } from '../../data/hooks';
+import { LocalWriteError } from '../../sync/mutate';
+import { chatEmojis } from './emojis';
+import { addFiles, fileKey } from './selected-files';
+import type { TypingAnnouncer } from './typing-announcer';
+import styles from './chat.module.css';
+
+/** Spec section 8: above the composer, when the server gives no text of its own. */
+const uploadFailed = 'Failed to upload files';
+
+/**
+ * The message box: files, text, emojis and send. Everything is a local write that syncs when it can:
+ * files wait in IndexedDB and upload once online, in the order they were sent.
+ */
+export function Composer({ announcer }: { announcer: TypingAnnouncer }) {
+  const mutate = useMutate();
+  const outbox = useOutbox() ?? [];
+  const refusedUpload = outbox.findLast((entry) => entry.name === 'chat.sendFiles' && entry.status === 'failed');
+  const pickerId = useId();
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const emojiRef = useRef<HTMLDivElement>(null);
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [emojiOpen, setEmojiOpen] = useState(false);
+
+  const trimmed = text.trim();
+  const hasFiles = files.length > 0;
+  const canSend = !sending && (trimmed !== '' || hasFiles);
+
+  // The text box grows with its content up to its CSS max height.
+  useLayoutEffect(() => {
+    const field = textRef.current;
+    if (!field) return;
+    field.style.height = 'auto';
+    field.style.height = `${field.scrollHeight}px`;
+  }, [text]);
+
+  // The emoji grid closes on a click elsewhere or Escape.
+  useEffect(() => {
+    if (!emojiOpen) return undefined;
+    const handlePointer = (event: PointerEvent) => {
+      if (!emojiRef.current?.contains(event.target as Node)) setEmojiOpen(false);
+    };
+    const handleKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setEmojiOpen(false);
+        textRef.current?.focus();
+      }
+    };
+    document.addEventListener('pointerdown', handlePointer);
+    document.addEventListener('keydown', handleKey);
+    return () => {
+      document.removeEventListener('pointerdown', handlePointer);
+      document.removeEventListener('keydown', handleKey);
+    };
+  }, [emojiOpen]);
+
+  const updateText = (value: string) => {
+    setText(value);
+    announcer.input(value.trim() !== '');
+  };
+
+  const send = async () => {
+    if (!canSend) return;
+    setError(null);
+    announcer.stop();
+    if (hasFiles) {
+      setSending(true);
+      try {
+        await mutate('chat.sendFiles', {
+          id: uuidv7(),
+          text: trimmed,
+          files: files.map((file) => ({ name: file.name, type: file.type, size: file.size, blob: file })),
+        });
+        setText('');
+        setFiles([]);
+      } catch (sendError) {
+        setError(sendError instanceof LocalWriteError ? sendError.message : uploadFailed);
+      } finally {
+        setSending(false);
+      }
+      return;
+    }
+    // Cleared first so a quick second Enter cannot send the same text twice; restored on failure.
+    setText('');
+    try {
+      await mutate('chat.send', { id: uuidv7(), text: trimmed });
+    } catch (sendError) {
+      setText(text);
+      if (sendError instanceof LocalWriteError) setError(sendError.message);
+      else {
+        console.error('Sending the message failed', sendError);
+        setError('Your message could not be saved. Please try again.');
+      }
+    }
+  };
+
+  const handleKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send();
+    }
+  };
+
+  const handleFiles = (event: ChangeEvent<HTMLInputElement>) => {
+    const picked = Array.from(event.target.files ?? []);
+    // Cleared so picking the same file again after removing it still fires a change.
+    event.target.value = '';
+    if (picked.length === 0) return;
+    const result = addFiles(files, picked);
+    setFiles(result.files);
+    setError(result.problem);
+  };
+
+  const removeFile = (file: File) => {
+    setFiles((current) => current.filter((candidate) => candidate !== file));
+    setError(null);
+  };
+
+  const insertEmoji = (emoji: string) => {
+    const field = textRef.current;
+    if (text.length + emoji.length > chatLimits.textMax) return;
+    const start = field?.selectionStart ?? text.length;
+    const end = field?.selectionEnd ?? text.length;
+    const next = text.slice(0, start) + emoji + text.slice(end);
+    updateText(next);
+    setEmojiOpen(false);
+    const caret = start + emoji.length;
+    requestAnimationFrame(() => {
+      field?.focus();
+      field?.setSelectionRange(caret, caret);
+    });
+  };
+
+  const nearLimit = text.length >= chatLimits.textMax - 100;
+
+  return (
+    <div className={styles.composer}>
+      {refusedUpload && !error && (
+        <p className={styles.composerError} role="alert">
+          <CircleAlert size={16} aria-hidden="true" />
+          {refusedUpload.error?.message || uploadFailed}
+        </p>
+      )}
+      {error && (
+        <p className={styles.composerError} role="alert">
+          <CircleAlert size={16} aria-hidden="true" />
+          {error}
+        </p>
+      )}
+      {hasFiles && (
+        <ul className={styles.selectedFiles} aria-label="Selected files">
+          {files.map((file) => (
+            <li key={fileKey(file)} className={styles.selectedFile}>
+              <Paperclip size={14} aria-hidden="true" />
+              <span className={styles.selectedFileName} title={file.name}>
+                {file.name}
+              </span>
+              <span className={styles.selectedFileSize}>{formatFileSize(file.size)}</span>
+              <button
+                type="button"
+                className={styles.selectedFileRemove}
+                aria-label={`Remove ${file.name}`}
+                disabled={sending}
+                onClick={() => removeFile(file)}
+              >
+                <X size={14} aria-hidden="true" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className={styles.composerRow}>
+        <input
+          ref={fileRef}
+          id={pickerId}
+          type="file"
+          multiple
+          accept={chatFileAccept}
+          className={styles.fileInput}
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={handleFiles}
+        />
+        <button
+          type="button"
+          className={styles.composerIcon}
+          aria-label="Attach files"
+          title="Attach files"
+          disabled={sending}
+          onClick={() => fileRef.current?.click()}
+        >
+          <Paperclip size={20} aria-hidden="true" />
+        </button>
+        <div className={styles.inputWrap}>
+          <textarea
+            ref={textRef}
+            className={styles.textInput}
+            placeholder="Type your message..."
+            aria-label="Type your message..."
+            rows={1}
+            maxLength={chatLimits.textMax}
+            value={text}
+            onChange={(event) => updateText(event.target.value)}
+            onKeyDown={handleKeyDown}
+            onBlur={() => {
+              if (text.trim() === '') announcer.stop();
+            }}
+          />
+          {nearLimit && (
+            <span className={styles.counter} aria-live="polite">
+              {text.length}/{chatLimits.textMax}
+            </span>
+          )}
+        </div>
+        <div className={styles.emojiWrap} ref={emojiRef}>
+          <button
+            type="button"
+            className={styles.composerIcon}
+            aria-label="Add emoji"
+            title="Add emoji"
+            aria-haspopup="true"
+            aria-expanded={emojiOpen}
+            onClick={() => setEmojiOpen((open) => !open)}
+          >
+            <Smile size={20} aria-hidden="true" />
+          </button>
+          {emojiOpen && (
+            <div className={styles.emojiPicker} role="group" aria-label="Emojis">
+              {chatEmojis.map((emoji) => (
+                <button
+                  key={emoji}
+                  type="button"
+                  className={styles.emojiButton}
+                  aria-label={emoji}
+                  onClick={() => insertEmoji(emoji)}
+                >
+                  {emoji}
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
+        <button
+          type="button"
+          className={styles.sendButton}
+          aria-label="Send message"
+          title="Send message"
+          aria-busy={sending}
+          disabled={!canSend}
+          onClick={() => void send()}
+        >
+          {sending ? (
+            <span className={styles.sendSpinner} aria-hidden="true" />
+          ) : (
+            <SendHorizontal size={20} aria-hidden="true" />
+          )}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { X } from 'lucide-react';
+import type { LocalUser } from '../../data/db';
+import { UserAvatar } from '../../components/user-avatar';
+import { orderMembers, presenceLabel, roleLabel } from './chat-format';
+import styles from './chat.module.css';
+
+interface MembersPanelProps {
+  id: string;
+  users: readonly LocalUser[];
+  selfId: string;
+  typingIds: ReadonlySet<string>;
+  onClose: () => void;
+}
+
+/** "Team Members (n)": presence, role badge and who is typing. */
+export function MembersPanel({ id, users, selfId, typingIds, onClose }: MembersPanelProps) {
+  const members = orderMembers(users, selfId);
+  return (
+    <aside id={id} className={styles.members} aria-labelledby={`${id}-title`}>
+      <div className={styles.membersHeader}>
+        <h2 id={`${id}-title`} className={styles.membersTitle}>
+          Team Members ({users.length})
+        </h2>
+        <button type="button" className={styles.membersClose} aria-label="Close team members" onClick={onClose}>
+          <X size={18} aria-hidden="true" />
+        </button>
+      </div>
+      <ul className={styles.memberList}>
+        {members.map((member) => {
+          const isSelf = member.id === selfId;
+          const typing = !isSelf && typingIds.has(member.id);
+          return (
+            <li key={member.id} className={styles.member}>
+              <span className={styles.memberAvatar}>
+                <UserAvatar src={member.avatar} name={member.name} size={36} />
+                <span
+                  className={`${styles.presenceDot} ${styles[`presence-${member.status}`] ?? ''}`}
+                  aria-hidden="true"
+                />
+              </span>
+              <span className={styles.memberText}>
+                <span className={styles.memberName}>
+                  <span className={styles.memberNameText}>{member.name}</span>
+                  {isSelf && <span className={styles.you}>(You)</span>}
+                </span>
+                <span className={styles.memberStatus}>
+                  <span>{presenceLabel(member.status)}</span>
+                  {typing && <span className={styles.memberTyping}>typing...</span>}
+                  <span className={`${styles.roleBadge} ${styles[`role-${member.role}`] ?? styles['role-other']}`}>
+                    {roleLabel(member.role)}
+                  </span>
+                </span>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </aside>
+  );
+}

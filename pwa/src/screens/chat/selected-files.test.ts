@@ -1,0 +1,27 @@
+import { describe, expect, test } from 'vitest';
+import { uploadLimits } from '@office/sync-protocol';
+import { addFiles } from './selected-files';
+
+const file = (name: string, size = 10, lastModified = 1) => ({ name, size, lastModified });
+
+describe('addFiles', () => {
+  test('picked files are added after those already chosen, without duplicates', () => {
+    const a = file('a.txt');
+    const result = addFiles([a], [file('a.txt'), file('b.pdf')]);
+    expect(result.files.map((item) => item.name)).toEqual(['a.txt', 'b.pdf']);
+    expect(result.problem).toBeNull();
+  });
+
+  test('a file over the size limit is left out with a reason', () => {
+    const result = addFiles([], [file('big.zip', uploadLimits.fileBytes + 1), file('ok.txt')]);
+    expect(result.files.map((item) => item.name)).toEqual(['ok.txt']);
+    expect(result.problem).toBe('"big.zip" is larger than 25 MB and was not added.');
+  });
+
+  test('no more than the per-message count is kept', () => {
+    const picked = Array.from({ length: uploadLimits.files + 2 }, (_, index) => file(`f${index}.txt`));
+    const result = addFiles([], picked);
+    expect(result.files).toHaveLength(uploadLimits.files);
+    expect(result.problem).toBe(`You can attach up to ${uploadLimits.files} files to one message.`);
+  });
+});

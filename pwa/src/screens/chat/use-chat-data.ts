@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { LocalChatMessage } from '../../data/db';
+import { api } from '../../api/http';
+import { useWorkspace } from '../../sync/sync-context';
+import { TypingAnnouncer } from './typing-announcer';
+import { addTypingEntry, expireTypingEntries, removeTypingEntry, typingCheckMs, type TypingEntry } from './typing';
+
+/** Every team chat message on this device, oldest first; pending ones included. */
+export function useChatMessages(): LocalChatMessage[] | undefined {
+  const { db } = useWorkspace();
+  return useLiveQuery(() => db.chatMessages.orderBy('timestamp').toArray(), [db]);
+}
+
+/** Whether this device has pulled from the server at least once (undefined while reading). */
+export function useHasSynced(): boolean | undefined {
+  const { db } = useWorkspace();
+  return useLiveQuery(async () => (await db.meta.get('cursor')) !== undefined, [db]);
+}
+
+/**
+ * Who is typing in the team chat, from the socket's `user-typing` and `stop-typing` (conversation
+ * null). Entries expire 5 s after their last refresh, checked every second; the viewer's own never show.
+ */
+export function useTypingUsers(selfId: string): readonly TypingEntry[] {
+  const { socket } = useWorkspace();
+  const [entries, setEntries] = useState<readonly TypingEntry[]>([]);
+
+  useEffect(() => {
+    const handleTyping = (event: { userId: string; userName: string; conversationId: string | null }) => {
+      if (event.conversationId !== null) return;
+      setEntries((current) => addTypingEntry(current, event, Date.now(), selfId));
+    };
+    const handleStop = (event: { userId: string; conversationId: string | null }) => {
+      if (event.conversationId !== null) return;
+      setEntries((current) => removeTypingEntry(current, event.userId));
+    };
+    socket.on('user-typing', handleTyping);
+    socket.on('stop-typing', handleStop);
+    const timer = window.setInterval(
+      () => setEntries((current) => expireTypingEntries(current, Date.now())),
+      typingCheckMs,
+    );
+    return () => {
+      socket.off('user-typing', handleTyping);
+      socket.off('stop-typing', handleStop);
+      window.clearInterval(timer);
+    };
+  }, [socket, selfId]);
+
+  return entries;
+}
+
+/** Announces this user's typing to the team (fire-and-forget); announces the stop when the screen closes. */
+export function useTypingAnnouncer(): TypingAnnouncer {
+  const [announcer] = useState(
+    () =>
+      new TypingAnnouncer((isTyping) => {
+        // Typing is a hint for people online right now: nothing to queue while offline.
+        if (!navigator.onLine) return;
+        api.post('/messages/typing', { isTyping }).catch(() => undefined);
+      }),
+  );
+  useEffect(() => () => announcer.stop(), [announcer]);
+  return announcer;
+}
