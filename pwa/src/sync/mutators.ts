@@ -8,7 +8,7 @@ import {
   type Task,
   type UserRef,
 } from '@office/sync-protocol';
-import type { EntityTableName, WorkspaceDb } from '../data/db';
+import type { EntityTableName, LocalChatMessage, WorkspaceDb } from '../data/db';
 
 /** Who the local write is made by; mutators need it to know "my" rows. */
 export interface MutatorContext {
@@ -31,6 +31,28 @@ async function userRef(db: WorkspaceDb, id: string): Promise<UserRef> {
 }
 
 const nowIso = () => new Date().toISOString();
+
+/** A message as this device shows it until the server confirms it: by the signed-in user, now, pending. */
+async function localChatMessage(
+  db: WorkspaceDb,
+  ctx: MutatorContext,
+  message: { id: string; text: string; type: 'text' | 'file'; attachments: Attachment[] },
+): Promise<LocalChatMessage> {
+  const author = await db.users.get(ctx.userId);
+  const name = author?.name ?? 'Unknown';
+  const avatar = author?.avatar ?? null;
+  return {
+    ...message,
+    _id: message.id,
+    userId: { _id: ctx.userId, id: ctx.userId, name, avatar, role: author?.role ?? 'employee' },
+    userName: name,
+    userAvatar: avatar,
+    timestamp: nowIso(),
+    edited: false,
+    version: 0,
+    pending: 1,
+  };
+}
 
 /** How a queued file shows before the server has classified it. */
 function localKind(name: string, type: string): AttachmentKind {
@@ -156,33 +178,14 @@ export const mutators: MutatorRegistry = {
   'chat.send': {
     touches: chatRow,
     async apply(db, args, ctx) {
-      const author = await db.users.get(ctx.userId);
-      await db.chatMessages.put({
-        _id: args.id,
-        id: args.id,
-        userId: {
-          _id: ctx.userId,
-          id: ctx.userId,
-          name: author?.name ?? 'Unknown',
-          avatar: author?.avatar ?? null,
-          role: author?.role ?? 'employee',
-        },
-        userName: author?.name ?? 'Unknown',
-        userAvatar: author?.avatar ?? null,
-        text: args.text.trim(),
-        type: 'text',
-        timestamp: nowIso(),
-        edited: false,
-        attachments: [],
-        version: 0,
-        pending: 1,
-      });
+      await db.chatMessages.put(
+        await localChatMessage(db, ctx, { id: args.id, text: args.text.trim(), type: 'text', attachments: [] }),
+      );
     },
   },
   'chat.sendFiles': {
     touches: chatRow,
     async apply(db, args, ctx) {
-      const author = await db.users.get(ctx.userId);
       // Until the upload, the files live only in the outbox: shown by name and size, not yet openable.
       const attachments: Attachment[] = args.files.map((file, index) => ({
         filename: `${args.id}-${index}`,
@@ -194,26 +197,14 @@ export const mutators: MutatorRegistry = {
         kind: localKind(file.name, file.type),
         formattedSize: formatFileSize(file.size),
       }));
-      await db.chatMessages.put({
-        _id: args.id,
-        id: args.id,
-        userId: {
-          _id: ctx.userId,
-          id: ctx.userId,
-          name: author?.name ?? 'Unknown',
-          avatar: author?.avatar ?? null,
-          role: author?.role ?? 'employee',
-        },
-        userName: author?.name ?? 'Unknown',
-        userAvatar: author?.avatar ?? null,
-        text: (args.text ?? '').trim(),
-        type: 'file',
-        timestamp: nowIso(),
-        edited: false,
-        attachments,
-        version: 0,
-        pending: 1,
-      });
+      await db.chatMessages.put(
+        await localChatMessage(db, ctx, {
+          id: args.id,
+          text: (args.text ?? '').trim(),
+          type: 'file',
+          attachments: attachments,
+        }),
+      );
     },
   },
   'chat.edit': {
