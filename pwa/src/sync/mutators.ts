@@ -202,7 +202,7 @@ export const mutators: MutatorRegistry = {
           id: args.id,
           text: (args.text ?? '').trim(),
           type: 'file',
-          attachments: attachments,
+          attachments,
         }),
       );
     },
