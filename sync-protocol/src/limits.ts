@@ -14,6 +14,8 @@ export const limits = {
   httpTimeoutMs: 10_000,
   mobileBreakpointPx: 768,
   avatarMaxBytes: 5_242_880,
+  /** Without input for this long, a user shows as away. */
+  presenceIdleMs: 5 * 60 * 1000,
 } as const;
 
 /** Splash screen timings (ms). */

@@ -4,6 +4,7 @@ import type { User } from '@office/sync-protocol';
 import { api } from '../api/http';
 import { useAuth } from '../app/auth/use-auth';
 import { openWorkspaceDb } from '../data/db';
+import { reportPresence } from '../realtime/presence';
 import { connectRealtime } from '../realtime/socket';
 import { applyLiveChange } from './apply';
 import { SyncEngine } from './engine';
@@ -28,10 +29,8 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     });
     const socket = connectRealtime(token);
 
-    socket.on('connect', () => {
-      socket.emit('update-presence', { status: document.visibilityState === 'visible' ? 'online' : 'away' });
-      engine.kick();
-    });
+    socket.on('connect', engine.kick);
+    const stopPresence = reportPresence(socket);
     socket.on('connect_error', (error) => {
       // A refused handshake may mean the session ended; /auth/me answers 401 then, which signs out.
       const code = (error as Error & { data?: { code?: string } }).data?.code;
@@ -52,9 +51,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
 
     const handleOnline = () => engine.kick();
     const handleVisibility = () => {
-      const visible = document.visibilityState === 'visible';
-      if (socket.connected) socket.emit('update-presence', { status: visible ? 'online' : 'away' });
-      if (visible) engine.kick();
+      if (document.visibilityState === 'visible') engine.kick();
     };
     window.addEventListener('online', handleOnline);
     document.addEventListener('visibilitychange', handleVisibility);
@@ -67,6 +64,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     return () => {
       window.removeEventListener('online', handleOnline);
       document.removeEventListener('visibilitychange', handleVisibility);
+      stopPresence();
       engine.stop();
       socket.close();
       db.close();
