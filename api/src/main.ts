@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { DEMO_PASSWORD, demoAccounts, isEmpty, seedDemo } from './db/seed';
 import { scheduleDueChecks } from './jobs/due-checks';
+import { UploadStore } from './domain/chat/uploads';
 
 /** The built PWA sits in pwa/dist beside this bundle's workspace. */
 function pwaDist(): string | null {
@@ -21,7 +22,7 @@ const config = loadConfig(process.env, { staticDir: pwaDist() });
 const app = await buildApp({ config });
 
 if (config.seedDemo && isEmpty(app.db)) {
-  await seedDemo(app.db, app.flush);
+  await seedDemo(app.db, app.flush, { uploads: new UploadStore(config.dataDir) });
   app.log.info('Seeded the demo workspace');
 }
 

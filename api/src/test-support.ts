@@ -8,6 +8,7 @@ import type { ClientToServerEvents, ServerToClientEvents, User } from '@office/s
 import { buildApp, type BuildOptions } from './app';
 import { loadConfig, type Config } from './config';
 import { DEMO_PASSWORD, seedDemo } from './db/seed';
+import { UploadStore } from './domain/chat/uploads';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -26,7 +27,7 @@ export async function startTestServer(
     { dataDir, port: 0, host: '127.0.0.1', jwtSecret: 'test-secret-'.padEnd(48, 'x'), ...options.config },
   );
   const app = await buildApp({ ...options, config, logger: false });
-  if (options.seed !== false) await seedDemo(app.db, app.flush);
+  if (options.seed !== false) await seedDemo(app.db, app.flush, { uploads: new UploadStore(dataDir) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {

@@ -3,7 +3,12 @@ import { isoToday, uuidv7, type Actor, type Role, type TaskPriority, type TaskSt
 import type { Db } from './client';
 import { chatMessages, tasks, users } from './schema';
 import { addCommentCommand, createTaskCommand, setTaskStatusCommand } from '../domain/tasks/commands';
-import { editChatCommand, sendChatCommand } from '../domain/chat/commands';
+import { editChatCommand, sendChatCommand, sendChatFilesCommand } from '../domain/chat/commands';
+import type { UploadStore } from '../domain/chat/uploads';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runCommand, type EffectsFlusher } from '../domain/commands';
 import { createUserCommand } from '../domain/users/commands';
 import { hashPassword } from '../domain/users/passwords';
@@ -22,7 +27,17 @@ export const demoAccounts: { name: string; email: string; role: Role; department
 export const isEmpty = (db: Db): boolean => (db.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
 
 /** Seeds the demo workspace through the same commands the app uses, so the change log is complete. */
-export async function seedDemo(db: Db, flush: EffectsFlusher, now: Date = new Date()): Promise<void> {
+export interface SeedOptions {
+  /** Where the demo's shared image goes; without it the demo has no attachment. */
+  uploads?: UploadStore;
+  now?: Date;
+}
+
+export async function seedDemo(
+  db: Db,
+  flush: EffectsFlusher,
+  { uploads, now = new Date() }: SeedOptions = {},
+): Promise<void> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const actors = new Map<string, Actor>();
   for (const account of demoAccounts) {
@@ -33,6 +48,41 @@ export async function seedDemo(db: Db, flush: EffectsFlusher, now: Date = new Da
   }
   seedTasks(db, flush, actors, now);
   seedChat(db, flush, actors, now);
+  if (uploads) await seedSharedImage(db, flush, uploads, actors, now);
+}
+
+/** The app icon lives in the repository; the demo shares it in the chat as an image attachment. */
+function findDemoImage(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    const candidate = join(dir, 'pwa', 'public', 'icons', 'icon-512.png');
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return null;
+}
+
+async function seedSharedImage(
+  db: Db,
+  flush: EffectsFlusher,
+  uploads: UploadStore,
+  actors: Map<string, Actor>,
+  now: Date,
+): Promise<void> {
+  const image = findDemoImage();
+  const bob = actors.get('bob');
+  if (!image || !bob) return;
+  const file = await uploads.saveBytes('new-app-icon.png', 'image/png', await readFile(image));
+  const id = uuidv7(now.getTime() - 10 * 60_000);
+  runCommand(db, flush, bob, sendChatFilesCommand, {
+    id,
+    text: 'Here is the new app icon for the launch deck.',
+    files: [file],
+  });
+  db.update(chatMessages)
+    .set({ createdAt: new Date(now.getTime() - 10 * 60_000).toISOString() })
+    .where(eq(chatMessages.id, id))
+    .run();
 }
 
 /** A morning of team conversation: [author, minutes before now, text, edited text]. */

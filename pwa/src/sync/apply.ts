@@ -52,9 +52,19 @@ export async function applyPull(db: WorkspaceDb, ctx: MutatorContext, page: Pull
   });
 }
 
+/** Whether a queued write of this device touches the entity a change is about. */
+async function hasPendingWrite(db: WorkspaceDb, change: Change): Promise<boolean> {
+  const table = entityTables[change.entity];
+  const pending = await db.outbox.where('status').equals('pending').toArray();
+  return pending.some((entry) => entry.undo.some((undo) => undo.table === table && undo.key === change.id));
+}
+
 /**
  * Applies a change that arrived over Socket.IO. When it directly follows the cursor the cursor moves
- * on; otherwise something in between is missing and the caller pulls ('gap').
+ * on; otherwise something in between is missing and the caller pulls ('gap'). A change to a row this
+ * device is still writing does not move the cursor either: the change may already contain that write,
+ * which the rebase would then apply twice, so the pull after the push brings the row again, once the
+ * server has said which writes it holds.
  */
 export async function applyLiveChange(
   db: WorkspaceDb,
@@ -64,13 +74,15 @@ export async function applyLiveChange(
 ): Promise<'applied' | 'gap'> {
   return db.transaction('rw', allTables(db), async () => {
     await applyChange(db, change);
+    const overlapsPendingWrite = await hasPendingWrite(db, change);
     await rebase(db, ctx);
     const cursor = await readCursor(db);
-    if (seq === cursor + 1) {
+    if (seq <= cursor) return 'applied';
+    if (seq === cursor + 1 && !overlapsPendingWrite) {
       await writeCursor(db, seq);
       return 'applied';
     }
-    return seq <= cursor ? 'applied' : 'gap';
+    return 'gap';
   });
 }
 

@@ -252,4 +252,29 @@ describe('applying server changes', () => {
     expect((await db.users.toArray()).map((u) => u.id)).toEqual([userId]);
     expect((await db.meta.get('cursor'))?.value).toBe(3);
   });
+
+  test('a live change to a row with a pending write leaves the cursor, so the pull after the push brings the row again', async () => {
+    await seeded();
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Mine', email: 'alice@demo.local' });
+    // The server already applied the write and says so live, before the push's answer arrives.
+    const result = await applyLiveChange(db, ctx, 2, {
+      entity: 'user',
+      op: 'put',
+      id: userId,
+      data: aUser(userId, { name: 'Mine', version: 2 }),
+    });
+    expect(result).toBe('gap');
+    expect((await db.meta.get('cursor'))?.value).toBe(1);
+    await applyPull(db, ctx, {
+      changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Mine', version: 2 }) }],
+      cursor: 2,
+      more: false,
+      reset: false,
+      lastMutationId: 1,
+    });
+    const row = await db.users.get(userId);
+    expect(row).toMatchObject({ name: 'Mine', version: 2 });
+    expect(row?.pending).toBeUndefined();
+    expect(await db.outbox.count()).toBe(0);
+  });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { stat, unlink } from 'node:fs/promises';
+import { stat, unlink, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -102,6 +102,15 @@ export class UploadStore {
     }
     const { size } = await stat(path);
     return { filename, originalName: part.filename.slice(0, 255), mimetype: type.mimetype, size, kind: type.kind };
+  }
+
+  /** Stores bytes the server itself has (the demo seed), under a random name like any upload. */
+  async saveBytes(originalName: string, mimetype: string, bytes: Uint8Array): Promise<StoredFile> {
+    const type = classifyFile(originalName, mimetype);
+    if (!type) throw new Error(`${originalName} is not a chat file type`);
+    const filename = `${randomUUID()}${extname(originalName).toLowerCase()}`;
+    await writeFile(join(this.dir, filename), bytes, { flag: 'wx' });
+    return { filename, originalName, mimetype: type.mimetype, size: bytes.byteLength, kind: type.kind };
   }
 
   private tooLarge(name: string): DomainError {

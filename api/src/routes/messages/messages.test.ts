@@ -197,12 +197,13 @@ describe('GET /api/messages', () => {
         _id: row?.id,
         id: row?.id,
         text: row?.text,
-        type: 'text',
+        type: row?.type,
         timestamp: row?.createdAt,
         edited: row?.edited,
-        attachments: [],
         version: row?.version,
       });
+      // The seed shares one image; every other message is text only.
+      expect(message.attachments.map((a) => a.kind)).toEqual(row?.type === 'file' ? ['image'] : []);
       const by = db()
         .select()
         .from(users)
