@@ -13,6 +13,9 @@ import {
   skipSplash,
   test,
   type ApiClient,
+  expectServiceWorkerInControl,
+  setMarker,
+  marker,
 } from './fixtures';
 
 // Team Chat (/chat, spec sections 2, 4, 5 and 8): live messages between two people, edits and
@@ -66,23 +69,6 @@ async function openChat(page: Page): Promise<void> {
 }
 
 /** Waits until the service worker is active and controls the page (so a reload works offline). */
-async function expectServiceWorkerInControl(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), {
-      message: 'the service worker should control the page',
-    })
-    .toMatch(/\/sw\.js$/);
-}
-
-const setMarker = (page: Page): Promise<void> =>
-  page.evaluate(() => {
-    (window as Window & { __marker?: string }).__marker = 'no reload';
-  });
-const marker = (page: Page): Promise<string | undefined> =>
-  page.evaluate(() => (window as Window & { __marker?: string }).__marker);
 
 const chatLog = (page: Page): Locator => page.getByRole('log', { name: 'Team chat messages' });
 /** The messages of the list (not the attachments listed inside them). */

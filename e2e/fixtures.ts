@@ -174,3 +174,25 @@ export const test = base.extend<Fixtures>({
     await Promise.all(clients.map((client) => client.dispose()));
   },
 });
+
+/** Waits until the service worker (/sw.js) controls the page, so a reload can be served offline. */
+export async function expectServiceWorkerInControl(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), {
+      message: 'the service worker should control the page',
+    })
+    .toMatch(/\/sw\.js$/);
+}
+
+/** Marks the page's window: the mark survives anything but a reload or a navigation. */
+export const setMarker = (page: Page): Promise<void> =>
+  page.evaluate(() => {
+    (window as Window & { __marker?: string }).__marker = 'no reload';
+  });
+
+/** The mark `setMarker` left, or undefined after a reload. */
+export const marker = (page: Page): Promise<string | undefined> =>
+  page.evaluate(() => (window as Window & { __marker?: string }).__marker);

@@ -13,6 +13,7 @@ import {
   skipSplash,
   test,
   type ApiClient,
+  expectServiceWorkerInControl,
 } from './fixtures';
 
 // The local-first sync layer: the installable app shell, offline edits kept in the outbox and shown
@@ -98,16 +99,6 @@ const isSyncCall = (path: 'push' | 'pull') => (request: Request) =>
   new URL(request.url()).pathname === `/api/sync/${path}`;
 
 /** Waits until the service worker is active and controls the page (so a reload works offline). */
-async function expectServiceWorkerInControl(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), {
-      message: 'the service worker should control the page',
-    })
-    .toMatch(/\/sw\.js$/);
-}
 
 /** Opens Profile Settings through the sidebar (no page load) and waits for the profile. */
 async function openProfileFromSidebar(page: Page, name: string): Promise<void> {

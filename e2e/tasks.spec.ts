@@ -12,6 +12,9 @@ import {
   skipSplash,
   test,
   type ApiClient,
+  expectServiceWorkerInControl,
+  setMarker,
+  marker,
 } from './fixtures';
 
 // Task features (spec sections 2, 4, 5, 6 and 8): Task Management (/tasks), the task detail, the
@@ -109,23 +112,6 @@ async function openDevice(browser: Browser, email: string, password = DEMO_PASSW
 }
 
 /** Waits until the service worker is active and controls the page (so a reload works offline). */
-async function expectServiceWorkerInControl(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), {
-      message: 'the service worker should control the page',
-    })
-    .toMatch(/\/sw\.js$/);
-}
-
-const setMarker = (page: Page): Promise<void> =>
-  page.evaluate(() => {
-    (window as Window & { __marker?: string }).__marker = 'no reload';
-  });
-const marker = (page: Page): Promise<string | undefined> =>
-  page.evaluate(() => (window as Window & { __marker?: string }).__marker);
 
 const syncStatus = (page: Page): Locator => page.getByRole('status', { name: 'Sync status' });
 /**

@@ -5,26 +5,19 @@ import {
   chatMessages as chatTexts,
   chatMessageSchema,
   errorCatalogue,
-  pullResponseSchema,
-  pushResponseSchema,
   uuidv7,
   type ChatMessage,
-  type ErrorCode,
   type Mutation,
-  type PullResponse,
-  type PushResponse,
   type ServerToClientEvents,
-  type User,
 } from '@office/sync-protocol';
 import { changeAudience, changeLog, chatMessages, notifications, users } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
-import { bearer, connectSocket, signIn, startTestServer, type TestServer, type TestSocket } from '../../test-support';
+import { connectSocket, startTestServer, type TestServer, type TestSocket } from '../../test-support';
+import { apiClient, expectRefusal, signInDemoPeople, type DemoName, type Session } from '../../test-api-client';
 
 // One seeded server for the whole file (a fresh one costs about two seconds); every test posts its own messages
 // and reads expectations from the database, so the tests do not depend on each other's leftovers.
-type Session = { token: string; user: User };
-type Name = 'manager' | 'admin' | 'alice' | 'bob' | 'carol';
-const names: Name[] = ['manager', 'admin', 'alice', 'bob', 'carol'];
+type Name = DemoName;
 
 let server: TestServer;
 let people: Record<Name, Session>;
@@ -32,10 +25,7 @@ const sockets: TestSocket[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
-  const entries = await Promise.all(
-    names.map(async (name) => [name, await signIn(server.app, `${name}@demo.local`)] as const),
-  );
-  people = Object.fromEntries(entries) as Record<Name, Session>;
+  people = await signInDemoPeople(server.app);
 });
 
 afterEach(() => {
@@ -47,34 +37,10 @@ afterAll(async () => {
 });
 
 const db = () => server.app.db;
+const { call, pull, push } = apiClient(() => server.app);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let counter = 0;
 const uniqueText = (what: string) => `${what} #${++counter}`;
-
-interface Answer<T = unknown> {
-  status: number;
-  body: T;
-}
-
-async function call<T = unknown>(
-  session: Session | null,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: Record<string, unknown>,
-): Promise<Answer<T>> {
-  const res = await server.app.inject({
-    method,
-    url,
-    headers: session ? bearer(session.token) : {},
-    ...(payload === undefined ? {} : { payload }),
-  });
-  return { status: res.statusCode, body: res.json<T>() };
-}
-
-function expectRefusal(answer: Answer, status: number, code: ErrorCode, message: string): void {
-  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
-  expect(answer.body).toMatchObject({ code, message });
-}
 
 async function post(by: Session, payload: Record<string, unknown>): Promise<ChatMessage> {
   const res = await call<{ message: ChatMessage }>(by, 'POST', '/api/messages', payload);
@@ -139,18 +105,6 @@ const activeOthers = (session: Session) =>
     .filter((u) => u.id !== session.user.id)
     .map((u) => u.id)
     .sort();
-
-async function pull(session: Session, clientId: string, cursor: number): Promise<PullResponse> {
-  const res = await call(session, 'GET', `/api/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=1000`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return pullResponseSchema.parse(res.body);
-}
-
-async function push(session: Session, clientId: string, mutations: Mutation[]): Promise<PushResponse> {
-  const res = await call(session, 'POST', '/api/sync/push', { clientId, mutations });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return pushResponseSchema.parse(res.body);
-}
 
 const mutation = (id: number, name: Mutation['name'], args: Record<string, unknown>): Mutation => ({
   id,

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import {
+  pullResponseSchema,
+  pushResponseSchema,
+  type ErrorCode,
+  type Mutation,
+  type PullResponse,
+  type PushResponse,
+  type User,
+} from '@office/sync-protocol';
+import { bearer, signIn } from './test-support';
+
+/** A signed-in demo user: their token and user. */
+export type Session = { token: string; user: User };
+export type DemoName = 'manager' | 'admin' | 'alice' | 'bob' | 'carol';
+const demoNames: DemoName[] = ['manager', 'admin', 'alice', 'bob', 'carol'];
+
+/** Signs every demo user in. */
+export async function signInDemoPeople(app: FastifyInstance): Promise<Record<DemoName, Session>> {
+  const entries = await Promise.all(
+    demoNames.map(async (name) => [name, await signIn(app, `${name}@demo.local`)] as const),
+  );
+  return Object.fromEntries(entries) as Record<DemoName, Session>;
+}
+
+export interface Answer<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** A refusal with its status, stable code and the exact message. */
+export function expectRefusal(answer: Answer, status: number, code: ErrorCode, message: string): void {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expect(answer.body).toMatchObject({ code, message });
+}
+
+/** HTTP calls against the app of a test file, as a session (or without one), plus the sync calls. */
+export function apiClient(app: () => FastifyInstance) {
+  async function call<T = unknown>(
+    session: Session | null,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+  ): Promise<Answer<T>> {
+    const res = await app().inject({
+      method,
+      url,
+      headers: session ? bearer(session.token) : {},
+      ...(payload === undefined ? {} : { payload }),
+    });
+    return { status: res.statusCode, body: res.json<T>() };
+  }
+
+  async function pull(session: Session, clientId: string, cursor: number): Promise<PullResponse> {
+    const res = await call(session, 'GET', `/api/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=1000`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return pullResponseSchema.parse(res.body);
+  }
+
+  async function push(session: Session, clientId: string, mutations: Mutation[]): Promise<PushResponse> {
+    const res = await call(session, 'POST', '/api/sync/push', { clientId, mutations });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return pushResponseSchema.parse(res.body);
+  }
+
+  return { call, pull, push };
+}
