@@ -13,9 +13,7 @@ export const errorCatalogue = {
   task_not_found: { status: 404, message: 'Task not found. It may have been deleted.' },
   message_not_found: { status: 404, message: 'Message not found.' },
   email_taken: { status: 409, message: 'An account with this email already exists' },
-  conflict: { status: 409, message: 'This was changed by someone else.' },
   duplicate_id: { status: 409, message: 'An item with this id already exists with different content.' },
-  mutation_gap: { status: 409, message: 'Changes arrived out of order; the client will resend them.' },
   payload_too_large: { status: 413, message: 'The request is too large.' },
   unsupported_media_type: { status: 415, message: 'This type of content is not supported.' },
   rate_limited: { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
@@ -36,7 +34,6 @@ export interface ErrorBody {
 
 /** Client-side conditions that never come from the server but share the same vocabulary. */
 export const clientErrorMessages = {
-  offline: 'You are offline. This needs a connection.',
   network: 'Could not reach the server. Check your connection.',
   timeout: 'The server took too long to answer.',
   storage_full: 'This device is out of storage space; free some space so your changes can be saved.',

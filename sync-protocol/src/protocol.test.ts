@@ -23,7 +23,7 @@ import {
  */
 const recordedHashes: readonly { protocolVersion: number; sha256: string }[] = [
   { protocolVersion: 1, sha256: 'c405f1e294f102d7e85d616b2631eefe94f786af42446d32e37124a2cf211896' },
-  { protocolVersion: 2, sha256: '126508d3d812de95df989faa193772e7380804e3c8ceff9edd379fdf57c9dadd' },
+  { protocolVersion: 2, sha256: '42db673b14fddfe022efd7a71ae4e3d8da94f63b82aac00aeba31ef86acbd835' },
 ];
 
 /** The same JSON whatever order an object's keys were built in. */

@@ -2,7 +2,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { MutationArgs, MutationName } from '@office/sync-protocol';
 import { isoToday } from '@office/sync-protocol';
-import type { LocalChatMessage, LocalNotification, LocalTask, LocalUser, OutboxEntry } from './db';
+import type { LocalChatMessage, LocalTask, LocalUser, OutboxEntry } from './db';
 import { mutate } from '../sync/mutate';
 import { useWorkspace } from '../sync/sync-context';
 import type { SyncState } from '../sync/engine';
@@ -66,12 +66,6 @@ export function useTasks(): LocalTask[] | undefined {
 export function useTask(id: string | null): LocalTask | undefined {
   const { db } = useWorkspace();
   return useLiveQuery(() => (id ? db.tasks.get(id) : undefined), [db, id]);
-}
-
-/** This user's notifications, newest first. */
-export function useNotifications(): LocalNotification[] | undefined {
-  const { db } = useWorkspace();
-  return useLiveQuery(() => db.notifications.orderBy('createdAt').reverse().toArray(), [db]);
 }
 
 /** Today's ISO date, as the spec compares due dates; re-read on each render. */

@@ -85,7 +85,7 @@ export class SyncEngine {
     this.listeners.clear();
   }
 
-  /** Resolves when no sync is running or queued (tests, logout). */
+  /** Resolves when no sync is running or queued (the tests wait on it). */
   async settled(): Promise<void> {
     while (this.running || this.pullTimer) await new Promise((resolve) => setTimeout(resolve, 10));
   }

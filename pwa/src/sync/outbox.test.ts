@@ -136,7 +136,7 @@ describe('the outbox', () => {
   test('Retry queues a failed write again as a new mutation; Discard forgets it', async () => {
     await seeded();
     await mutate(db, ctx, 'user.updateDetails', { name: 'Again', email: 'alice@demo.local' });
-    await db.outbox.update(1, { status: 'failed', error: { code: 'conflict', message: 'x' } });
+    await db.outbox.update(1, { status: 'failed', error: { code: 'email_taken', message: 'x' } });
     await retryFailed(db, ctx, 1);
     expect((await db.outbox.toArray()).map((e) => [e.id, e.status])).toEqual([[2, 'pending']]);
     expect(await db.users.get(userId)).toMatchObject({ name: 'Again', pending: 1 });

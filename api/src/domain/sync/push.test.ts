@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { asc, eq, gt } from 'drizzle-orm';
-import { uuidv7, type Actor, type Mutation, type PushRequest } from '@office/sync-protocol';
+import { errorCatalogue, uuidv7, type Actor, type Mutation, type PushRequest } from '@office/sync-protocol';
 import { openDatabase, type Db } from '../../db/client';
 import { changeLog, syncClients, syncMutations, users } from '../../db/schema';
 import { seedDemo } from '../../db/seed';
@@ -107,13 +107,13 @@ describe('processPush', () => {
     vi.spyOn(updateDetailsCommand, 'run').mockImplementationOnce((ctx: CommandContext, args: RunArgs) => {
       ctx.tx.update(users).set({ name: args.name }).where(eq(users.id, ctx.actor.id)).run();
       ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: ['team'] });
-      throw new DomainError('conflict');
+      throw new DomainError('duplicate_id');
     });
 
     const answer = processPush(db, flush, alice, request(clientId, [details(1, 'Refused'), details(2, 'Kept')]));
 
     expect(answer.outcomes).toEqual([
-      { id: 1, status: 'rejected', code: 'conflict', message: 'This was changed by someone else.' },
+      { id: 1, status: 'rejected', code: 'duplicate_id', message: errorCatalogue.duplicate_id.message },
       { id: 2, status: 'applied' },
     ]);
     expect(answer.lastMutationId).toBe(2);
@@ -122,7 +122,7 @@ describe('processPush', () => {
     // The refused mutation publishes nothing; the applied one publishes its own change only.
     expect(flushed.map((f) => f.seqs)).toEqual([[], [before + 1]]);
     expect(mutationRows(clientId).map((row) => [row.mutationId, row.status, row.code])).toEqual([
-      [1, 'rejected', 'conflict'],
+      [1, 'rejected', 'duplicate_id'],
       [2, 'applied', null],
     ]);
   });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { ArrowDown, MessagesSquare, Search, SearchX, Users, X } from 'lucide-react';
+import { ArrowDown, MessagesSquare, SearchX, Users, X } from 'lucide-react';
+import { SearchField } from '../../components/search-field';
 import { canModerateChatMessage, type Actor } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { mobileMediaQuery } from '../../app/shell/use-is-mobile';
@@ -144,17 +145,7 @@ export function ChatScreen() {
       <div className={`${styles.card} ${membersOpen ? styles.withMembers : ''}`}>
         <div className={styles.main}>
           <div className={styles.toolbar}>
-            <div className={styles.searchBox}>
-              <Search size={18} aria-hidden="true" className={styles.searchIcon} />
-              <input
-                type="search"
-                className={styles.searchInput}
-                placeholder="Search messages..."
-                aria-label="Search messages..."
-                value={search}
-                onChange={(event) => setSearch(event.target.value)}
-              />
-            </div>
+            <SearchField placeholder="Search messages..." value={search} onValueChange={setSearch} />
             <button
               type="button"
               className={styles.membersToggle}

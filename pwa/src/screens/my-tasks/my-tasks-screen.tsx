@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
-import { ClipboardList, Filter, Lock, Percent, Search, SearchX } from 'lucide-react';
+import { ClipboardList, Filter, Lock, Percent, SearchX } from 'lucide-react';
+import { SearchField } from '../../components/search-field';
 import { canOpenMyTasks, completionRate } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { PageHeader } from '../../components/page-header';
@@ -72,16 +73,7 @@ export function MyTasksScreen() {
       </StatGrid>
 
       <div className={styles.toolbar}>
-        <label className={styles.search}>
-          <Search size={18} aria-hidden="true" />
-          <input
-            type="search"
-            placeholder="Search tasks..."
-            aria-label="Search tasks"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </label>
+        <SearchField placeholder="Search tasks..." value={search} onValueChange={setSearch} />
         <label className={styles.filter}>
           <Filter size={16} aria-hidden="true" />
           <select

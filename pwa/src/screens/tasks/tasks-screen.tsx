@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { ClipboardList, Plus, Search, X } from 'lucide-react';
+import { ClipboardList, Plus, X } from 'lucide-react';
+import { SearchField } from '../../components/search-field';
 import { canManageTasks, taskStatuses, type Actor, type TaskStatus } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { Button } from '../../components/button';
@@ -90,17 +91,7 @@ export function TasksScreen() {
       />
 
       <div className={styles.toolbar}>
-        <div className={styles.searchBox}>
-          <Search size={18} aria-hidden="true" className={styles.searchIcon} />
-          <input
-            type="search"
-            className={styles.searchInput}
-            placeholder="Search tasks..."
-            aria-label="Search tasks..."
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
+        <SearchField placeholder="Search tasks..." value={search} onValueChange={setSearch} />
         <select
           className={`${styles.select} ${styles.filterSelect}`}
           aria-label="Filter by status"
