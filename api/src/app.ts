@@ -16,6 +16,7 @@ import { syncRoutes } from './routes/sync/index';
 import { notificationRoutes } from './routes/notifications/index';
 import { taskRoutes } from './routes/tasks/index';
 import { messageRoutes } from './routes/messages/index';
+import { directMessageRoutes } from './routes/direct-messages/index';
 
 export interface BuildOptions {
   config: Config;
@@ -89,6 +90,7 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
       await api.register(taskRoutes, { prefix: '/tasks' });
       await api.register(notificationRoutes, { prefix: '/notifications' });
       await api.register(messageRoutes, { prefix: '/messages' });
+      await api.register(directMessageRoutes, { prefix: '/direct-messages' });
     },
     { prefix: '/api' },
   );

@@ -6,6 +6,8 @@ export * from './entities/user';
 export * from './entities/task';
 export * from './entities/notification';
 export * from './entities/chat';
+export * from './entities/direct';
+export * from './commands/direct';
 export * from './commands/chat';
 export * from './policies/chat';
 export * from './commands/tasks';

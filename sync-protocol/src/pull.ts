@@ -5,9 +5,10 @@ import { userSchema } from './entities/user';
 import { taskSchema } from './entities/task';
 import { notificationSchema } from './entities/notification';
 import { chatMessageSchema } from './entities/chat';
+import { conversationSchema, directMessageSchema } from './entities/direct';
 
 /** Names of the synced entities, one client table each. */
-export const entityNames = ['user', 'task', 'notification', 'chatMessage'] as const;
+export const entityNames = ['user', 'task', 'notification', 'chatMessage', 'conversation', 'directMessage'] as const;
 export type EntityName = (typeof entityNames)[number];
 
 const put = <E extends EntityName, S extends z.ZodType>(entity: E, data: S) =>
@@ -19,6 +20,8 @@ export const changeSchema = z.union([
   put('task', taskSchema),
   put('notification', notificationSchema),
   put('chatMessage', chatMessageSchema),
+  put('conversation', conversationSchema),
+  put('directMessage', directMessageSchema),
   z.object({ entity: z.enum(entityNames), op: z.literal('delete'), id: idSchema }),
 ]);
 export type Change = z.infer<typeof changeSchema>;

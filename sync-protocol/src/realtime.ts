@@ -1,5 +1,11 @@
 import type { Change } from './pull';
 import type { PresenceStatus } from './entities/user';
+import type { DirectMessage } from './entities/direct';
+
+/** A direct-message conversation named in a socket event. */
+export interface ConversationRef {
+  conversationId: string;
+}
 
 /** Events the server sends on Socket.IO. Spec events keep the spec's names; ours are dotted. */
 export interface ServerToClientEvents {
@@ -12,17 +18,42 @@ export interface ServerToClientEvents {
   /** Someone is typing in the team chat (conversationId null) or a conversation. */
   'user-typing': (payload: { userId: string; userName: string; conversationId: string | null }) => void;
   'stop-typing': (payload: { userId: string; conversationId: string | null }) => void;
+  /** A direct message was sent; both participants' devices hear it. */
+  'new-message': (payload: { message: DirectMessage; conversationId: string }) => void;
+  /** A participant read the conversation up to `readAt` (through `messageId` when one was named). */
+  'message-read': (payload: {
+    conversationId: string;
+    messageId: string | null;
+    userId: string;
+    readAt: string;
+  }) => void;
+  'delete-message': (payload: { conversationId: string; messageId: string }) => void;
   error: (payload: { code: string; message: string }) => void;
 }
+
+/** The answer of a `send-message` acknowledgement. */
+export type SendMessageAck = { message: DirectMessage } | { error: { code: string; message: string } };
 
 /** Events a client may send on Socket.IO. */
 export interface ClientToServerEvents {
   'update-presence': (payload: { status: PresenceStatus }) => void;
+  /** Joins the rooms of every conversation the user takes part in. */
+  'join-conversations': () => void;
+  'join-conversation': (payload: ConversationRef) => void;
+  'leave-conversation': (payload: ConversationRef) => void;
+  'send-message': (
+    payload: ConversationRef & { text: string; id?: string },
+    ack?: (answer: SendMessageAck) => void,
+  ) => void;
+  'typing-start': (payload: ConversationRef) => void;
+  'typing-stop': (payload: ConversationRef) => void;
+  'mark-message-read': (payload: ConversationRef & { messageId: string }) => void;
 }
 
-/** Rooms: one per user, one per role, and the whole team. */
+/** Rooms: one per user, one per role, the whole team, and one per conversation. */
 export const rooms = {
   user: (id: string) => `user:${id}`,
   role: (role: string) => `role:${role}`,
   team: 'team',
+  conversation: (id: string) => `conversation:${id}`,
 } as const;

@@ -208,3 +208,59 @@ export const chatAttachments = sqliteTable(
   },
   (t) => [index('chat_attachments_message').on(t.messageId)],
 );
+
+/** A conversation between two users; its id follows from theirs (conversationIdFor). */
+export const conversations = sqliteTable(
+  'conversations',
+  {
+    id: text('id').primaryKey(),
+    /** The participants in id order, with how far each has read (server time of the newest message read). */
+    userA: text('user_a')
+      .notNull()
+      .references(() => users.id),
+    userB: text('user_b')
+      .notNull()
+      .references(() => users.id),
+    userAReadAt: text('user_a_read_at'),
+    userBReadAt: text('user_b_read_at'),
+    /** Null when there is no message yet, or the last one was deleted (spec section 4). */
+    lastMessageId: text('last_message_id'),
+    lastMessageAt: text('last_message_at'),
+    createdAt: text('created_at').notNull(),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [uniqueIndex('conversations_pair').on(t.userA, t.userB), index('conversations_user_b').on(t.userB)],
+);
+
+export const directMessages = sqliteTable(
+  'direct_messages',
+  {
+    id: text('id').primaryKey(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id),
+    senderId: text('sender_id')
+      .notNull()
+      .references(() => users.id),
+    text: text('text').notNull().default(''),
+    deletedAt: text('deleted_at'),
+    createdAt: text('created_at').notNull(),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [index('direct_messages_conversation').on(t.conversationId, t.createdAt)],
+);
+
+export const directAttachments = sqliteTable(
+  'direct_attachments',
+  {
+    filename: text('filename').primaryKey(),
+    messageId: text('message_id')
+      .notNull()
+      .references(() => directMessages.id),
+    originalName: text('original_name').notNull(),
+    mimetype: text('mimetype').notNull(),
+    size: integer('size').notNull(),
+    kind: text('kind').$type<AttachmentKind>().notNull(),
+  },
+  (t) => [index('direct_attachments_message').on(t.messageId)],
+);

@@ -1,9 +1,10 @@
 import { count, eq } from 'drizzle-orm';
 import { isoToday, uuidv7, type Actor, type Role, type TaskPriority, type TaskStatus } from '@office/sync-protocol';
 import type { Db } from './client';
-import { chatMessages, tasks, users } from './schema';
+import { chatMessages, conversations, directMessages, tasks, users } from './schema';
 import { addCommentCommand, createTaskCommand, setTaskStatusCommand } from '../domain/tasks/commands';
 import { editChatCommand, sendChatCommand, sendChatFilesCommand } from '../domain/chat/commands';
+import { sendDirectCommand, startConversationCommand } from '../domain/direct/commands';
 import type { UploadStore } from '../domain/chat/uploads';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -48,6 +49,7 @@ export async function seedDemo(
   }
   seedTasks(db, flush, actors, now);
   seedChat(db, flush, actors, now);
+  seedDirectMessages(db, flush, actors, now);
   if (uploads) await seedSharedImage(db, flush, uploads, actors, now);
 }
 
@@ -112,6 +114,51 @@ function seedChat(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, now
     // Spread over the morning; the commands stamp their own time.
     const at = new Date(now.getTime() - minutesAgo * 60_000).toISOString();
     db.update(chatMessages).set({ createdAt: at }).where(eq(chatMessages.id, id)).run();
+  }
+}
+
+/** Direct messages: [from, to, minutes before now, text, still unread by the recipient]. */
+const demoDirectMessages: [string, string, number, string, boolean?][] = [
+  ['alice', 'bob', 230, 'Hi Bob, could you send me the hero image in 2x?'],
+  ['bob', 'alice', 226, 'Sure, exporting it now.'],
+  ['bob', 'alice', 220, 'Done, it is in the shared folder.'],
+  ['alice', 'bob', 218, 'Perfect, thank you!'],
+  ['manager', 'alice', 120, 'Alice, can you join the budget review at 3?'],
+  ['manager', 'alice', 45, 'Also please bring the Q4 numbers.', true],
+  ['carol', 'bob', 70, 'Bob, do you have the brand colours for the flyer?'],
+  ['bob', 'carol', 66, 'Yes: navy #1f3a5f and coral #ff6f59.'],
+  ['carol', 'bob', 15, 'Thanks! Draft coming this afternoon.', true],
+];
+
+function seedDirectMessages(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, now: Date): void {
+  const actor = (name: string): Actor => {
+    const found = actors.get(name);
+    if (!found) throw new Error(`demo actor ${name} missing`);
+    return found;
+  };
+  /** For each conversation and reader: the newest message time they have read. */
+  const readUpTo = new Map<string, Map<string, string>>();
+  for (const [from, to, minutesAgo, text, unread] of demoDirectMessages) {
+    const sender = actor(from);
+    const recipient = actor(to);
+    const { conversation } = runCommand(db, flush, sender, startConversationCommand, { recipientId: recipient.id });
+    const id = uuidv7(now.getTime() - minutesAgo * 60_000);
+    runCommand(db, flush, sender, sendDirectCommand, { id, conversationId: conversation.id, text });
+    const at = new Date(now.getTime() - minutesAgo * 60_000).toISOString();
+    db.update(directMessages).set({ createdAt: at }).where(eq(directMessages.id, id)).run();
+    db.update(conversations).set({ lastMessageAt: at }).where(eq(conversations.id, conversation.id)).run();
+    const reads = readUpTo.get(conversation.id) ?? new Map<string, string>();
+    reads.set(sender.id, at);
+    if (!unread) reads.set(recipient.id, at);
+    readUpTo.set(conversation.id, reads);
+  }
+  for (const [conversationId, reads] of readUpTo) {
+    const row = db.select().from(conversations).where(eq(conversations.id, conversationId)).get();
+    if (!row) continue;
+    db.update(conversations)
+      .set({ userAReadAt: reads.get(row.userA) ?? null, userBReadAt: reads.get(row.userB) ?? null })
+      .where(eq(conversations.id, conversationId))
+      .run();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Actor } from '@office/sync-protocol';
+import type { Actor, ServerToClientEvents } from '@office/sync-protocol';
 import type { Db, Tx } from '../db/client';
 import { recordChange, type ChangeRef } from './change-log';
 import { parseInput } from './errors';
@@ -13,7 +13,15 @@ export interface CommandContext {
   madeAt: Date;
   record(change: Omit<ChangeRef, 'seq'>): ChangeRef;
   afterCommit(effect: () => void): void;
+  /** Tells these rooms a spec event once the transaction has committed. */
+  announce(announcement: Announcement): void;
 }
+
+type SpecEvent = Exclude<keyof ServerToClientEvents, 'sync.change' | 'sync.poke' | 'error'>;
+/** A realtime event of the spec, with the rooms it goes to. */
+export type Announcement = {
+  [E in SpecEvent]: { to: string[]; event: E; payload: Parameters<ServerToClientEvents[E]>[0] };
+}[SpecEvent];
 
 /** A named domain write: validates, authorizes and writes inside one transaction. */
 export interface Command<S extends z.ZodType, O> {
@@ -27,10 +35,11 @@ export const defineCommand = <S extends z.ZodType, O>(command: Command<S, O>): C
 /** What a committed command leaves for after the commit: realtime publication and side effects. */
 export interface PendingEffects {
   changes: ChangeRef[];
+  announcements: Announcement[];
   effects: (() => void)[];
 }
 
-export const newPendingEffects = (): PendingEffects => ({ changes: [], effects: [] });
+export const newPendingEffects = (): PendingEffects => ({ changes: [], announcements: [], effects: [] });
 
 /** Runs a command inside a transaction the caller owns (sync push wraps it with its own bookkeeping). */
 export function runInTransaction<S extends z.ZodType, O>(
@@ -54,6 +63,7 @@ export function runInTransaction<S extends z.ZodType, O>(
       return ref;
     },
     afterCommit: (effect) => pending.effects.push(effect),
+    announce: (announcement) => pending.announcements.push(announcement),
   };
   return command.run(ctx, args);
 }

@@ -20,6 +20,7 @@ export const dbPlugin = fp<{ config: Config }>(
     app.decorate('db', db);
     app.decorate('flush', (pending) => {
       app.realtime.publish(pending.changes);
+      for (const announcement of pending.announcements) app.realtime.announce(announcement);
       for (const effect of pending.effects) {
         try {
           effect();

@@ -8,21 +8,25 @@ import {
   type ServerToClientEvents,
 } from '@office/sync-protocol';
 import type { ChangeRef } from '../domain/change-log';
+import type { Announcement } from '../domain/commands';
 import { DomainError } from '../domain/errors';
 import { principalsOf, syncedEntities } from '../domain/sync/entities';
 import { PresenceTracker } from './presence';
+import { handleConversationEvents } from './conversations';
 
 interface SocketData {
   actor: Actor;
 }
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 export interface Realtime {
   io: IoServer;
   presence: PresenceTracker;
   /** Sends committed changes to the sockets allowed to see them. */
   publish(changes: ChangeRef[]): void;
+  /** Emits a committed command's spec event to its rooms. */
+  announce(announcement: Announcement): void;
   /** Drops every socket of a user (deactivation, password change). */
   disconnectUser(userId: string): void;
 }
@@ -68,6 +72,8 @@ export const realtimePlugin = fp(
         io.to(rooms.team).emit('user-presence-update', { userId: actor.id, status, lastSeen });
       });
 
+      handleConversationEvents(app, socket);
+
       socket.on('disconnect', () => {
         const lastSeen = presence.disconnect(actor.id, socket.id);
         if (lastSeen) io.to(rooms.team).emit('user-offline', { userId: actor.id, lastSeen });
@@ -86,10 +92,16 @@ export const realtimePlugin = fp(
       }
     };
 
+    const announce = ({ to, event, payload }: Announcement): void => {
+      // The union of events and payloads is matched by the Announcement type; emit cannot see the pairing.
+      (io.to(to).emit as (event: string, payload: unknown) => boolean)(event, payload);
+    };
+
     app.decorate('realtime', {
       io,
       presence,
       publish,
+      announce,
       disconnectUser: (userId: string) => io.in(rooms.user(userId)).disconnectSockets(true),
     });
     app.addHook('preClose', (hookDone) => {

@@ -8,6 +8,13 @@ import {
   updateTaskArgsSchema,
 } from './tasks';
 import { deleteChatArgsSchema, editChatArgsSchema, sendChatArgsSchema, sendChatFilesArgsSchema } from './chat';
+import {
+  deleteDirectArgsSchema,
+  markReadArgsSchema,
+  sendDirectArgsSchema,
+  sendDirectFilesArgsSchema,
+  startConversationArgsSchema,
+} from './direct';
 
 /** Argument schema of every command that a client may queue offline and push through sync. */
 export const mutationArgsSchemas = {
@@ -21,7 +28,16 @@ export const mutationArgsSchemas = {
   'chat.edit': editChatArgsSchema,
   'chat.delete': deleteChatArgsSchema,
   'chat.sendFiles': sendChatFilesArgsSchema,
+  'dm.start': startConversationArgsSchema,
+  'dm.send': sendDirectArgsSchema,
+  'dm.sendFiles': sendDirectFilesArgsSchema,
+  'dm.delete': deleteDirectArgsSchema,
+  'dm.markRead': markReadArgsSchema,
 } as const;
+
+/** Mutations that carry files: the engine uploads them as multipart, one by one, instead of pushing them. */
+export const fileMutationNames = ['chat.sendFiles', 'dm.sendFiles'] as const;
+export type FileMutationName = (typeof fileMutationNames)[number];
 
 /** Names of the commands that travel through /api/sync/push. */
 export type MutationName = keyof typeof mutationArgsSchemas;

@@ -1,7 +1,8 @@
 import { asc, inArray, isNull, and } from 'drizzle-orm';
-import { formatFileSize, type ChatMessage } from '@office/sync-protocol';
+import type { ChatMessage } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { chatAttachments, chatMessages, users } from '../../db/schema';
+import { toAttachment } from './uploads';
 
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
 
@@ -24,16 +25,7 @@ function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): ChatMessage[] {
       .where(inArray(chatAttachments.messageId, ids.slice(i, i + 500)))
       .all()) {
       const list = files.get(file.messageId) ?? [];
-      list.push({
-        filename: file.filename,
-        originalName: file.originalName,
-        mimetype: file.mimetype,
-        mimeType: file.mimetype,
-        url: `/messages/download/${file.filename}`,
-        size: file.size,
-        kind: file.kind,
-        formattedSize: formatFileSize(file.size),
-      });
+      list.push(toAttachment(file, `/messages/download/${file.filename}`));
       files.set(file.messageId, list);
     }
   }

@@ -4,7 +4,13 @@ import { stat, unlink, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { uploadLimits, type AttachmentKind } from '@office/sync-protocol';
+import {
+  directFileExtensions,
+  formatFileSize,
+  uploadLimits,
+  type Attachment,
+  type AttachmentKind,
+} from '@office/sync-protocol';
 import { DomainError } from '../errors';
 import type { StoredFile } from './commands';
 
@@ -61,6 +67,33 @@ export function classifyFile(
   return null;
 }
 
+/** A stored file as messages carry it; `url` is where it downloads, under /api. */
+export const toAttachment = (file: StoredFile, url: string): Attachment => ({
+  filename: file.filename,
+  originalName: file.originalName,
+  mimetype: file.mimetype,
+  mimeType: file.mimetype,
+  url,
+  size: file.size,
+  kind: file.kind,
+  formattedSize: formatFileSize(file.size),
+});
+
+/** Which of the classified files a place accepts (by lower-case extension), and how its refusal names them. */
+export interface FilePolicy {
+  accepts(extension: string): boolean;
+  described: string;
+}
+export const chatFilePolicy: FilePolicy = {
+  accepts: () => true,
+  described: 'images, video, audio, PDF, Word, text, ZIP or RAR files',
+};
+const directExtensions: ReadonlySet<string> = new Set(directFileExtensions);
+export const directFilePolicy: FilePolicy = {
+  accepts: (extension) => directExtensions.has(extension),
+  described: 'PDF, Word, text, JPG, PNG, GIF, MP4, MP3, ZIP or RAR files',
+};
+
 /** Stored names are random: a UUID and the original extension, never a path from the client. */
 export const storedNamePattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z0-9]{1,5})?$/;
 
@@ -73,20 +106,19 @@ export class UploadStore {
   }
 
   /** Streams one part to disk (never buffered whole); refuses wrong types and files over the limit. */
-  async save(part: {
-    filename: string;
-    mimetype: string;
-    file: Readable & { truncated?: boolean };
-  }): Promise<StoredFile> {
-    const type = classifyFile(part.filename, part.mimetype);
+  async save(
+    part: { filename: string; mimetype: string; file: Readable & { truncated?: boolean } },
+    policy: FilePolicy = chatFilePolicy,
+  ): Promise<StoredFile> {
+    const extension = extname(part.filename).toLowerCase();
+    const type = policy.accepts(extension) ? classifyFile(part.filename, part.mimetype) : null;
     if (!type) {
       part.file.resume();
       throw new DomainError(
         'unsupported_media_type',
-        `"${part.filename}" is not a supported file type. Send images, video, audio, PDF, Word, text, ZIP or RAR files.`,
+        `"${part.filename}" is not a supported file type. Send ${policy.described}.`,
       );
     }
-    const extension = extname(part.filename).toLowerCase();
     const filename = `${randomUUID()}${extension}`;
     const path = join(this.dir, filename);
     try {

@@ -1,8 +1,9 @@
 import { eq, inArray, isNull } from 'drizzle-orm';
 import { canSeeTask, type Actor, type EntityName, type PutChange } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { chatMessages, notifications, tasks, users } from '../../db/schema';
+import { chatMessages, conversations, directMessages, notifications, tasks, users } from '../../db/schema';
 import { listChatMessages, loadChatMessages } from '../chat/read';
+import { listConversationsOf, listDirectMessagesOf, loadConversations, loadDirectMessages } from '../direct/read';
 import { toNotifications } from '../notifications/notify';
 import { listVisibleTasks, loadTasks } from '../tasks/read';
 import { toUserDto } from '../users/serialize';
@@ -13,6 +14,8 @@ export const syncedTables = {
   task: tasks,
   notification: notifications,
   chatMessage: chatMessages,
+  conversation: conversations,
+  directMessage: directMessages,
 } as const satisfies Record<EntityName, unknown>;
 
 /** How sync reads one entity kind. Missing from `load` means deleted: clients drop it. */
@@ -59,6 +62,22 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     visibleTo: () => true,
     loadAllVisible: (db) =>
       listChatMessages(db).map((data) => ({ entity: 'chatMessage', op: 'put', id: data.id, data })),
+  },
+  conversation: {
+    load: (db, ids) =>
+      loadConversations(db, ids).map((data) => ({ entity: 'conversation', op: 'put', id: data.id, data })),
+    // Security: a conversation is its two participants' alone.
+    visibleTo: (actor, change) =>
+      change.entity === 'conversation' && change.data.participants.some((p) => p.id === actor.id),
+    loadAllVisible: (db, actor) =>
+      listConversationsOf(db, actor.id).map((data) => ({ entity: 'conversation', op: 'put', id: data.id, data })),
+  },
+  directMessage: {
+    load: (db, ids) =>
+      loadDirectMessages(db, ids).map((data) => ({ entity: 'directMessage', op: 'put', id: data.id, data })),
+    visibleTo: (actor, change) => change.entity === 'directMessage' && change.data.participantIds.includes(actor.id),
+    loadAllVisible: (db, actor) =>
+      listDirectMessagesOf(db, actor.id).map((data) => ({ entity: 'directMessage', op: 'put', id: data.id, data })),
   },
   notification: {
     load: (db, ids) =>

@@ -10,6 +10,13 @@ import {
 } from '../tasks/commands';
 import { updateDetailsCommand } from '../users/commands';
 import { deleteChatCommand, editChatCommand, refuseFilesThroughPushCommand, sendChatCommand } from '../chat/commands';
+import {
+  deleteDirectCommand,
+  markReadCommand,
+  refuseDirectFilesThroughPushCommand,
+  sendDirectCommand,
+  startConversationCommand,
+} from '../direct/commands';
 
 /** The command each client mutation runs: the same one its REST route calls. */
 export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>> = {
@@ -23,4 +30,9 @@ export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>>
   'chat.edit': editChatCommand,
   'chat.delete': deleteChatCommand,
   'chat.sendFiles': refuseFilesThroughPushCommand,
+  'dm.start': startConversationCommand,
+  'dm.send': sendDirectCommand,
+  'dm.sendFiles': refuseDirectFilesThroughPushCommand,
+  'dm.delete': deleteDirectCommand,
+  'dm.markRead': markReadCommand,
 };

@@ -1,0 +1,236 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  chatLimits,
+  conversationIdFor,
+  cutText,
+  deleteDirectArgsSchema,
+  directTexts,
+  idSchema,
+  markReadArgsSchema,
+  rooms,
+  sendDirectArgsSchema,
+  startConversationArgsSchema,
+  type Actor,
+  type Conversation,
+  type DirectMessage,
+} from '@office/sync-protocol';
+import type { Db, Tx } from '../../db/client';
+import { conversations, directAttachments, directMessages, users } from '../../db/schema';
+import type { StoredFile } from '../chat/commands';
+import { defineCommand, type CommandContext } from '../commands';
+import { DomainError } from '../errors';
+import { notify } from '../notifications/notify';
+import { conversationRow, isParticipant, loadConversations, loadDirectMessages, type ConversationRow } from './read';
+
+/** Direct-message texts are cut to this many characters in notifications (spec section 9). */
+const DIRECT_NOTIFICATION_CUT = 50;
+
+/** Who sees a conversation and its messages: its two participants, on every device. */
+const audienceOf = (row: Pick<ConversationRow, 'userA' | 'userB'>): string[] => [
+  rooms.user(row.userA),
+  rooms.user(row.userB),
+];
+
+/** The conversation, if the actor takes part in it: 404 when it does not exist, 403 when it is someone else's. */
+export function requireParticipation(db: Db | Tx, actor: Actor, id: string): ConversationRow {
+  const row = conversationRow(db, id);
+  if (!row) throw new DomainError('not_found', directTexts.conversationNotFound);
+  if (!isParticipant(row, actor.id)) throw new DomainError('forbidden', directTexts.notParticipant);
+  return row;
+}
+
+function recordConversation(ctx: CommandContext, row: Pick<ConversationRow, 'id' | 'userA' | 'userB'>): Conversation {
+  ctx.record({ entity: 'conversation', id: row.id, op: 'put', audience: audienceOf(row) });
+  const [conversation] = loadConversations(ctx.tx, [row.id]);
+  if (!conversation) throw new Error(`conversation ${row.id} vanished inside its transaction`);
+  return conversation;
+}
+
+/** `dm.start`: the conversation between the caller and the recipient, created on first use; starting it again returns it. */
+export const startConversationCommand = defineCommand({
+  name: 'dm.start',
+  args: startConversationArgsSchema,
+  run(ctx, { recipientId }) {
+    if (recipientId === ctx.actor.id) throw new DomainError('invalid_input', directTexts.self);
+    const recipient = ctx.tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, recipientId), isNull(users.deactivatedAt)))
+      .get();
+    if (!recipient) throw new DomainError('user_not_found');
+    const id = conversationIdFor(ctx.actor.id, recipientId);
+    const [existing] = loadConversations(ctx.tx, [id]);
+    if (existing) return { conversation: existing, created: false };
+    const [userA, userB] = [ctx.actor.id, recipientId].sort() as [string, string];
+    const row = { id, userA, userB, createdAt: ctx.now.toISOString() };
+    ctx.tx.insert(conversations).values(row).run();
+    return { conversation: recordConversation(ctx, row), created: true };
+  },
+});
+
+/** Both ways a message is sent: the sender is the caller; the other participant is notified. */
+function sendMessage(
+  ctx: CommandContext,
+  args: { id: string; conversationId: string; text: string; files: StoredFile[] },
+): DirectMessage {
+  const conversation = requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+  const existing = ctx.tx.select().from(directMessages).where(eq(directMessages.id, args.id)).get();
+  if (existing) {
+    // Security: a client id is accepted once; the same id with other content is refused, never merged.
+    const same =
+      existing.senderId === ctx.actor.id &&
+      existing.conversationId === args.conversationId &&
+      existing.text === args.text &&
+      !existing.deletedAt &&
+      !args.files.length;
+    if (!same) throw new DomainError('duplicate_id');
+    const [message] = loadDirectMessages(ctx.tx, [args.id]);
+    if (message) return message;
+  }
+  const stamp = ctx.now.toISOString();
+  ctx.tx
+    .insert(directMessages)
+    .values({
+      id: args.id,
+      conversationId: args.conversationId,
+      senderId: ctx.actor.id,
+      text: args.text,
+      createdAt: stamp,
+    })
+    .run();
+  if (args.files.length)
+    ctx.tx
+      .insert(directAttachments)
+      .values(args.files.map((file) => ({ ...file, messageId: args.id })))
+      .run();
+  ctx.tx
+    .update(conversations)
+    .set({ lastMessageId: args.id, lastMessageAt: stamp })
+    .where(eq(conversations.id, args.conversationId))
+    .run();
+  ctx.record({ entity: 'directMessage', id: args.id, op: 'put', audience: audienceOf(conversation) });
+  recordConversation(ctx, conversation);
+  const [message] = loadDirectMessages(ctx.tx, [args.id]);
+  if (!message) throw new Error(`direct message ${args.id} vanished inside its transaction`);
+
+  const recipientId = conversation.userA === ctx.actor.id ? conversation.userB : conversation.userA;
+  const senderName = message.sender.name;
+  notify(ctx, [
+    {
+      recipientId,
+      senderId: ctx.actor.id,
+      type: 'direct_message',
+      title: `New Direct Message from ${senderName}`,
+      message: args.text ? cutText(args.text, DIRECT_NOTIFICATION_CUT) : 'Shared files',
+      data: {
+        messageId: args.id,
+        conversationId: args.conversationId,
+        messageText: args.text,
+        senderName,
+        timestamp: stamp,
+      },
+    },
+  ]);
+  ctx.announce({
+    to: audienceOf(conversation),
+    event: 'new-message',
+    payload: { message, conversationId: args.conversationId },
+  });
+  return message;
+}
+
+/** `dm.send`: a text message, from the REST route, the socket's send-message or a queued offline write. */
+export const sendDirectCommand = defineCommand({
+  name: 'dm.send',
+  args: sendDirectArgsSchema,
+  run: (ctx, args) => sendMessage(ctx, { ...args, files: [] }),
+});
+
+/** `dm.sendFiles`: the multipart route, once the files are stored; optional text. */
+export const sendDirectFilesCommand = defineCommand({
+  name: 'dm.sendFiles',
+  args: z.object({
+    id: idSchema,
+    conversationId: idSchema,
+    text: z.string().trim().max(chatLimits.textMax, directTexts.tooLong).default(''),
+    files: z.array(z.custom<StoredFile>()).min(1, 'Please select at least one file to upload.'),
+  }),
+  run: (ctx, args) => sendMessage(ctx, args),
+});
+
+/** `dm.delete`: only the sender deletes; deleting the last message clears the conversation's lastMessage. */
+export const deleteDirectCommand = defineCommand({
+  name: 'dm.delete',
+  args: deleteDirectArgsSchema,
+  run(ctx, args) {
+    const conversation = requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+    const message = ctx.tx
+      .select()
+      .from(directMessages)
+      .where(
+        and(
+          eq(directMessages.id, args.id),
+          eq(directMessages.conversationId, args.conversationId),
+          isNull(directMessages.deletedAt),
+        ),
+      )
+      .get();
+    if (!message) throw new DomainError('message_not_found');
+    if (message.senderId !== ctx.actor.id) throw new DomainError('forbidden', directTexts.notYours);
+    ctx.tx.update(directMessages).set({ deletedAt: ctx.now.toISOString() }).where(eq(directMessages.id, args.id)).run();
+    ctx.record({ entity: 'directMessage', id: args.id, op: 'delete', audience: audienceOf(conversation) });
+    if (conversation.lastMessageId === args.id) {
+      ctx.tx.update(conversations).set({ lastMessageId: null }).where(eq(conversations.id, conversation.id)).run();
+      recordConversation(ctx, conversation);
+    }
+    ctx.announce({
+      to: audienceOf(conversation),
+      event: 'delete-message',
+      payload: { conversationId: args.conversationId, messageId: args.id },
+    });
+    return { id: args.id };
+  },
+});
+
+/**
+ * `dm.markRead`: moves the caller's marker to `through` (never past now), or to now; never back.
+ * `messageId` names the message read, for the socket's mark-message-read.
+ */
+export const markReadCommand = defineCommand({
+  name: 'dm.markRead',
+  args: markReadArgsSchema.extend({ messageId: idSchema.optional() }),
+  run(ctx, args) {
+    const conversation = requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+    const now = ctx.now.toISOString();
+    const through = args.through ? new Date(args.through).toISOString() : now;
+    const readAt = through < now ? through : now;
+    const isA = conversation.userA === ctx.actor.id;
+    const current = isA ? conversation.userAReadAt : conversation.userBReadAt;
+    if (current !== null && current >= readAt) return { conversationId: conversation.id, readAt: current };
+    ctx.tx
+      .update(conversations)
+      .set(isA ? { userAReadAt: readAt } : { userBReadAt: readAt })
+      .where(eq(conversations.id, conversation.id))
+      .run();
+    recordConversation(ctx, conversation);
+    ctx.announce({
+      to: audienceOf(conversation),
+      event: 'message-read',
+      payload: { conversationId: conversation.id, messageId: args.messageId ?? null, userId: ctx.actor.id, readAt },
+    });
+    return { conversationId: conversation.id, readAt };
+  },
+});
+
+/** Files cannot travel in a JSON push: a queued `dm.sendFiles` goes to the multipart messages route. */
+export const refuseDirectFilesThroughPushCommand = defineCommand({
+  name: 'dm.sendFiles',
+  args: z.unknown(),
+  run() {
+    throw new DomainError(
+      'invalid_input',
+      'Files are sent through POST /api/direct-messages/conversations/{id}/messages, not /api/sync/push.',
+    );
+  },
+});

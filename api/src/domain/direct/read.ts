@@ -1,0 +1,208 @@
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import {
+  readByOf,
+  type Conversation,
+  type ConversationForViewer,
+  type DirectMessage,
+  type DirectMessageWithReads,
+} from '@office/sync-protocol';
+import type { Db, Tx } from '../../db/client';
+import { conversations, directAttachments, directMessages, users } from '../../db/schema';
+import { toAttachment } from '../chat/uploads';
+
+export type ConversationRow = typeof conversations.$inferSelect;
+type MessageRow = typeof directMessages.$inferSelect;
+
+/** Where an attachment of a direct message downloads, under /api. */
+export const directAttachmentUrl = (filename: string): string => `/direct-messages/attachments/${filename}`;
+
+/** Reads `ids` in slices SQLite's variable limit allows. */
+function inSlices<T>(ids: string[], read: (slice: string[]) => T[]): T[] {
+  const rows: T[] = [];
+  for (let i = 0; i < ids.length; i += 500) rows.push(...read(ids.slice(i, i + 500)));
+  return rows;
+}
+
+function usersById(db: Db | Tx, ids: string[]) {
+  const unique = [...new Set(ids)];
+  return new Map(
+    inSlices(unique, (slice) =>
+      db
+        .select({ id: users.id, name: users.name, avatar: users.avatar, role: users.role })
+        .from(users)
+        .where(inArray(users.id, slice))
+        .all(),
+    ).map((user) => [user.id, user]),
+  );
+}
+
+/** Messages as the wire carries them, with sender, participants and attachments. */
+function toDirectMessages(db: Db | Tx, rows: MessageRow[]): DirectMessage[] {
+  if (rows.length === 0) return [];
+  const pairs = new Map(
+    inSlices([...new Set(rows.map((row) => row.conversationId))], (slice) =>
+      db
+        .select({ id: conversations.id, userA: conversations.userA, userB: conversations.userB })
+        .from(conversations)
+        .where(inArray(conversations.id, slice))
+        .all(),
+    ).map((pair) => [pair.id, [pair.userA, pair.userB]]),
+  );
+  const senders = usersById(
+    db,
+    rows.map((row) => row.senderId),
+  );
+  const files = new Map<string, DirectMessage['attachments']>();
+  for (const file of inSlices(
+    rows.map((row) => row.id),
+    (slice) => db.select().from(directAttachments).where(inArray(directAttachments.messageId, slice)).all(),
+  )) {
+    const list = files.get(file.messageId) ?? [];
+    list.push(toAttachment(file, directAttachmentUrl(file.filename)));
+    files.set(file.messageId, list);
+  }
+  return rows.map((row) => {
+    const sender = senders.get(row.senderId);
+    return {
+      _id: row.id,
+      id: row.id,
+      conversationId: row.conversationId,
+      participantIds: pairs.get(row.conversationId) ?? [],
+      sender: { _id: row.senderId, id: row.senderId, name: sender?.name ?? 'Unknown', avatar: sender?.avatar ?? null },
+      content: row.text,
+      text: row.text,
+      createdAt: row.createdAt,
+      attachments: files.get(row.id) ?? [],
+      version: row.version,
+    };
+  });
+}
+
+const live = isNull(directMessages.deletedAt);
+
+/** The messages with these ids that still exist. */
+export function loadDirectMessages(db: Db | Tx, ids: string[]): DirectMessage[] {
+  return toDirectMessages(
+    db,
+    inSlices(ids, (slice) =>
+      db
+        .select()
+        .from(directMessages)
+        .where(and(live, inArray(directMessages.id, slice)))
+        .all(),
+    ),
+  );
+}
+
+/** Conversations as the wire carries them, with participants and the last message. */
+export function toConversations(db: Db | Tx, rows: ConversationRow[]): Conversation[] {
+  if (rows.length === 0) return [];
+  const people = usersById(
+    db,
+    rows.flatMap((row) => [row.userA, row.userB]),
+  );
+  const lastMessages = new Map(
+    loadDirectMessages(
+      db,
+      rows.flatMap((row) => (row.lastMessageId ? [row.lastMessageId] : [])),
+    ).map((message) => [message.id, message]),
+  );
+  const participant = (id: string, lastReadAt: string | null) => {
+    const user = people.get(id);
+    return {
+      _id: id,
+      id,
+      name: user?.name ?? 'Unknown',
+      avatar: user?.avatar ?? null,
+      role: user?.role ?? 'employee',
+      lastReadAt,
+    };
+  };
+  return rows.map((row) => ({
+    _id: row.id,
+    id: row.id,
+    participants: [participant(row.userA, row.userAReadAt), participant(row.userB, row.userBReadAt)],
+    lastMessage: (row.lastMessageId && lastMessages.get(row.lastMessageId)) || null,
+    lastMessageAt: row.lastMessageAt,
+    createdAt: row.createdAt,
+    version: row.version,
+  }));
+}
+
+export function loadConversations(db: Db | Tx, ids: string[]): Conversation[] {
+  return toConversations(
+    db,
+    inSlices(ids, (slice) => db.select().from(conversations).where(inArray(conversations.id, slice)).all()),
+  );
+}
+
+export const conversationRow = (db: Db | Tx, id: string): ConversationRow | undefined =>
+  db.select().from(conversations).where(eq(conversations.id, id)).get();
+
+export const isParticipant = (row: Pick<ConversationRow, 'userA' | 'userB'>, userId: string): boolean =>
+  row.userA === userId || row.userB === userId;
+
+const involving = (userId: string) => or(eq(conversations.userA, userId), eq(conversations.userB, userId));
+
+/** Every conversation of a user, the most recently active first. */
+export function listConversationsOf(db: Db | Tx, userId: string): Conversation[] {
+  return toConversations(
+    db,
+    db
+      .select()
+      .from(conversations)
+      .where(involving(userId))
+      .orderBy(desc(sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`))
+      .all(),
+  );
+}
+
+/** The caller's conversations with their unread counts, counted in one query. */
+export function conversationsForViewer(db: Db | Tx, userId: string): ConversationForViewer[] {
+  const list = listConversationsOf(db, userId);
+  const counts = new Map(
+    db
+      .select({ id: directMessages.conversationId, unread: sql<number>`count(*)` })
+      .from(directMessages)
+      .innerJoin(conversations, eq(conversations.id, directMessages.conversationId))
+      .where(
+        and(
+          involving(userId),
+          live,
+          ne(directMessages.senderId, userId),
+          gt(
+            directMessages.createdAt,
+            sql`coalesce(case when ${conversations.userA} = ${userId} then ${conversations.userAReadAt} else ${conversations.userBReadAt} end, '')`,
+          ),
+        ),
+      )
+      .groupBy(directMessages.conversationId)
+      .all()
+      .map((row) => [row.id, row.unread]),
+  );
+  return list.map((conversation) => ({ ...conversation, unreadCount: counts.get(conversation.id) ?? 0 }));
+}
+
+/** The messages of one conversation, oldest first, with their read records. */
+export function conversationMessages(db: Db | Tx, conversation: Conversation): DirectMessageWithReads[] {
+  const rows = db
+    .select()
+    .from(directMessages)
+    .where(and(live, eq(directMessages.conversationId, conversation.id)))
+    .orderBy(asc(directMessages.createdAt), asc(directMessages.id))
+    .all();
+  return toDirectMessages(db, rows).map((message) => ({ ...message, readBy: readByOf(message, conversation) }));
+}
+
+/** Every live message of every conversation of a user, for a bootstrap. */
+export function listDirectMessagesOf(db: Db | Tx, userId: string): DirectMessage[] {
+  const rows = db
+    .select({ message: directMessages })
+    .from(directMessages)
+    .innerJoin(conversations, eq(conversations.id, directMessages.conversationId))
+    .where(and(live, involving(userId)))
+    .orderBy(asc(directMessages.createdAt))
+    .all()
+    .map((row) => row.message);
+  return toDirectMessages(db, rows);
+}

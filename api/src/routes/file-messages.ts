@@ -1,0 +1,97 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { uploadLimits, uploadSyncFieldsSchema, type MutationOutcome } from '@office/sync-protocol';
+import type { StoredFile } from '../domain/chat/commands';
+import type { FilePolicy, UploadStore } from '../domain/chat/uploads';
+import { runCommand, runInTransaction, type Command } from '../domain/commands';
+import { DomainError, parseInput } from '../domain/errors';
+import { applyClientMutation, claimClient } from '../domain/sync/push';
+
+/** What became of a message with files: a queued mutation's outcome, or the command's result. */
+export type FileMessageResult<O> = { queued: true; outcome: MutationOutcome | 'gap' } | { queued: false; result: O };
+
+/**
+ * Receives a multipart message with files and runs `command` on it once the files are stored.
+ * With `clientId`, `mutationId` and `at` fields (sent before the files) it is a queued offline write:
+ * it applies exactly once per client mutation, like /api/sync/push, and a refusal is recorded as that
+ * mutation's outcome so the client's queue moves on. A refused or replayed message leaves no file behind.
+ */
+export async function receiveFileMessage<O>(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  uploads: UploadStore,
+  policy: FilePolicy,
+  command: Command<z.ZodType, O>,
+  argsOf: (fields: Record<string, string>, files: StoredFile[]) => unknown,
+): Promise<FileMessageResult<O>> {
+  if (!request.isMultipart()) throw new DomainError('unsupported_media_type', 'Send the files as multipart/form-data.');
+  const stored: StoredFile[] = [];
+  const fields: Record<string, string> = {};
+  const discard = () => uploads.remove(stored.map((file) => file.filename));
+  let refusal: DomainError | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') stored.push(await uploads.save(part, policy));
+      else fields[part.fieldname] = String(part.value);
+    }
+  } catch (error) {
+    await discard();
+    if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
+      refusal = new DomainError('payload_too_large', `At most ${uploadLimits.files} files per message.`);
+    } else if (error instanceof DomainError) refusal = error;
+    else throw error;
+  }
+  const args = argsOf(fields, stored);
+
+  if (fields.clientId !== undefined) {
+    const sync = parseInput(uploadSyncFieldsSchema, fields);
+    claimClient(app.db, sync.clientId, request.actor);
+    const failed = refusal;
+    const outcome = applyClientMutation(
+      app.db,
+      app.flush,
+      sync.clientId,
+      { id: sync.mutationId, name: command.name, at: sync.at },
+      (tx, pending, madeAt) => {
+        if (failed) throw failed;
+        runInTransaction(tx, request.actor, command, args, pending, madeAt);
+      },
+    );
+    // Only a first, applied run keeps its files.
+    if (outcome === 'gap' || outcome.status !== 'applied') await discard();
+    return { queued: true, outcome };
+  }
+
+  if (refusal) throw refusal;
+  try {
+    return { queued: false, result: runCommand(app.db, app.flush, request.actor, command, args) };
+  } catch (error) {
+    await discard();
+    throw error;
+  }
+}
+
+/** An attachment's original name for the browser's save dialog, safe in a header. */
+const contentDisposition = (name: string): string =>
+  `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeRfc5987(name)}`;
+
+/** RFC 5987 ext-value: encodeURIComponent leaves ' ( ) * as they are, which that grammar does not allow. */
+const encodeRfc5987 = (value: string): string =>
+  encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** Sends a stored attachment under its original name, never rendered as a page of this origin. */
+export function sendAttachment(
+  reply: FastifyReply,
+  uploads: UploadStore,
+  filename: string,
+  file: { originalName: string; mimetype: string; size: number },
+): FastifyReply {
+  return reply
+    .header('Content-Type', file.mimetype)
+    .header('Content-Length', file.size)
+    .header('Content-Disposition', contentDisposition(file.originalName))
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Security-Policy', "default-src 'none'; sandbox")
+    .header('Cache-Control', 'private, no-store')
+    .send(uploads.open(filename));
+}
