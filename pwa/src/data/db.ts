@@ -1,5 +1,14 @@
 import { Dexie, type EntityTable } from 'dexie';
-import type { ChatMessage, EntityName, MutationName, Notification, Task, User } from '@office/sync-protocol';
+import type {
+  ChatMessage,
+  Conversation,
+  DirectMessage,
+  EntityName,
+  MutationName,
+  Notification,
+  Task,
+  User,
+} from '@office/sync-protocol';
 
 /** A row written optimistically and not yet confirmed by the server carries `pending: 1`. */
 export interface LocalRow {
@@ -9,6 +18,8 @@ export type LocalUser = User & LocalRow;
 export type LocalTask = Task & LocalRow;
 export type LocalNotification = Notification & LocalRow;
 export type LocalChatMessage = ChatMessage & LocalRow;
+export type LocalConversation = Conversation & LocalRow;
+export type LocalDirectMessage = DirectMessage & LocalRow;
 
 /** A before-image of one row, so a rejected write can be undone. `row` null: the row did not exist. */
 export interface UndoRecord {
@@ -40,6 +51,8 @@ export const entityTables = {
   task: 'tasks',
   notification: 'notifications',
   chatMessage: 'chatMessages',
+  conversation: 'conversations',
+  directMessage: 'directMessages',
 } as const satisfies Record<EntityName, string>;
 export type EntityTableName = (typeof entityTables)[EntityName];
 
@@ -48,6 +61,8 @@ export type WorkspaceDb = Dexie & {
   tasks: EntityTable<LocalTask, 'id'>;
   notifications: EntityTable<LocalNotification, 'id'>;
   chatMessages: EntityTable<LocalChatMessage, 'id'>;
+  conversations: EntityTable<LocalConversation, 'id'>;
+  directMessages: EntityTable<LocalDirectMessage, 'id'>;
   outbox: EntityTable<OutboxEntry, 'id'>;
   meta: EntityTable<MetaRow, 'key'>;
 };
@@ -73,6 +88,8 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
     outbox: 'id, status',
     meta: 'key',
   });
+  // Direct messages are read per conversation in time order.
+  db.version(2).stores({ directMessages: 'id, conversationId, [conversationId+createdAt], createdAt, pending' });
   return db;
 }
 

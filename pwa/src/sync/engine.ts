@@ -1,4 +1,4 @@
-import { limits, type MutationOutcome } from '@office/sync-protocol';
+import { fileMutationNames, limits, type MutationName, type MutationOutcome } from '@office/sync-protocol';
 import type { WorkspaceDb } from '../data/db';
 import { ApiError, isNetworkError } from '../api/http';
 import { acknowledgeEntry, applyPull, pendingEntries, rejectEntry } from './apply';
@@ -6,6 +6,8 @@ import { backoffDelay } from './backoff';
 import { clientIdOf, readCursor } from './meta';
 import type { MutatorContext } from './mutators';
 import type { SyncTransport } from './transport';
+
+const carriesFiles = (name: MutationName): boolean => (fileMutationNames as readonly string[]).includes(name);
 
 /** What the sync loop is doing, for the header indicator. */
 export type SyncPhase = 'idle' | 'syncing' | 'offline' | 'retrying' | 'signed-out';
@@ -135,13 +137,13 @@ export class SyncEngine {
       if (queued.length === 0 || this.stopped) return;
       // Messages with files go one by one as multipart, in their place in the queue.
       const first = queued[0];
-      if (first?.name === 'chat.sendFiles') {
+      if (first && carriesFiles(first.name)) {
         const outcome = await this.transport.upload(clientId, first);
         if (outcome === 'gap') return;
         await this.settle(outcome);
         continue;
       }
-      const stop = queued.findIndex((entry) => entry.name === 'chat.sendFiles');
+      const stop = queued.findIndex((entry) => carriesFiles(entry.name));
       const batch = stop === -1 ? queued : queued.slice(0, stop);
       const answer = await this.transport.push({
         clientId,

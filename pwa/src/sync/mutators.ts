@@ -1,14 +1,17 @@
 import {
+  conversationIdFor,
   formatFileSize,
   uuidv7,
   type Attachment,
   type AttachmentKind,
   type MutationArgs,
   type MutationName,
+  type Participant,
+  type QueuedFile,
   type Task,
   type UserRef,
 } from '@office/sync-protocol';
-import type { EntityTableName, LocalChatMessage, WorkspaceDb } from '../data/db';
+import type { EntityTableName, LocalChatMessage, LocalDirectMessage, WorkspaceDb } from '../data/db';
 
 /** Who the local write is made by; mutators need it to know "my" rows. */
 export interface MutatorContext {
@@ -62,8 +65,68 @@ function localKind(name: string, type: string): AttachmentKind {
   if (/\.(zip|rar)$/i.test(name)) return 'archive';
   return /\.(docx?|txt)$/i.test(name) ? 'document' : 'other';
 }
+/** Queued files as a message shows them until the upload: by name and size, not yet openable. */
+const localAttachments = (messageId: string, files: Pick<QueuedFile, 'name' | 'type' | 'size'>[]): Attachment[] =>
+  files.map((file, index) => ({
+    filename: `${messageId}-${index}`,
+    originalName: file.name,
+    mimetype: file.type,
+    mimeType: file.type,
+    url: '',
+    size: file.size,
+    kind: localKind(file.name, file.type),
+    formattedSize: formatFileSize(file.size),
+  }));
+
+async function participant(db: WorkspaceDb, id: string): Promise<Participant> {
+  const user = await db.users.get(id);
+  return {
+    _id: id,
+    id,
+    name: user?.name ?? 'Unknown',
+    avatar: user?.avatar ?? null,
+    role: user?.role ?? 'employee',
+    lastReadAt: null,
+  };
+}
+
+/** A direct message as this device shows it until the server confirms it; it becomes the conversation's last. */
+async function putLocalDirectMessage(
+  db: WorkspaceDb,
+  ctx: MutatorContext,
+  message: { id: string; conversationId: string; text: string; attachments: Attachment[] },
+): Promise<void> {
+  const conversation = await db.conversations.get(message.conversationId);
+  if (!conversation) return;
+  const sender = await db.users.get(ctx.userId);
+  const local: LocalDirectMessage = {
+    _id: message.id,
+    id: message.id,
+    conversationId: message.conversationId,
+    participantIds: conversation.participants.map((p) => p.id),
+    sender: { _id: ctx.userId, id: ctx.userId, name: sender?.name ?? 'Unknown', avatar: sender?.avatar ?? null },
+    content: message.text,
+    text: message.text,
+    createdAt: nowIso(),
+    attachments: message.attachments,
+    version: 0,
+    pending: 1,
+  };
+  await db.directMessages.put(local);
+  const { pending: _pending, ...lastMessage } = local;
+  await db.conversations.update(message.conversationId, {
+    lastMessage,
+    lastMessageAt: local.createdAt,
+    pending: 1,
+  });
+}
+
 const taskRow = (args: { id: string }) => [{ table: 'tasks' as const, key: args.id }];
 const chatRow = (args: { id: string }) => [{ table: 'chatMessages' as const, key: args.id }];
+const directRows = (args: { id: string; conversationId: string }) => [
+  { table: 'directMessages' as const, key: args.id },
+  { table: 'conversations' as const, key: args.conversationId },
+];
 
 export const mutators: MutatorRegistry = {
   'user.updateDetails': {
@@ -186,23 +249,13 @@ export const mutators: MutatorRegistry = {
   'chat.sendFiles': {
     touches: chatRow,
     async apply(db, args, ctx) {
-      // Until the upload, the files live only in the outbox: shown by name and size, not yet openable.
-      const attachments: Attachment[] = args.files.map((file, index) => ({
-        filename: `${args.id}-${index}`,
-        originalName: file.name,
-        mimetype: file.type,
-        mimeType: file.type,
-        url: '',
-        size: file.size,
-        kind: localKind(file.name, file.type),
-        formattedSize: formatFileSize(file.size),
-      }));
+      // Until the upload, the files live only in the outbox.
       await db.chatMessages.put(
         await localChatMessage(db, ctx, {
           id: args.id,
           text: (args.text ?? '').trim(),
           type: 'file',
-          attachments,
+          attachments: localAttachments(args.id, args.files),
         }),
       );
     },
@@ -217,6 +270,64 @@ export const mutators: MutatorRegistry = {
     touches: chatRow,
     async apply(db, args) {
       await db.chatMessages.delete(args.id);
+    },
+  },
+  'dm.start': {
+    touches: (args, ctx) => [{ table: 'conversations', key: conversationIdFor(ctx.userId, args.recipientId.trim()) }],
+    async apply(db, args, ctx) {
+      const recipientId = args.recipientId.trim();
+      const id = conversationIdFor(ctx.userId, recipientId);
+      if (await db.conversations.get(id)) return;
+      // The server orders participants by id; so does this device.
+      const ids = [ctx.userId, recipientId].sort();
+      await db.conversations.put({
+        _id: id,
+        id,
+        participants: await Promise.all(ids.map((userId) => participant(db, userId))),
+        lastMessage: null,
+        lastMessageAt: null,
+        createdAt: nowIso(),
+        version: 0,
+        pending: 1,
+      });
+    },
+  },
+  'dm.send': {
+    touches: directRows,
+    async apply(db, args, ctx) {
+      await putLocalDirectMessage(db, ctx, { ...args, text: args.text.trim(), attachments: [] });
+    },
+  },
+  'dm.sendFiles': {
+    touches: directRows,
+    async apply(db, args, ctx) {
+      await putLocalDirectMessage(db, ctx, {
+        id: args.id,
+        conversationId: args.conversationId,
+        text: (args.text ?? '').trim(),
+        attachments: localAttachments(args.id, args.files),
+      });
+    },
+  },
+  'dm.delete': {
+    touches: directRows,
+    async apply(db, args) {
+      await db.directMessages.delete(args.id);
+      const conversation = await db.conversations.get(args.conversationId);
+      if (conversation?.lastMessage?.id === args.id)
+        await db.conversations.update(args.conversationId, { lastMessage: null, pending: 1 });
+    },
+  },
+  'dm.markRead': {
+    touches: (args) => [{ table: 'conversations', key: args.conversationId }],
+    async apply(db, args, ctx) {
+      const conversation = await db.conversations.get(args.conversationId);
+      if (!conversation) return;
+      const through = args.through ? new Date(args.through).toISOString() : nowIso();
+      const participants = conversation.participants.map((p) =>
+        p.id === ctx.userId && (p.lastReadAt === null || p.lastReadAt < through) ? { ...p, lastReadAt: through } : p,
+      );
+      await db.conversations.update(args.conversationId, { participants, pending: 1 });
     },
   },
 };

@@ -31,4 +31,9 @@ export const mutationLabels: Record<MutationName, string> = {
   'chat.edit': 'Chat message edit',
   'chat.delete': 'Chat message deletion',
   'chat.sendFiles': 'Chat message with files',
+  'dm.start': 'New conversation',
+  'dm.send': 'Direct message',
+  'dm.sendFiles': 'Direct message with files',
+  'dm.delete': 'Direct message deletion',
+  'dm.markRead': 'Conversation read mark',
 };

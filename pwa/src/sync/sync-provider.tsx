@@ -29,7 +29,11 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     });
     const socket = connectRealtime(token);
 
-    socket.on('connect', engine.kick);
+    socket.on('connect', () => {
+      engine.kick();
+      // Typing in direct messages reaches the rooms of the user's conversations.
+      socket.emit('join-conversations');
+    });
     const stopPresence = reportPresence(socket);
     socket.on('connect_error', (error) => {
       // A refused handshake may mean the session ended; /auth/me answers 401 then, which signs out.

@@ -5,6 +5,7 @@ import type {
   PushRequest,
   PushResponse,
   SendChatFilesArgs,
+  SendDirectFilesArgs,
   UploadOutcomeResponse,
 } from '@office/sync-protocol';
 import { api } from '../api/http';
@@ -23,8 +24,12 @@ export const httpTransport: SyncTransport = {
   pull: ({ clientId, cursor, limit }) =>
     api.get<PullResponse>(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`),
   async upload(clientId, entry) {
-    // The entry's args passed the chat.sendFiles schema when it was queued.
-    const args = entry.args as SendChatFilesArgs;
+    // The entry's args passed its schema (chat.sendFiles or dm.sendFiles) when it was queued.
+    const args = entry.args as SendChatFilesArgs | SendDirectFilesArgs;
+    const url =
+      entry.name === 'dm.sendFiles'
+        ? `/direct-messages/conversations/${(args as SendDirectFilesArgs).conversationId}/messages`
+        : '/messages/upload';
     const form = new FormData();
     // The sync fields come first: the server reads them before it stores the files.
     form.append('clientId', clientId);
@@ -33,7 +38,7 @@ export const httpTransport: SyncTransport = {
     form.append('id', args.id);
     form.append('text', args.text ?? '');
     for (const file of args.files) form.append('files', file.blob, file.name);
-    const answer = await api.post<UploadOutcomeResponse>('/messages/upload', form, { timeoutMs: 120_000 });
+    const answer = await api.post<UploadOutcomeResponse>(url, form, { timeoutMs: 120_000 });
     return answer.outcome;
   },
 };

@@ -19,20 +19,20 @@ export function useHasSynced(): boolean | undefined {
 }
 
 /**
- * Who is typing in the team chat, from the socket's `user-typing` and `stop-typing` (conversation
- * null). Entries expire 5 s after their last refresh, checked every second; the viewer's own never show.
+ * Who is typing in the team chat (conversation null) or one conversation, from the socket's `user-typing`
+ * and `stop-typing`. Entries expire 5 s after their last refresh, checked every second; the viewer's own never show.
  */
-export function useTypingUsers(selfId: string): readonly TypingEntry[] {
+export function useTypingUsers(selfId: string, conversationId: string | null = null): readonly TypingEntry[] {
   const { socket } = useWorkspace();
   const [entries, setEntries] = useState<readonly TypingEntry[]>([]);
 
   useEffect(() => {
     const handleTyping = (event: { userId: string; userName: string; conversationId: string | null }) => {
-      if (event.conversationId !== null) return;
+      if (event.conversationId !== conversationId) return;
       setEntries((current) => addTypingEntry(current, event, Date.now(), selfId));
     };
     const handleStop = (event: { userId: string; conversationId: string | null }) => {
-      if (event.conversationId !== null) return;
+      if (event.conversationId !== conversationId) return;
       setEntries((current) => removeTypingEntry(current, event.userId));
     };
     socket.on('user-typing', handleTyping);
@@ -46,7 +46,7 @@ export function useTypingUsers(selfId: string): readonly TypingEntry[] {
       socket.off('stop-typing', handleStop);
       window.clearInterval(timer);
     };
-  }, [socket, selfId]);
+  }, [socket, selfId, conversationId]);
 
   return entries;
 }
