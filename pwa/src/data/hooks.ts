@@ -76,3 +76,9 @@ export function useLatestChatMessages(count: number): LocalChatMessage[] | undef
   const { db } = useWorkspace();
   return useLiveQuery(() => db.chatMessages.orderBy('timestamp').reverse().limit(count).toArray(), [db, count]);
 }
+
+/** Whether this device has pulled from the server at least once (undefined while reading). */
+export function useHasSynced(): boolean | undefined {
+  const { db } = useWorkspace();
+  return useLiveQuery(async () => (await db.meta.get('cursor')) !== undefined, [db]);
+}

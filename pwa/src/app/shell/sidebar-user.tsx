@@ -1,12 +1,7 @@
 import type { User } from '@office/sync-protocol';
+import { roleLabel } from '../../components/role-badge';
 import { UserAvatar } from '../../components/user-avatar';
 import styles from './sidebar.module.css';
-
-/** "manager" reads "Manager" (spec section 2); a missing role reads as employee. */
-export const roleLabel = (role: string | null | undefined): string => {
-  const value = role || 'employee';
-  return value.charAt(0).toUpperCase() + value.slice(1);
-};
 
 interface SidebarUserProps {
   user: User;

@@ -7,8 +7,8 @@ import {
   groupMessagesByDate,
   orderMembers,
   presenceLabel,
-  roleLabel,
 } from './chat-format';
+import { roleLabel } from '../../components/role-badge';
 
 // Local dates, so the tests read the same in every time zone.
 const now = new Date(2025, 4, 14, 15, 30);

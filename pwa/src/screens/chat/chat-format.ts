@@ -77,9 +77,6 @@ export function filterChatMessages<T extends ChatMessageLike>(messages: readonly
 export const countOnline = (users: readonly { status: string }[]): number =>
   users.filter((user) => user.status === 'online').length;
 
-/** A role as the badge reads it: "Manager", "Employee", "Admin"; unknown roles keep their spelling. */
-export const roleLabel = (role: string): string => (role ? role.charAt(0).toUpperCase() + role.slice(1) : 'Employee');
-
 /** A presence as the members panel reads it. */
 export const presenceLabel = (status: string): string =>
   status === 'online' ? 'Online' : status === 'away' ? 'Away' : 'Offline';

@@ -6,7 +6,7 @@ import { useAuth } from '../../app/auth/use-auth';
 import { mobileMediaQuery } from '../../app/shell/use-is-mobile';
 import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
-import { useMutate, useOnline, useUsers } from '../../data/hooks';
+import { useHasSynced, useMutate, useOnline, useUsers } from '../../data/hooks';
 import { LocalWriteError } from '../../sync/mutate';
 import { useWorkspace } from '../../sync/sync-context';
 import { countOnline, filterChatMessages, groupMessagesByDate } from './chat-format';
@@ -14,7 +14,7 @@ import { Composer } from './composer';
 import { MembersPanel } from './members-panel';
 import { MessageItem } from './message-item';
 import { typingText } from './typing';
-import { useChatMessages, useHasSynced, useTypingAnnouncer, useTypingUsers } from './use-chat-data';
+import { useChatMessages, useTypingAnnouncer, useTypingUsers } from './use-chat-data';
 import styles from './chat.module.css';
 
 const membersPanelId = 'chat-members';

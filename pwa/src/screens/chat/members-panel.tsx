@@ -1,7 +1,8 @@
 import { X } from 'lucide-react';
 import type { LocalUser } from '../../data/db';
 import { UserAvatar } from '../../components/user-avatar';
-import { orderMembers, presenceLabel, roleLabel } from './chat-format';
+import { RoleBadge } from '../../components/role-badge';
+import { orderMembers, presenceLabel } from './chat-format';
 import styles from './chat.module.css';
 
 interface MembersPanelProps {
@@ -46,9 +47,7 @@ export function MembersPanel({ id, users, selfId, typingIds, onClose }: MembersP
                 <span className={styles.memberStatus}>
                   <span>{presenceLabel(member.status)}</span>
                   {typing && <span className={styles.memberTyping}>typing...</span>}
-                  <span className={`${styles.roleBadge} ${styles[`role-${member.role}`] ?? styles['role-other']}`}>
-                    {roleLabel(member.role)}
-                  </span>
+                  <RoleBadge role={member.role} className={styles.roleBadge} />
                 </span>
               </span>
             </li>

@@ -12,12 +12,6 @@ export function useChatMessages(): LocalChatMessage[] | undefined {
   return useLiveQuery(() => db.chatMessages.orderBy('timestamp').toArray(), [db]);
 }
 
-/** Whether this device has pulled from the server at least once (undefined while reading). */
-export function useHasSynced(): boolean | undefined {
-  const { db } = useWorkspace();
-  return useLiveQuery(async () => (await db.meta.get('cursor')) !== undefined, [db]);
-}
-
 /**
  * Who is typing in the team chat (conversation null) or one conversation, from the socket's `user-typing`
  * and `stop-typing`. Entries expire 5 s after their last refresh, checked every second; the viewer's own never show.
