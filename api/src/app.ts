@@ -17,6 +17,7 @@ import { notificationRoutes } from './routes/notifications/index';
 import { taskRoutes } from './routes/tasks/index';
 import { messageRoutes } from './routes/messages/index';
 import { directMessageRoutes } from './routes/direct-messages/index';
+import { employeeRoutes } from './routes/employees/index';
 
 export interface BuildOptions {
   config: Config;
@@ -91,6 +92,7 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
       await api.register(notificationRoutes, { prefix: '/notifications' });
       await api.register(messageRoutes, { prefix: '/messages' });
       await api.register(directMessageRoutes, { prefix: '/direct-messages' });
+      await api.register(employeeRoutes, { prefix: '/employees' });
     },
     { prefix: '/api' },
   );

@@ -7,6 +7,7 @@ export * from './entities/task';
 export * from './entities/notification';
 export * from './entities/chat';
 export * from './entities/direct';
+export * from './entities/employee';
 export * from './commands/direct';
 export * from './commands/chat';
 export * from './policies/chat';

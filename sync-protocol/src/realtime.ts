@@ -28,6 +28,8 @@ export interface ServerToClientEvents {
     readAt: string;
   }) => void;
   'delete-message': (payload: { conversationId: string; messageId: string }) => void;
+  /** A user's photo changed: lists, chats and conversations show the new one without a reload. */
+  'avatar-updated': (payload: { userId: string; avatar: string | null }) => void;
   error: (payload: { code: string; message: string }) => void;
 }
 

@@ -59,3 +59,48 @@ export const updateDetailsArgsSchema = z.object({
     .email(INVALID_EMAIL),
 });
 export type UpdateDetailsArgs = z.infer<typeof updateDetailsArgsSchema>;
+
+/** Texts of the password and avatar forms (spec sections 5 and 8). */
+export const accountTexts = {
+  passwordFieldsRequired: 'All password fields are required',
+  passwordTooShort: `New password must be at least ${limits.passwordMinLength} characters long`,
+  passwordsDiffer: 'New passwords do not match',
+  currentPasswordWrong: 'Current password is incorrect',
+  noPasswordAccount: 'This account signs in with Google and has no password to change.',
+  passwordUpdated: 'Password updated successfully!',
+  passwordNeedsNetwork: 'Changing your password needs a connection. Please try again when you are online.',
+  invalidImage: 'Please select a valid image file',
+  imageTooLarge: 'Image file must be less than 5MB',
+  photoUpdated: 'Profile photo updated successfully!',
+  employeeDeleted: 'Employee deleted successfully',
+  onlyManagersDelete: 'Only managers can delete employees.',
+  onlyEmployeesDeleted: 'Only employees can be deleted.',
+  notYourself: 'You cannot delete your own account.',
+} as const;
+
+/** PUT /api/auth/updatepassword body: only the current and the new password travel. */
+export const updatePasswordRequestSchema = z.object({
+  currentPassword: z
+    .string({ error: accountTexts.passwordFieldsRequired })
+    .min(1, accountTexts.passwordFieldsRequired)
+    .max(limits.passwordMaxLength),
+  newPassword: z
+    .string({ error: accountTexts.passwordFieldsRequired })
+    .min(1, accountTexts.passwordFieldsRequired)
+    .min(limits.passwordMinLength, accountTexts.passwordTooShort)
+    .max(limits.passwordMaxLength, `Password must be at most ${limits.passwordMaxLength} characters`),
+});
+export type UpdatePasswordRequest = z.infer<typeof updatePasswordRequestSchema>;
+
+/** PUT /api/auth/updatepassword answer: a fresh token for this session, as every other one is signed out. */
+export const updatePasswordResponseSchema = z.object({ success: z.boolean(), message: z.string(), token: z.string() });
+export type UpdatePasswordResponse = z.infer<typeof updatePasswordResponseSchema>;
+
+/** POST /api/auth/upload-avatar answer. */
+export const avatarResponseSchema = z.object({
+  success: z.boolean(),
+  avatarUrl: z.string(),
+  message: z.string(),
+  user: userSchema,
+});
+export type AvatarResponse = z.infer<typeof avatarResponseSchema>;

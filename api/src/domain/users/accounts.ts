@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import {
+  accountTexts,
   googleLoginRequestSchema,
   loginRequestSchema,
   registerRequestSchema,
+  updatePasswordRequestSchema,
   uuidv7,
   type Actor,
   type User,
@@ -13,7 +15,7 @@ import { users } from '../../db/schema';
 import { runCommand, type EffectsFlusher } from '../commands';
 import { DomainError, parseInput } from '../errors';
 import { burnVerification, hashPassword, verifyPassword } from './passwords';
-import { createUserCommand } from './commands';
+import { createUserCommand, setPasswordCommand } from './commands';
 import type { LoginThrottle } from './login-throttle';
 import { toUserDto, type UserRow } from './serialize';
 
@@ -103,4 +105,20 @@ export async function googleLogin(deps: AccountDeps, body: unknown): Promise<Use
     passwordHash: null,
     googleSub: claims.sub,
   });
+}
+
+/**
+ * PUT /api/auth/updatepassword: the current password must match. Every session of the user ends (their
+ * token version moves on); the route issues the caller a new token.
+ */
+export async function changePassword(deps: AccountDeps, actor: Actor, body: unknown): Promise<void> {
+  const input = parseInput(updatePasswordRequestSchema, body);
+  const row = deps.db.select().from(users).where(eq(users.id, actor.id)).get();
+  if (!row || row.deactivatedAt) throw new DomainError('user_not_found');
+  if (!row.passwordHash) throw new DomainError('invalid_input', accountTexts.noPasswordAccount);
+  if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {
+    throw new DomainError('invalid_input', accountTexts.currentPasswordWrong);
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  runCommand(deps.db, deps.flush, actor, setPasswordCommand, { passwordHash, verifiedHash: row.passwordHash });
 }

@@ -66,3 +66,44 @@ export const updateDetailsCommand = defineCommand({
     return toUserDto(loadActiveUser(ctx.tx, ctx.actor.id));
   },
 });
+
+/**
+ * `user.setPassword`: the password route, once the current password was verified (argon2 is async, commands
+ * are not). Bumps the token version: every session of the user ends, the caller gets a new token.
+ */
+export const setPasswordCommand = defineCommand({
+  name: 'user.setPassword',
+  args: z.object({ passwordHash: z.string().min(1), verifiedHash: z.string().nullable() }),
+  run(ctx, args) {
+    const current = loadActiveUser(ctx.tx, ctx.actor.id);
+    // The password changed between the verification and now: the verification no longer holds.
+    if (current.passwordHash !== args.verifiedHash) throw new DomainError('invalid_input', 'Please try again.');
+    ctx.tx
+      .update(users)
+      .set({
+        passwordHash: args.passwordHash,
+        tokenVersion: current.tokenVersion + 1,
+        updatedAt: ctx.now.toISOString(),
+      })
+      .where(eq(users.id, ctx.actor.id))
+      .run();
+    return { id: ctx.actor.id };
+  },
+});
+
+/** `user.setAvatar`: the avatar route, once the file is stored. Everyone's directory shows the new photo. */
+export const setAvatarCommand = defineCommand({
+  name: 'user.setAvatar',
+  args: z.object({ avatar: z.string().min(1) }),
+  run(ctx, args) {
+    const previous = loadActiveUser(ctx.tx, ctx.actor.id).avatar;
+    ctx.tx
+      .update(users)
+      .set({ avatar: args.avatar, updatedAt: ctx.now.toISOString() })
+      .where(eq(users.id, ctx.actor.id))
+      .run();
+    ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: USER_AUDIENCE });
+    ctx.announce({ to: ['team'], event: 'avatar-updated', payload: { userId: ctx.actor.id, avatar: args.avatar } });
+    return { user: toUserDto(loadActiveUser(ctx.tx, ctx.actor.id)), previous };
+  },
+});

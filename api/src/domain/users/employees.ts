@@ -1,0 +1,97 @@
+import { and, count, eq, isNull, ne } from 'drizzle-orm';
+import {
+  accountTexts,
+  canManageEmployees,
+  idSchema,
+  isoToday,
+  summarizeEmployees,
+  type EmployeeSummary,
+} from '@office/sync-protocol';
+import { z } from 'zod';
+import type { Db, Tx } from '../../db/client';
+import { chatMessages, tasks, users } from '../../db/schema';
+import { defineCommand } from '../commands';
+import { DomainError } from '../errors';
+import { taskAudience } from '../tasks/read';
+import { USER_AUDIENCE } from './commands';
+import { toUserDto } from './serialize';
+
+/** Employee Management's cards for every active employee, from three queries whatever the team's size. */
+export function listEmployeeSummaries(db: Db | Tx, now: Date = new Date()): EmployeeSummary[] {
+  const employees = db
+    .select()
+    .from(users)
+    .where(and(eq(users.role, 'employee'), isNull(users.deactivatedAt)))
+    .orderBy(users.name)
+    .all()
+    .map(toUserDto);
+  const assigned = db
+    .select({
+      id: tasks.id,
+      title: tasks.title,
+      status: tasks.status,
+      dueDate: tasks.dueDate,
+      priority: tasks.priority,
+      updatedAt: tasks.updatedAt,
+      assignee: tasks.assignedTo,
+    })
+    .from(tasks)
+    .innerJoin(users, eq(users.id, tasks.assignedTo))
+    .where(and(isNull(tasks.deletedAt), eq(users.role, 'employee')))
+    .all()
+    .map(({ assignee, ...task }) => ({ ...task, assignedTo: assignee ? { id: assignee } : null }));
+  const messages = new Map(
+    db
+      .select({ userId: chatMessages.userId, sent: count() })
+      .from(chatMessages)
+      .where(isNull(chatMessages.deletedAt))
+      .groupBy(chatMessages.userId)
+      .all()
+      .map((row) => [row.userId, row.sent]),
+  );
+  return summarizeEmployees(employees, assigned, messages, isoToday(now));
+}
+
+/**
+ * `user.deactivate`: DELETE /api/auth/users/{id}. Managers only, employees only, never oneself. The account
+ * stops (no sign-in, its tokens refused at once) and leaves every list, while its messages, comments and
+ * task history keep its name; its open tasks are left unassigned.
+ */
+export const deactivateEmployeeCommand = defineCommand({
+  name: 'user.deactivate',
+  args: z.object({ id: idSchema }),
+  run(ctx, { id }) {
+    if (!canManageEmployees(ctx.actor)) throw new DomainError('forbidden', accountTexts.onlyManagersDelete);
+    if (id === ctx.actor.id) throw new DomainError('forbidden', accountTexts.notYourself);
+    const target = ctx.tx
+      .select()
+      .from(users)
+      .where(and(eq(users.id, id), isNull(users.deactivatedAt)))
+      .get();
+    if (!target) throw new DomainError('user_not_found');
+    if (target.role !== 'employee') throw new DomainError('forbidden', accountTexts.onlyEmployeesDeleted);
+    const stamp = ctx.now.toISOString();
+    ctx.tx
+      .update(users)
+      .set({ deactivatedAt: stamp, tokenVersion: target.tokenVersion + 1, status: 'offline', updatedAt: stamp })
+      .where(eq(users.id, id))
+      .run();
+    ctx.record({ entity: 'user', id, op: 'delete', audience: USER_AUDIENCE });
+    const open = ctx.tx
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.assignedTo, id), ne(tasks.status, 'completed'), isNull(tasks.deletedAt)))
+      .all();
+    for (const task of open) {
+      ctx.tx.update(tasks).set({ assignedTo: null, updatedAt: stamp }).where(eq(tasks.id, task.id)).run();
+      ctx.record({
+        entity: 'task',
+        id: task.id,
+        op: 'put',
+        audience: taskAudience({ ...task, assignedTo: null }),
+        formerAudience: taskAudience(task),
+      });
+    }
+    return { id, name: target.name, unassignedTasks: open.length };
+  },
+});

@@ -1,0 +1,14 @@
+import type { FastifyPluginCallback } from 'fastify';
+import { canManageEmployees } from '@office/sync-protocol';
+import { DomainError } from '../../domain/errors';
+import { listEmployeeSummaries } from '../../domain/users/employees';
+
+/** GET /api/employees: Employee Management's cards, for managers only (spec section 6). */
+export const employeeRoutes: FastifyPluginCallback = (app, _opts, done) => {
+  app.get('/', { onRequest: app.authenticate }, (request) => {
+    if (!canManageEmployees(request.actor)) throw new DomainError('forbidden');
+    // Presence comes from the users' rows, which the socket layer keeps current.
+    return { success: true, employees: listEmployeeSummaries(app.db) };
+  });
+  done();
+};
