@@ -39,7 +39,7 @@ export function expectRefusal(answer: Answer, status: number, code: ErrorCode, m
 export function apiClient(app: () => FastifyInstance) {
   async function call<T = unknown>(
     session: Session | null,
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     payload?: Record<string, unknown>,
   ): Promise<Answer<T>> {

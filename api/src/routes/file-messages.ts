@@ -44,8 +44,15 @@ export async function receiveFileMessage<O>(
   const args = argsOf(fields, stored);
 
   if (fields.clientId !== undefined) {
-    const sync = parseInput(uploadSyncFieldsSchema, fields);
-    claimClient(app.db, sync.clientId, request.actor);
+    let sync: z.output<typeof uploadSyncFieldsSchema>;
+    try {
+      sync = parseInput(uploadSyncFieldsSchema, fields);
+      claimClient(app.db, sync.clientId, request.actor);
+    } catch (error) {
+      // Bad sync fields or another user's client: refused before any mutation, so no file stays.
+      await discard();
+      throw error;
+    }
     const failed = refusal;
     const outcome = applyClientMutation(
       app.db,
