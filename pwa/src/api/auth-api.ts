@@ -1,4 +1,4 @@
-import type { AuthResponse, ServerConfig, User } from '@office/sync-protocol';
+import type { AuthResponse, AvatarResponse, ServerConfig, UpdatePasswordResponse, User } from '@office/sync-protocol';
 import { api } from './http';
 
 // A 401 from these three means "wrong credentials", never "session over".
@@ -21,3 +21,21 @@ export const fetchCurrentUser = (): Promise<{ user: User }> => api.get<{ user: U
 
 /** GET /api/config: what this server offers (a Google client id, or null). */
 export const fetchServerConfig = (): Promise<ServerConfig> => api.get<ServerConfig>('/config');
+
+/**
+ * PUT /api/auth/updatepassword: needs the network (never queued). Every other session of the user ends;
+ * the answer carries this session's new token. A wrong current password is a 400, not a signed-out 401.
+ */
+export const updatePasswordRequest = (currentPassword: string, newPassword: string): Promise<UpdatePasswordResponse> =>
+  api.put<UpdatePasswordResponse>('/auth/updatepassword', { currentPassword, newPassword });
+
+/** POST /api/auth/upload-avatar (multipart field `avatar`). */
+export function uploadAvatarRequest(file: Blob, name: string): Promise<AvatarResponse> {
+  const form = new FormData();
+  form.append('avatar', file, name);
+  return api.post<AvatarResponse>('/auth/upload-avatar', form, { timeoutMs: 60_000 });
+}
+
+/** DELETE /api/auth/users/{id}: managers delete employees (online only: it ends the employee's sessions). */
+export const deleteEmployeeRequest = (id: string): Promise<{ success: boolean; message: string }> =>
+  api.delete<{ success: boolean; message: string }>(`/auth/users/${id}`);

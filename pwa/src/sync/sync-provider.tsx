@@ -3,6 +3,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { User } from '@office/sync-protocol';
 import { api } from '../api/http';
 import { useAuth } from '../app/auth/use-auth';
+import { dispatchAvatarUpdated } from '../app/auth/avatar-events';
 import { openWorkspaceDb } from '../data/db';
 import { reportPresence } from '../realtime/presence';
 import { connectRealtime } from '../realtime/socket';
@@ -52,6 +53,10 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       'user-presence-update',
       ({ userId: id, status, lastSeen }) => void db.users.update(id, { status, lastSeen }),
     );
+
+    socket.on('avatar-updated', ({ userId: id, avatar }) => {
+      void db.users.update(id, { avatar }).then(() => dispatchAvatarUpdated(id));
+    });
 
     const handleOnline = () => engine.kick();
     const handleVisibility = () => {
