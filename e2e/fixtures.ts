@@ -136,6 +136,32 @@ export async function createApiClient(email: string, password: string = DEMO_PAS
   };
 }
 
+/** A person registered by a test: no other test writes to them. */
+export interface RegisteredPerson {
+  id: string;
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** Registers a fresh employee over HTTP (POST /api/auth/register) with a unique name and email. */
+export async function registerPerson(name: string): Promise<RegisteredPerson> {
+  const tag = Math.random().toString(36).slice(2, 8);
+  const person = {
+    name: `${name} ${tag}`,
+    email: `${name.toLowerCase().replace(/\W+/g, '.')}.${tag}@demo.local`,
+    password: DEMO_PASSWORD,
+  };
+  const context = await request.newContext({ baseURL: baseUrl() });
+  const response = await context.post('/api/auth/register', { data: person });
+  const body = (await response.json()) as { user?: { id: string }; message?: string };
+  await context.dispose();
+  if (response.status() !== 201 || !body.user) {
+    throw new Error(`Registering ${person.name} failed: ${response.status()} ${body.message ?? ''}`);
+  }
+  return { ...person, id: body.user.id };
+}
+
 /** Saves a full-page screenshot to test-results/screens/<name>.png for people to look at. */
 export async function saveScreen(page: Page, name: string): Promise<void> {
   const dir = join(process.env.E2E_RESULTS_DIR ?? 'test-results', 'screens');
