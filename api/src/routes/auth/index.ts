@@ -110,6 +110,8 @@ export const authRoutes: FastifyPluginCallback<{ accounts: AccountDeps }> = (app
     const { filename } = request.params;
     if (!avatarNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');
     const stream = avatars.open(filename);
+    // A replaced photo's file is gone: 404, never an empty image cached as immutable.
+    if (!stream) throw new DomainError('not_found', 'File not found.');
     return (
       reply
         .header('Content-Type', mimetypeOfAvatar(filename))
