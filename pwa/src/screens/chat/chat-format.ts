@@ -43,24 +43,32 @@ export interface DateGroup<T> {
   messages: T[];
 }
 
-/** Splits messages, already in time order, into runs of the same local day. */
-export function groupMessagesByDate<T extends ChatMessageLike>(
-  messages: readonly T[],
+/** Splits items, already in time order, into runs of the same local day; `timeOf` gives each one's ISO time. */
+export function groupByDate<T>(
+  items: readonly T[],
+  timeOf: (item: T) => string,
   now: Date = new Date(),
 ): DateGroup<T>[] {
   const groups: DateGroup<T>[] = [];
-  for (const message of messages) {
-    const sent = toDate(message.timestamp);
+  for (const item of items) {
+    const time = timeOf(item);
+    const sent = toDate(time);
     const key = sent ? format(sent, 'yyyy-MM-dd') : 'unknown';
     const last = groups.at(-1);
     if (last && last.key === key) {
-      last.messages.push(message);
+      last.messages.push(item);
     } else {
-      groups.push({ key, label: dateSeparatorLabel(message.timestamp, now), messages: [message] });
+      groups.push({ key, label: dateSeparatorLabel(time, now), messages: [item] });
     }
   }
   return groups;
 }
+
+/** Splits chat messages, already in time order, into runs of the same local day. */
+export const groupMessagesByDate = <T extends ChatMessageLike>(
+  messages: readonly T[],
+  now: Date = new Date(),
+): DateGroup<T>[] => groupByDate(messages, (message) => message.timestamp, now);
 
 /** The messages whose text or author contains the search text, ignoring case; all of them for a blank search. */
 export function filterChatMessages<T extends ChatMessageLike>(messages: readonly T[], search: string): readonly T[] {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ArrowDown, MessagesSquare, SearchX, Users, X } from 'lucide-react';
 import { SearchField } from '../../components/search-field';
-import { canModerateChatMessage, type Actor } from '@office/sync-protocol';
+import { canModerateChatMessage, chatFileAccept, uuidv7, type Actor } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { mobileMediaQuery } from '../../app/shell/use-is-mobile';
 import { PageHeader } from '../../components/page-header';
@@ -9,8 +9,11 @@ import { useNow } from '../../components/use-now';
 import { useHasSynced, useMutate, useOnline, useUsers } from '../../data/hooks';
 import { LocalWriteError } from '../../sync/mutate';
 import { useWorkspace } from '../../sync/sync-context';
+import type { OutboxEntry } from '../../data/db';
 import { countOnline, filterChatMessages, groupMessagesByDate } from './chat-format';
 import { Composer } from './composer';
+import { chatEmojis } from './emojis';
+import { toQueuedFiles } from './selected-files';
 import { MembersPanel } from './members-panel';
 import { MessageItem } from './message-item';
 import { typingText } from './typing';
@@ -18,6 +21,11 @@ import { useChatMessages, useTypingAnnouncer, useTypingUsers } from './use-chat-
 import styles from './chat.module.css';
 
 const membersPanelId = 'chat-members';
+/** Spec section 8: above the composer, when the server gives no text of its own. */
+const uploadFailed = 'Failed to upload files';
+const sendFailed = (withFiles: boolean): string =>
+  withFiles ? uploadFailed : 'Your message could not be saved. Please try again.';
+const isChatUpload = (entry: OutboxEntry): boolean => entry.name === 'chat.sendFiles';
 /** Within this distance of the bottom the list follows new messages. */
 const followThresholdPx = 120;
 
@@ -111,6 +119,16 @@ export function ChatScreen() {
         console.error('Editing the message failed', error);
         return 'Your change could not be saved. Please try again.';
       }
+    },
+    [mutate],
+  );
+  const handleSend = useCallback(
+    async ({ text, files }: { text: string; files: File[] }) => {
+      if (files.length === 0) {
+        await mutate('chat.send', { id: uuidv7(), text });
+        return;
+      }
+      await mutate('chat.sendFiles', { id: uuidv7(), text, files: toQueuedFiles(files) });
     },
     [mutate],
   );
@@ -246,7 +264,16 @@ export function ChatScreen() {
             )}
           </div>
 
-          <Composer announcer={announcer} />
+          <Composer
+            announcer={announcer}
+            placeholder="Type your message..."
+            accept={chatFileAccept}
+            emojis={chatEmojis}
+            onSend={handleSend}
+            failureText={sendFailed}
+            isRefusedUpload={isChatUpload}
+            refusedUploadText={uploadFailed}
+          />
         </div>
 
         {membersOpen && (

@@ -1,28 +1,56 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { CircleAlert, Paperclip, SendHorizontal, Smile, X } from 'lucide-react';
-import { chatFileAccept, chatLimits, formatFileSize, uuidv7 } from '@office/sync-protocol';
-import { useMutate, useOutbox } from '../../data/hooks';
+import { chatLimits, formatFileSize } from '@office/sync-protocol';
+import type { OutboxEntry } from '../../data/db';
+import { useOutbox } from '../../data/hooks';
 import { LocalWriteError } from '../../sync/mutate';
-import { chatEmojis } from './emojis';
 import { addFiles, fileKey } from './selected-files';
 import type { TypingAnnouncer } from './typing-announcer';
 import styles from './chat.module.css';
 
-/** Spec section 8: above the composer, when the server gives no text of its own. */
-const uploadFailed = 'Failed to upload files';
+/** What the screen around the composer decides: its texts, files, emojis and how a message is queued. */
+export interface ComposerProps {
+  announcer: TypingAnnouncer;
+  /** The text box's placeholder, which also names it. */
+  placeholder: string;
+  /** The file picker's accept list. */
+  accept: string;
+  /** Whether a picked file is of a type this screen takes (the picker's filter can be switched off). */
+  acceptsFile?: (file: File) => boolean;
+  emojis: readonly string[];
+  /** Queues the message (text trimmed; files possibly none); rejects when it cannot be saved. */
+  onSend: (message: { text: string; files: File[] }) => Promise<void>;
+  /** The error shown when sending fails for a reason other than invalid input or a full disk. */
+  failureText: (withFiles: boolean) => string;
+  /** Which refused write is this composer's upload: its reason shows above the composer. */
+  isRefusedUpload: (entry: OutboxEntry) => boolean;
+  /** Shown for a refused upload whose refusal carries no text. */
+  refusedUploadText: string;
+}
 
 /**
  * The message box: files, text, emojis and send. Everything is a local write that syncs when it can:
  * files wait in IndexedDB and upload once online, in the order they were sent.
  */
-export function Composer({ announcer }: { announcer: TypingAnnouncer }) {
-  const mutate = useMutate();
+export function Composer({
+  announcer,
+  placeholder,
+  accept,
+  acceptsFile,
+  emojis,
+  onSend,
+  failureText,
+  isRefusedUpload,
+  refusedUploadText,
+}: ComposerProps) {
   const outbox = useOutbox() ?? [];
-  const refusedUpload = outbox.findLast((entry) => entry.name === 'chat.sendFiles' && entry.status === 'failed');
+  const refusedUpload = outbox.findLast((entry) => entry.status === 'failed' && isRefusedUpload(entry));
   const pickerId = useId();
   const textRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const emojiRef = useRef<HTMLDivElement>(null);
+  // A second Enter before the first send has re-rendered must not send the same message again.
+  const inFlight = useRef(false);
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -67,37 +95,24 @@ export function Composer({ announcer }: { announcer: TypingAnnouncer }) {
   };
 
   const send = async () => {
-    if (!canSend) return;
+    if (!canSend || inFlight.current) return;
+    inFlight.current = true;
+    setSending(true);
     setError(null);
     announcer.stop();
-    if (hasFiles) {
-      setSending(true);
-      try {
-        await mutate('chat.sendFiles', {
-          id: uuidv7(),
-          text: trimmed,
-          files: files.map((file) => ({ name: file.name, type: file.type, size: file.size, blob: file })),
-        });
-        setText('');
-        setFiles([]);
-      } catch (sendError) {
-        setError(sendError instanceof LocalWriteError ? sendError.message : uploadFailed);
-      } finally {
-        setSending(false);
-      }
-      return;
-    }
-    // Cleared first so a quick second Enter cannot send the same text twice; restored on failure.
-    setText('');
     try {
-      await mutate('chat.send', { id: uuidv7(), text: trimmed });
+      await onSend({ text: trimmed, files });
+      setText('');
+      setFiles([]);
     } catch (sendError) {
-      setText(text);
       if (sendError instanceof LocalWriteError) setError(sendError.message);
       else {
         console.error('Sending the message failed', sendError);
-        setError('Your message could not be saved. Please try again.');
+        setError(failureText(hasFiles));
       }
+    } finally {
+      inFlight.current = false;
+      setSending(false);
     }
   };
 
@@ -113,7 +128,7 @@ export function Composer({ announcer }: { announcer: TypingAnnouncer }) {
     // Cleared so picking the same file again after removing it still fires a change.
     event.target.value = '';
     if (picked.length === 0) return;
-    const result = addFiles(files, picked);
+    const result = addFiles(files, picked, acceptsFile);
     setFiles(result.files);
     setError(result.problem);
   };
@@ -145,7 +160,7 @@ export function Composer({ announcer }: { announcer: TypingAnnouncer }) {
       {refusedUpload && !error && (
         <p className={styles.composerError} role="alert">
           <CircleAlert size={16} aria-hidden="true" />
-          {refusedUpload.error?.message || uploadFailed}
+          {refusedUpload.error?.message || refusedUploadText}
         </p>
       )}
       {error && (
@@ -155,26 +170,39 @@ export function Composer({ announcer }: { announcer: TypingAnnouncer }) {
         </p>
       )}
       {hasFiles && (
-        <ul className={styles.selectedFiles} aria-label="Selected files">
-          {files.map((file) => (
-            <li key={fileKey(file)} className={styles.selectedFile}>
-              <Paperclip size={14} aria-hidden="true" />
-              <span className={styles.selectedFileName} title={file.name}>
-                {file.name}
-              </span>
-              <span className={styles.selectedFileSize}>{formatFileSize(file.size)}</span>
-              <button
-                type="button"
-                className={styles.selectedFileRemove}
-                aria-label={`Remove ${file.name}`}
-                disabled={sending}
-                onClick={() => removeFile(file)}
-              >
-                <X size={14} aria-hidden="true" />
-              </button>
-            </li>
-          ))}
-        </ul>
+        <div className={styles.selectedBar}>
+          <ul className={styles.selectedFiles} aria-label="Selected files">
+            {files.map((file) => (
+              <li key={fileKey(file)} className={styles.selectedFile}>
+                <Paperclip size={14} aria-hidden="true" />
+                <span className={styles.selectedFileName} title={file.name}>
+                  {file.name}
+                </span>
+                <span className={styles.selectedFileSize}>{formatFileSize(file.size)}</span>
+                <button
+                  type="button"
+                  className={styles.selectedFileRemove}
+                  aria-label={`Remove ${file.name}`}
+                  disabled={sending}
+                  onClick={() => removeFile(file)}
+                >
+                  <X size={14} aria-hidden="true" />
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            className={styles.clearFiles}
+            disabled={sending}
+            onClick={() => {
+              setFiles([]);
+              setError(null);
+            }}
+          >
+            Clear all
+          </button>
+        </div>
       )}
       <div className={styles.composerRow}>
         <input
@@ -182,7 +210,7 @@ export function Composer({ announcer }: { announcer: TypingAnnouncer }) {
           id={pickerId}
           type="file"
           multiple
-          accept={chatFileAccept}
+          accept={accept}
           className={styles.fileInput}
           tabIndex={-1}
           aria-hidden="true"
@@ -202,8 +230,8 @@ export function Composer({ announcer }: { announcer: TypingAnnouncer }) {
           <textarea
             ref={textRef}
             className={styles.textInput}
-            placeholder="Type your message..."
-            aria-label="Type your message..."
+            placeholder={placeholder}
+            aria-label={placeholder}
             rows={1}
             maxLength={chatLimits.textMax}
             value={text}
@@ -233,7 +261,7 @@ export function Composer({ announcer }: { announcer: TypingAnnouncer }) {
           </button>
           {emojiOpen && (
             <div className={styles.emojiPicker} role="group" aria-label="Emojis">
-              {chatEmojis.map((emoji) => (
+              {emojis.map((emoji) => (
                 <button
                   key={emoji}
                   type="button"

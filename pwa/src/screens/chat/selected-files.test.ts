@@ -24,4 +24,10 @@ describe('addFiles', () => {
     expect(result.files).toHaveLength(uploadLimits.files);
     expect(result.problem).toBe(`You can attach up to ${uploadLimits.files} files to one message.`);
   });
+
+  test('a file the screen does not take is left out with a reason', () => {
+    const result = addFiles([], [file('setup.exe'), file('notes.txt')], (item) => item.name.endsWith('.txt'));
+    expect(result.files.map((item) => item.name)).toEqual(['notes.txt']);
+    expect(result.problem).toBe('"setup.exe" is not a supported file type and was not added.');
+  });
 });

@@ -1,4 +1,4 @@
-import { uploadLimits } from '@office/sync-protocol';
+import { uploadLimits, type QueuedFile } from '@office/sync-protocol';
 
 const maxMegabytes = Math.round(uploadLimits.fileBytes / 1024 / 1024);
 
@@ -12,16 +12,24 @@ export interface PickedFile {
 /** The same file picked twice has the same key. */
 export const fileKey = (file: PickedFile): string => `${file.name}:${file.size}:${file.lastModified}`;
 
-/** Adds picked files to those already chosen: no duplicates, none too large, at most the per-message count. */
+/**
+ * Adds picked files to those already chosen: no duplicates, none too large, none of a type the screen
+ * does not take (`accepts`, when given), at most the per-message count.
+ */
 export function addFiles<F extends PickedFile>(
   current: readonly F[],
   picked: readonly F[],
+  accepts?: (file: F) => boolean,
 ): { files: F[]; problem: string | null } {
   const files = [...current];
   const seen = new Set(files.map(fileKey));
   let problem: string | null = null;
   for (const file of picked) {
     if (seen.has(fileKey(file))) continue;
+    if (accepts && !accepts(file)) {
+      problem = `"${file.name}" is not a supported file type and was not added.`;
+      continue;
+    }
     if (file.size > uploadLimits.fileBytes) {
       problem = `"${file.name}" is larger than ${maxMegabytes} MB and was not added.`;
       continue;
@@ -35,3 +43,7 @@ export function addFiles<F extends PickedFile>(
   }
   return { files, problem };
 }
+
+/** Chosen files as a queued write carries them: kept as Blobs in IndexedDB until the upload. */
+export const toQueuedFiles = (files: readonly File[]): QueuedFile[] =>
+  files.map((file) => ({ name: file.name, type: file.type, size: file.size, blob: file }));

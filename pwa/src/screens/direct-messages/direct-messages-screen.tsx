@@ -1,6 +1,138 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { MessagesSquare } from 'lucide-react';
+import { useAuth } from '../../app/auth/use-auth';
+import { useIsMobile } from '../../app/shell/use-is-mobile';
 import { PageHeader } from '../../components/page-header';
+import { useNow } from '../../components/use-now';
+import { useConversations } from '../../data/direct-hooks';
+import { useHasSynced, useOnline, useUsers } from '../../data/hooks';
+import { useWorkspace } from '../../sync/sync-context';
+import { ConversationList } from './conversation-list';
+import { ConversationView } from './conversation-view';
+import { NewConversationModal } from './new-conversation-modal';
+import chatStyles from '../chat/chat.module.css';
+import styles from './direct-messages.module.css';
 
-/** Direct Messages (/direct-messages). */
+/** The navigation state this screen accepts (spec section 2), e.g. from Team Members' "Message". */
+interface DirectMessagesState {
+  activeConversationId?: string;
+  recipientName?: string;
+}
+
+const conversationIdIn = (state: unknown): string | null => {
+  const id = (state as DirectMessagesState | null)?.activeConversationId;
+  return typeof id === 'string' && id !== '' ? id : null;
+};
+
+/**
+ * Direct Messages (/direct-messages): conversations beside the open one (one at a time on phones).
+ * Everything reads the local database, so the screen works offline; sends and deletes queue until online.
+ */
 export function DirectMessagesScreen() {
-  return <PageHeader title="Direct Messages" />;
+  const { token } = useAuth();
+  const { ctx } = useWorkspace();
+  const selfId = ctx.userId;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const isMobile = useIsMobile();
+  const conversations = useConversations();
+  const users = useUsers();
+  const hasSynced = useHasSynced();
+  const online = useOnline();
+  const now = useNow();
+
+  const [selectedId, setSelectedId] = useState<string | null>(() => conversationIdIn(location.state));
+  const [search, setSearch] = useState('');
+  const [starting, setStarting] = useState(false);
+
+  // A navigation that carries a conversation (also while this screen is open) opens it.
+  const [stateKey, setStateKey] = useState(location.key);
+  if (stateKey !== location.key) {
+    setStateKey(location.key);
+    const id = conversationIdIn(location.state);
+    if (id !== null) setSelectedId(id);
+  }
+
+  const usersById = useMemo(() => new Map((users ?? []).map((user) => [user.id, user])), [users]);
+  // Opens the conversation only once it is in the list (spec section 2).
+  const active = conversations?.find((summary) => summary.conversation.id === selectedId) ?? null;
+  // A new device shows its first download as loading, not as "No conversations yet".
+  const listLoading = conversations === undefined || (conversations.length === 0 && hasSynced !== true && online);
+
+  // The open conversation is kept in the history entry, so a reload (online or not) reopens it.
+  const select = useCallback(
+    (id: string | null) => {
+      setSelectedId(id);
+      const recipientName = conversations?.find((summary) => summary.conversation.id === id)?.other.name;
+      const state: DirectMessagesState | null =
+        id === null ? null : { activeConversationId: id, ...(recipientName ? { recipientName } : {}) };
+      void navigate(location.pathname, { replace: true, state });
+    },
+    [conversations, navigate, location.pathname],
+  );
+
+  const unreadTotal = (conversations ?? []).reduce(
+    (total, summary) => total + (summary.conversation.id === active?.conversation.id ? 0 : summary.unreadCount),
+    0,
+  );
+  const showList = !isMobile || active === null;
+  const showConversation = !isMobile || active !== null;
+
+  return (
+    <div className={chatStyles.page}>
+      <PageHeader
+        title="Direct Messages"
+        subtitle={unreadTotal > 0 ? `${unreadTotal} unread` : 'Private conversations with your team'}
+      />
+
+      <div className={`${chatStyles.card} ${styles.card}`}>
+        {showList && (
+          <ConversationList
+            conversations={listLoading ? undefined : conversations}
+            activeId={active?.conversation.id ?? null}
+            selfId={selfId}
+            usersById={usersById}
+            search={search}
+            onSearchChange={setSearch}
+            onSelect={select}
+            onNewConversation={() => setStarting(true)}
+            now={now}
+          />
+        )}
+        {showConversation &&
+          (active ? (
+            <ConversationView
+              key={active.conversation.id}
+              summary={active}
+              selfId={selfId}
+              usersById={usersById}
+              token={token}
+              now={now}
+              onBack={isMobile ? () => select(null) : null}
+            />
+          ) : (
+            <div className={styles.placeholder}>
+              <span className={chatStyles.emptyIcon} aria-hidden="true">
+                <MessagesSquare size={30} />
+              </span>
+              <h2 className={chatStyles.emptyTitle}>Select a conversation</h2>
+              <p className={chatStyles.emptyText}>Choose someone on the left, or start a new conversation.</p>
+            </div>
+          ))}
+      </div>
+
+      {starting && (
+        <NewConversationModal
+          users={users}
+          selfId={selfId}
+          onClose={() => setStarting(false)}
+          onStarted={(id) => {
+            setStarting(false);
+            select(id);
+          }}
+        />
+      )}
+    </div>
+  );
 }

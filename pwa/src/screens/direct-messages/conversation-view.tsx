@@ -1,0 +1,252 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { ArrowLeft, CircleAlert, MessageCircle } from 'lucide-react';
+import { directFileAccept, isUnreadBy, readByOf, uuidv7 } from '@office/sync-protocol';
+import type { LocalDirectMessage, LocalUser, OutboxEntry } from '../../data/db';
+import { useConversationMessages, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
+import { useMutate, useOutbox } from '../../data/hooks';
+import { UserAvatar } from '../../components/user-avatar';
+import { groupByDate } from '../chat/chat-format';
+import { Composer } from '../chat/composer';
+import { chatEmojis } from '../chat/emojis';
+import { toQueuedFiles } from '../chat/selected-files';
+import { typingText } from '../chat/typing';
+import { useTypingUsers } from '../chat/use-chat-data';
+import { isDirectFile } from './direct-format';
+import { DirectMessageItem } from './direct-message-item';
+import { useConversationRoom, useConversationTypingAnnouncer } from './use-conversation-realtime';
+import chatStyles from '../chat/chat.module.css';
+import styles from './direct-messages.module.css';
+
+/** Spec section 2: the direct-message picker has 50 emojis. */
+const directEmojis = chatEmojis.slice(0, 50);
+/** Spec section 8. */
+const sendFailed = 'Error sending message. Please try again.';
+const deleteFailed = 'Failed to delete message. Please try again.';
+/** Whether the outbox entry is the still-unsent start of the conversation with `otherId`. */
+const isStartOf = (entry: OutboxEntry, otherId: string): boolean =>
+  entry.name === 'dm.start' &&
+  entry.status === 'pending' &&
+  String((entry.args as { recipientId?: unknown }).recipientId).trim() === otherId;
+/** Within this distance of the bottom the list follows new messages. */
+const followThresholdPx = 120;
+
+interface ConversationViewProps {
+  summary: ConversationSummary;
+  selfId: string;
+  /** The directory, for fresher names and avatars than the conversation carries. */
+  usersById: ReadonlyMap<string, LocalUser>;
+  token: string | null;
+  now: Date;
+  /** On phones: back to the conversation list. */
+  onBack: (() => void) | null;
+}
+
+/**
+ * One open conversation: its header, messages, who is typing and the composer. Keyed by the conversation
+ * by its parent, so typing entries, the draft and the scroll position start afresh for each one.
+ */
+export function ConversationView({ summary, selfId, usersById, token, now, onBack }: ConversationViewProps) {
+  const { conversation, other } = summary;
+  const conversationId = conversation.id;
+  const mutate = useMutate();
+  const markRead = useMarkConversationRead();
+  const messages = useConversationMessages(conversationId);
+  // Until its dm.start reaches the server, the conversation has no room there.
+  const outbox = useOutbox();
+  const live = outbox !== undefined && !outbox.some((entry) => isStartOf(entry, other.id));
+  useConversationRoom(conversationId, live);
+  const announcer = useConversationTypingAnnouncer(conversationId, live);
+  const typing = useTypingUsers(selfId, conversationId);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  const otherUser = usersById.get(other.id);
+  const otherName = otherUser?.name ?? other.name;
+  const otherAvatar = otherUser ? otherUser.avatar : other.avatar;
+  const typingLine = typingText(typing.map((entry) => usersById.get(entry.userId)?.name ?? entry.userName));
+
+  // An open conversation stays read: what arrives while it is open is marked read at once.
+  const newestUnread = messages?.findLast((message) => isUnreadBy(message, conversation, selfId))?.id ?? null;
+  const markedUnread = useRef<string | null>(null);
+  useEffect(() => {
+    if (!messages || newestUnread === null || newestUnread === markedUnread.current) return;
+    markedUnread.current = newestUnread;
+    markRead(conversation, messages).catch((error: unknown) => {
+      markedUnread.current = null;
+      console.error('Marking the conversation read failed', error);
+    });
+  }, [conversation, messages, newestUnread, markRead]);
+
+  const groups = useMemo(() => groupByDate(messages ?? [], (message) => message.createdAt, now), [messages, now]);
+
+  // The newest message is in view on open, on one's own message, and on new ones while at the bottom.
+  const listRef = useRef<HTMLDivElement>(null);
+  const innerRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const last = messages?.at(-1);
+  const lastId = last?.id ?? null;
+  const lastIsOwn = last?.sender.id === selfId;
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (list && lastId !== null && (atBottom.current || lastIsOwn)) list.scrollTop = list.scrollHeight;
+  }, [lastId, lastIsOwn]);
+  // Content that grows later (an image, a slow font) keeps a reader who was at the bottom there.
+  useEffect(() => {
+    const list = listRef.current;
+    const inner = innerRef.current;
+    if (!list || !inner || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) list.scrollTop = list.scrollHeight;
+    });
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, []);
+  const handleScroll = () => {
+    const list = listRef.current;
+    if (list) atBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight <= followThresholdPx;
+  };
+
+  const handleSend = useCallback(
+    async ({ text, files }: { text: string; files: File[] }) => {
+      if (files.length === 0) {
+        await mutate('dm.send', { id: uuidv7(), conversationId, text });
+        return;
+      }
+      await mutate('dm.sendFiles', { id: uuidv7(), conversationId, text, files: toQueuedFiles(files) });
+    },
+    [mutate, conversationId],
+  );
+  const isRefusedUpload = useCallback(
+    (entry: OutboxEntry) =>
+      entry.name === 'dm.sendFiles' && (entry.args as { conversationId?: string }).conversationId === conversationId,
+    [conversationId],
+  );
+
+  const handleDelete = useCallback(
+    (message: LocalDirectMessage) => {
+      // As the team chat asks (spec section 5).
+      if (!window.confirm('Are you sure you want to delete this message?')) return;
+      setDeleteError(null);
+      mutate('dm.delete', { conversationId: message.conversationId, id: message.id }).catch((error: unknown) => {
+        console.error('Deleting the message failed', error);
+        setDeleteError(deleteFailed);
+      });
+    },
+    [mutate],
+  );
+
+  const headingId = `conversation-${conversationId}-title`;
+
+  return (
+    <section className={styles.conversation} aria-labelledby={headingId}>
+      <header className={styles.conversationHeader}>
+        {onBack && (
+          <button
+            type="button"
+            className={styles.iconButton}
+            aria-label="Back to conversations"
+            title="Back to conversations"
+            onClick={onBack}
+          >
+            <ArrowLeft size={20} aria-hidden="true" />
+          </button>
+        )}
+        <UserAvatar src={otherAvatar} name={otherName} size={40} />
+        <div className={styles.conversationTitle}>
+          <h2 id={headingId} className={styles.conversationName}>
+            {otherName}
+          </h2>
+          <p className={styles.conversationStatus}>
+            <span className={styles.onlineDot} aria-hidden="true" />
+            Online
+          </p>
+        </div>
+      </header>
+
+      <div className={chatStyles.listWrap}>
+        <div
+          ref={listRef}
+          className={chatStyles.list}
+          role="log"
+          aria-label={`Messages with ${otherName}`}
+          tabIndex={0}
+          onScroll={handleScroll}
+        >
+          <div ref={innerRef} className={chatStyles.listInner}>
+            {messages === undefined ? (
+              <p className={chatStyles.loading} role="status">
+                Loading messages...
+              </p>
+            ) : messages.length === 0 ? (
+              <div className={chatStyles.empty}>
+                <span className={chatStyles.emptyIcon} aria-hidden="true">
+                  <MessageCircle size={30} />
+                </span>
+                <h3 className={chatStyles.emptyTitle}>No messages yet</h3>
+                <p className={chatStyles.emptyText}>Say hello to {otherName}.</p>
+              </div>
+            ) : (
+              groups.map((group) => (
+                <section key={group.key} className={chatStyles.day} aria-label={group.label}>
+                  <div className={chatStyles.separator}>
+                    <span>{group.label}</span>
+                  </div>
+                  <ul className={chatStyles.messages}>
+                    {group.messages.map((message) => {
+                      const isOwn = message.sender.id === selfId;
+                      const sender = usersById.get(message.sender.id);
+                      return (
+                        <DirectMessageItem
+                          key={message.id}
+                          message={message}
+                          isOwn={isOwn}
+                          senderName={sender?.name ?? message.sender.name}
+                          senderAvatar={sender ? sender.avatar : message.sender.avatar}
+                          read={isOwn && readByOf(message, conversation).length > 0}
+                          now={now}
+                          token={token}
+                          onDelete={handleDelete}
+                        />
+                      );
+                    })}
+                  </ul>
+                </section>
+              ))
+            )}
+          </div>
+        </div>
+      </div>
+
+      <div className={chatStyles.typing} aria-live="polite">
+        {typingLine && (
+          <>
+            <span className={chatStyles.typingDots} aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </span>
+            {typingLine}
+          </>
+        )}
+      </div>
+
+      {deleteError && (
+        <p className={`${chatStyles.composerError} ${styles.deleteError}`} role="alert">
+          <CircleAlert size={16} aria-hidden="true" />
+          {deleteError}
+        </p>
+      )}
+
+      <Composer
+        announcer={announcer}
+        placeholder="Type a message..."
+        accept={directFileAccept}
+        acceptsFile={isDirectFile}
+        emojis={directEmojis}
+        onSend={handleSend}
+        failureText={() => sendFailed}
+        isRefusedUpload={isRefusedUpload}
+        refusedUploadText={sendFailed}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import { memo } from 'react';
+import { Check, CheckCheck, Trash2 } from 'lucide-react';
+import type { LocalDirectMessage } from '../../data/db';
+import { UserAvatar } from '../../components/user-avatar';
+import { PendingMark } from '../../sync/pending-mark';
+import { AttachmentList } from '../chat/attachment-list';
+import { formatChatTime } from '../chat/chat-format';
+import chatStyles from '../chat/chat.module.css';
+import styles from './direct-messages.module.css';
+
+interface DirectMessageItemProps {
+  message: LocalDirectMessage;
+  isOwn: boolean;
+  /** The sender as the directory knows them now. */
+  senderName: string;
+  senderAvatar: string | null;
+  /** Whether the other participant has read this (own) message. */
+  read: boolean;
+  now: Date;
+  token: string | null;
+  onDelete: (message: LocalDirectMessage) => void;
+}
+
+/** One direct message: a bubble like the team chat's, its time, its files, and Delete on one's own. */
+export const DirectMessageItem = memo(function DirectMessageItem({
+  message,
+  isOwn,
+  senderName,
+  senderAvatar,
+  read,
+  now,
+  token,
+  onDelete,
+}: DirectMessageItemProps) {
+  const hasText = message.text.trim() !== '';
+  return (
+    <li className={`${chatStyles.message} ${isOwn ? chatStyles.own : ''}`} data-message-id={message.id}>
+      {!isOwn && (
+        <span className={chatStyles.messageAvatar}>
+          <UserAvatar src={senderAvatar} name={senderName} size={32} />
+        </span>
+      )}
+      <div className={`${chatStyles.messageBody} ${styles.messageBody}`}>
+        <div className={chatStyles.bubbleRow}>
+          <div className={chatStyles.bubble}>
+            {hasText && <p className={chatStyles.messageText}>{message.text}</p>}
+            {message.attachments.length > 0 && <AttachmentList attachments={message.attachments} token={token} />}
+          </div>
+          {isOwn && (
+            <button
+              type="button"
+              className={styles.deleteButton}
+              aria-label="Delete message"
+              title="Delete message"
+              onClick={() => onDelete(message)}
+            >
+              <Trash2 size={15} aria-hidden="true" />
+            </button>
+          )}
+        </div>
+        <div className={chatStyles.messageMeta}>
+          <time className={chatStyles.messageTime} dateTime={message.createdAt}>
+            {formatChatTime(message.createdAt, now)}
+          </time>
+          {message.pending ? (
+            <PendingMark />
+          ) : isOwn ? (
+            <span
+              className={`${styles.receipt} ${read ? styles.receiptRead : ''}`}
+              role="img"
+              aria-label={read ? 'Read' : 'Sent'}
+              title={read ? 'Read' : 'Sent'}
+            >
+              {read ? <CheckCheck size={14} aria-hidden="true" /> : <Check size={14} aria-hidden="true" />}
+            </span>
+          ) : null}
+        </div>
+      </div>
+    </li>
+  );
+});
