@@ -117,6 +117,10 @@ async function putLocalDirectMessage(
   await db.conversations.update(message.conversationId, {
     lastMessage,
     lastMessageAt: local.createdAt,
+    // Whoever writes has read everything before their own message.
+    participants: conversation.participants.map((p) =>
+      p.id === ctx.userId ? { ...p, lastReadAt: local.createdAt } : p,
+    ),
     pending: 1,
   });
 }

@@ -104,9 +104,15 @@ function sendMessage(
       .insert(directAttachments)
       .values(args.files.map((file) => ({ ...file, messageId: args.id })))
       .run();
+  // Whoever writes has read what had arrived when they wrote (an offline write: its time on the device).
+  const senderIsA = conversation.userA === ctx.actor.id;
+  const readBefore = senderIsA ? conversation.userAReadAt : conversation.userBReadAt;
+  const wroteAt = ctx.madeAt.toISOString();
+  const senderRead =
+    readBefore !== null && readBefore >= wroteAt ? {} : senderIsA ? { userAReadAt: wroteAt } : { userBReadAt: wroteAt };
   ctx.tx
     .update(conversations)
-    .set({ lastMessageId: args.id, lastMessageAt: stamp })
+    .set({ lastMessageId: args.id, lastMessageAt: stamp, ...senderRead })
     .where(eq(conversations.id, args.conversationId))
     .run();
   ctx.record({ entity: 'directMessage', id: args.id, op: 'put', audience: audienceOf(conversation) });

@@ -53,6 +53,8 @@ export function applyClientMutation(
   clientId: string,
   mutation: { id: number; name: string; at: string },
   run: MutationRunner,
+  /** When this client's previous request reached the server; read from the client's row when absent. */
+  previousPushAt?: string | null,
 ): MutationOutcome | 'gap' {
   const pending = newPendingEffects();
   const outcome = db.transaction((tx): MutationOutcome | 'gap' => {
@@ -64,7 +66,8 @@ export function applyClientMutation(
     if (mutation.id <= client.lastMutationId) return storedOutcome(tx, clientId, mutation.id);
     if (mutation.id !== client.lastMutationId + 1) return 'gap';
     const now = new Date();
-    const madeAt = clampMadeAt(mutation.at, client.lastPushAt, now);
+    // The mutations of one request were all made before it: each is clamped by the previous request.
+    const madeAt = clampMadeAt(mutation.at, previousPushAt === undefined ? client.lastPushAt : previousPushAt, now);
     const result = runGuarded(tx, mutation.id, pending, (savepoint) => run(savepoint, pending, madeAt));
     tx.update(syncClients)
       .set({ lastMutationId: mutation.id, lastPushAt: now.toISOString() })
@@ -92,8 +95,14 @@ export function processPush(db: Db, flush: EffectsFlusher, actor: Actor, request
   const outcomes: MutationOutcome[] = [];
   let lastMutationId = client.lastMutationId;
   for (const mutation of request.mutations) {
-    const outcome = applyClientMutation(db, flush, request.clientId, mutation, (tx, pending, madeAt) =>
-      runInTransaction(tx, actor, mutationCommands[mutation.name], mutation.args, pending, madeAt),
+    const outcome = applyClientMutation(
+      db,
+      flush,
+      request.clientId,
+      mutation,
+      (tx, pending, madeAt) =>
+        runInTransaction(tx, actor, mutationCommands[mutation.name], mutation.args, pending, madeAt),
+      client.lastPushAt,
     );
     if (outcome === 'gap') break;
     outcomes.push(outcome);

@@ -455,7 +455,8 @@ describe('unread counts', () => {
     expect(read.body).toEqual({ success: true, readAt: expect.any(String) as unknown });
     const row = conversationRow(id);
     expect(gusIsA ? row?.userAReadAt : row?.userBReadAt).toBe(read.body.readAt);
-    expect(gusIsA ? row?.userBReadAt : row?.userAReadAt).toBeNull();
+    // Fay's marker is where her own last message put it: whoever writes has read what came before.
+    expect(gusIsA ? row?.userBReadAt : row?.userAReadAt).toBe(sent.at(-1)?.createdAt);
     expect(await unreadOf(gus, id)).toBe(0);
     expect(await unreadOf(fay, id)).toBe(0);
     // Read records are derived from the marker.
@@ -1246,15 +1247,17 @@ describe('direct messages through /api/sync/push and pull', () => {
     const [adminClient, managerClient] = [uuidv7(), uuidv7()];
     const [fromAdmin, fromManager] = [uuidv7(), uuidv7()];
 
-    // Both devices computed the id themselves and queued a start and a first message.
-    const adminPush = await push(admin, adminClient, [
+    // Both devices computed the id themselves and queued a start and a first message, before either synced.
+    const adminQueue = [
       mutation(1, 'dm.start', { recipientId: manager.user.id }),
       mutation(2, 'dm.send', { id: fromAdmin, conversationId: id, text: 'Hi from admin' }),
-    ]);
-    const managerPush = await push(manager, managerClient, [
+    ];
+    const managerQueue = [
       mutation(1, 'dm.start', { recipientId: admin.user.id }),
       mutation(2, 'dm.send', { id: fromManager, conversationId: id, text: 'Hi from manager' }),
-    ]);
+    ];
+    const adminPush = await push(admin, adminClient, adminQueue);
+    const managerPush = await push(manager, managerClient, managerQueue);
 
     expect(adminPush.outcomes).toEqual([outcomeOk(1), outcomeOk(2)]);
     expect(managerPush.outcomes).toEqual([outcomeOk(1), outcomeOk(2)]);
@@ -1265,6 +1268,7 @@ describe('direct messages through /api/sync/push and pull', () => {
       .filter((row) => [row.userA, row.userB].sort().join() === [admin.user.id, manager.user.id].sort().join());
     expect(rows.map((row) => row.id)).toEqual([id]);
     expect(liveRowsOf(id).map((r) => r.text)).toEqual(['Hi from admin', 'Hi from manager']);
+    // Neither had seen the other's message when writing their own, so each still has one unread.
     expect(await unreadOf(admin, id)).toBe(1);
     expect(await unreadOf(manager, id)).toBe(1);
   });
