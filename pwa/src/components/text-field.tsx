@@ -8,7 +8,8 @@ interface TextFieldProps extends InputProps {
   label: string;
   value: string;
   onValueChange: (value: string) => void;
-  type?: 'text' | 'email';
+  /** 'password' for a field whose visibility the form controls (several fields, one toggle). */
+  type?: 'text' | 'email' | 'password';
   /** An icon shown inside the field, on the left. */
   icon?: ReactNode;
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { User } from '@office/sync-protocol';
 import { api } from '../api/http';
@@ -16,19 +16,28 @@ import { WorkspaceContext, type Workspace } from './sync-context';
 export function SyncProvider({ children }: { children: ReactNode }) {
   const { user, token } = useAuth();
   const userId = user?.id ?? null;
-  // The workspace belongs to one session (user and token); a stale one is never handed to screens.
-  const [opened, setOpened] = useState<{ session: string; workspace: Workspace } | null>(null);
-  const session = userId && token ? `${userId}:${token}` : null;
+  const signedIn = userId !== null && token !== null;
+  // The workspace belongs to one signed-in user; a stale one is never handed to screens. A renewed token
+  // (after a password change) keeps it open, so the screens keep their state.
+  const [opened, setOpened] = useState<{ userId: string; workspace: Workspace } | null>(null);
+  // The token the socket presents at its next handshake, and the one its connection was opened with.
+  const tokenRef = useRef(token);
+  const socketTokenRef = useRef<string | null>(null);
 
   useEffect(() => {
-    if (!userId || !token) return undefined;
+    tokenRef.current = token;
+  }, [token]);
+
+  useEffect(() => {
+    if (!userId || !signedIn) return undefined;
     const db = openWorkspaceDb(userId);
     const ctx = { userId };
     const engine = new SyncEngine(db, ctx, httpTransport, {
       locks: typeof navigator.locks === 'undefined' ? undefined : navigator.locks,
       isOnline: () => navigator.onLine,
     });
-    const socket = connectRealtime(token);
+    socketTokenRef.current = tokenRef.current;
+    const socket = connectRealtime(() => tokenRef.current);
 
     socket.on('connect', () => {
       engine.kick();
@@ -68,9 +77,9 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     void navigator.storage?.persist?.().catch(() => false);
 
     engine.kick();
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- the database and socket are external resources this effect opens; render needs their handle
-    setOpened({ session: `${userId}:${token}`, workspace: { db, engine, ctx, socket } });
+    setOpened({ userId, workspace: { db, engine, ctx, socket } });
     return () => {
+      setOpened(null);
       window.removeEventListener('online', handleOnline);
       document.removeEventListener('visibilitychange', handleVisibility);
       stopPresence();
@@ -78,9 +87,17 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       socket.close();
       db.close();
     };
-  }, [userId, token]);
+  }, [userId, signedIn]);
 
-  const current = opened && opened.session === session ? opened.workspace : null;
+  const current = signedIn && opened?.userId === userId ? opened.workspace : null;
+
+  // A renewed token: the server has ended the connection opened with the old one, so hand-shake again.
+  useEffect(() => {
+    if (!current || token === null || socketTokenRef.current === token) return;
+    socketTokenRef.current = token;
+    current.socket.disconnect().connect();
+  }, [current, token]);
+
   return (
     <WorkspaceContext.Provider value={current}>
       {current ? <CurrentUserMirror workspace={current} /> : null}

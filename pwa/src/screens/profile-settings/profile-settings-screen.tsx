@@ -3,6 +3,8 @@ import { useFlash } from '../../components/use-flash';
 import { useLocalUser } from '../../data/hooks';
 import { useWorkspace } from '../../sync/sync-context';
 import { BasicInformation } from './basic-information';
+import { PasswordSection } from './password-section';
+import { ProfilePhoto } from './profile-photo';
 import styles from './profile-settings.module.css';
 
 /** Profile Settings (/profile-settings): the signed-in user's own details, from IndexedDB. */
@@ -22,7 +24,15 @@ export function ProfileSettingsScreen() {
           {flash.text}
         </div>
       ) : null}
-      {user ? <BasicInformation user={user} onFlash={showFlash} /> : <p role="status">Loading...</p>}
+      {user ? (
+        <>
+          <ProfilePhoto user={user} onFlash={showFlash} />
+          <BasicInformation user={user} onFlash={showFlash} />
+          <PasswordSection onFlash={showFlash} />
+        </>
+      ) : (
+        <p role="status">Loading...</p>
+      )}
     </div>
   );
 }
