@@ -1,0 +1,87 @@
+import { memo } from 'react';
+import { AlertTriangle, Trash2 } from 'lucide-react';
+import type { EmployeeSummary } from '@office/sync-protocol';
+import { UserAvatar } from '../../components/user-avatar';
+import { CompletionBar } from './completion-bar';
+import { overdueText } from './employee-format';
+import { PresenceText } from './presence-text';
+import styles from './employees.module.css';
+
+/** How the list is laid out: cards in a grid, or one row per employee. */
+export type EmployeeLayout = 'grid' | 'list';
+
+interface EmployeeCardProps {
+  employee: EmployeeSummary;
+  layout: EmployeeLayout;
+  now: number;
+  onOpen: (id: string) => void;
+  onDelete: (employee: EmployeeSummary) => void;
+}
+
+/**
+ * One employee: who, presence, task and message counts, completion rate and overdue warning. The name
+ * button covers the whole card, so a click anywhere but the delete button opens the detail.
+ */
+export const EmployeeCard = memo(function EmployeeCard({ employee, layout, now, onOpen, onDelete }: EmployeeCardProps) {
+  const { user, taskCounts } = employee;
+  const counts = [
+    { label: 'Total Tasks', value: taskCounts.total },
+    { label: 'Completed', value: taskCounts.completed },
+    { label: 'Working', value: taskCounts.working },
+    { label: 'In Progress', value: taskCounts.inProgress },
+    { label: 'Messages', value: employee.teamChatMessages },
+  ];
+  return (
+    <article className={`${styles.card} ${layout === 'list' ? styles.cardRow : ''}`}>
+      <div className={styles.identity}>
+        <span className={styles.avatarWrap}>
+          <UserAvatar src={user.avatar} name={user.name} size={layout === 'list' ? 44 : 52} />
+          <span className={`${styles.avatarDot} ${styles[employee.presence]}`} aria-hidden="true" />
+        </span>
+        <div className={styles.who}>
+          <h3 className={styles.name}>
+            <button
+              type="button"
+              className={styles.open}
+              aria-label={`View details for ${user.name}`}
+              onClick={() => onOpen(user.id)}
+            >
+              {user.name}
+            </button>
+          </h3>
+          <p className={styles.email}>{user.email}</p>
+          <PresenceText presence={employee.presence} lastSeen={employee.lastSeen} now={now} />
+        </div>
+      </div>
+
+      <button
+        type="button"
+        className={styles.deleteButton}
+        aria-label={`Delete ${user.name}`}
+        title="Delete employee"
+        onClick={() => onDelete(employee)}
+      >
+        <Trash2 size={16} aria-hidden="true" />
+      </button>
+
+      <dl className={styles.counts}>
+        {counts.map((count) => (
+          <div key={count.label} className={styles.count}>
+            <dt>{count.label}</dt>
+            <dd>{count.value}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <div className={styles.performance}>
+        <CompletionBar rate={employee.completionRate} />
+        {taskCounts.overdue > 0 && (
+          <p className={styles.overdue}>
+            <AlertTriangle size={14} aria-hidden="true" />
+            {overdueText(taskCounts.overdue)}
+          </p>
+        )}
+      </div>
+    </article>
+  );
+});
