@@ -15,6 +15,7 @@ import { Composer } from './composer';
 import { chatEmojis } from './emojis';
 import { toQueuedFiles } from './selected-files';
 import { MembersPanel } from './members-panel';
+import { MessageDays, TypingLine } from './message-days';
 import { MessageItem } from './message-item';
 import { typingText } from './typing';
 import { useChatMessages, useTypingAnnouncer, useTypingUsers } from './use-chat-data';
@@ -213,33 +214,26 @@ export function ChatScreen() {
                     </button>
                   </div>
                 ) : (
-                  groups.map((group) => (
-                    <section key={group.key} className={styles.day} aria-label={group.label}>
-                      <div className={styles.separator}>
-                        <span>{group.label}</span>
-                      </div>
-                      <ul className={styles.messages}>
-                        {group.messages.map((message) => {
-                          const author = usersById.get(message.userId.id);
-                          return (
-                            <MessageItem
-                              key={message.id}
-                              message={message}
-                              authorName={author?.name ?? message.userName}
-                              authorAvatar={author ? author.avatar : message.userAvatar}
-                              isOwn={message.userId.id === selfId}
-                              canModerate={canModerateChatMessage(actor, message)}
-                              now={now}
-                              search={search}
-                              token={token}
-                              onEdit={handleEdit}
-                              onDelete={handleDelete}
-                            />
-                          );
-                        })}
-                      </ul>
-                    </section>
-                  ))
+                  <MessageDays groups={groups}>
+                    {(message) => {
+                      const author = usersById.get(message.userId.id);
+                      return (
+                        <MessageItem
+                          key={message.id}
+                          message={message}
+                          authorName={author?.name ?? message.userName}
+                          authorAvatar={author ? author.avatar : message.userAvatar}
+                          isOwn={message.userId.id === selfId}
+                          canModerate={canModerateChatMessage(actor, message)}
+                          now={now}
+                          search={search}
+                          token={token}
+                          onEdit={handleEdit}
+                          onDelete={handleDelete}
+                        />
+                      );
+                    }}
+                  </MessageDays>
                 )}
               </div>
             </div>
@@ -251,18 +245,7 @@ export function ChatScreen() {
             )}
           </div>
 
-          <div className={styles.typing} aria-live="polite">
-            {typingLine && (
-              <>
-                <span className={styles.typingDots} aria-hidden="true">
-                  <span />
-                  <span />
-                  <span />
-                </span>
-                {typingLine}
-              </>
-            )}
-          </div>
+          <TypingLine text={typingLine} />
 
           <Composer
             announcer={announcer}

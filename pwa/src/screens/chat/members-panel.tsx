@@ -17,9 +17,9 @@ interface MembersPanelProps {
 export function MembersPanel({ id, users, selfId, typingIds, onClose }: MembersPanelProps) {
   const members = orderMembers(users, selfId);
   return (
-    <aside id={id} className={styles.members} aria-labelledby={`${id}-title`}>
-      <div className={styles.membersHeader}>
-        <h2 id={`${id}-title`} className={styles.membersTitle}>
+    <aside id={id} className={`${styles.sidePanel} ${styles.members}`} aria-labelledby={`${id}-title`}>
+      <div className={styles.sidePanelHeader}>
+        <h2 id={`${id}-title`} className={styles.sidePanelTitle}>
           Team Members ({users.length})
         </h2>
         <button type="button" className={styles.membersClose} aria-label="Close team members" onClick={onClose}>

@@ -4,6 +4,7 @@ import type { ConversationSummary } from '../../data/direct-hooks';
 import { SearchField } from '../../components/search-field';
 import { UserAvatar } from '../../components/user-avatar';
 import { conversationPreview, filterConversations, formatConversationTime, unreadLabel } from './direct-format';
+import chatStyles from '../chat/chat.module.css';
 import styles from './direct-messages.module.css';
 
 interface ConversationListProps {
@@ -39,9 +40,9 @@ export function ConversationList({
   const shown = filterConversations(named, search);
 
   return (
-    <aside className={styles.sidebar} aria-labelledby="conversations-title">
-      <div className={styles.sidebarHeader}>
-        <h2 id="conversations-title" className={styles.sidebarTitle}>
+    <aside className={`${chatStyles.sidePanel} ${styles.sidebar}`} aria-labelledby="conversations-title">
+      <div className={`${chatStyles.sidePanelHeader} ${styles.sidebarHeader}`}>
+        <h2 id="conversations-title" className={chatStyles.sidePanelTitle}>
           Conversations
         </h2>
         <button

@@ -6,6 +6,7 @@ import { useConversationMessages, useMarkConversationRead, type ConversationSumm
 import { useMutate, useOutbox } from '../../data/hooks';
 import { UserAvatar } from '../../components/user-avatar';
 import { groupByDate } from '../chat/chat-format';
+import { MessageDays, TypingLine } from '../chat/message-days';
 import { Composer } from '../chat/composer';
 import { chatEmojis } from '../chat/emojis';
 import { toQueuedFiles } from '../chat/selected-files';
@@ -185,49 +186,31 @@ export function ConversationView({ summary, selfId, usersById, token, now, onBac
                 <p className={chatStyles.emptyText}>Say hello to {otherName}.</p>
               </div>
             ) : (
-              groups.map((group) => (
-                <section key={group.key} className={chatStyles.day} aria-label={group.label}>
-                  <div className={chatStyles.separator}>
-                    <span>{group.label}</span>
-                  </div>
-                  <ul className={chatStyles.messages}>
-                    {group.messages.map((message) => {
-                      const isOwn = message.sender.id === selfId;
-                      const sender = usersById.get(message.sender.id);
-                      return (
-                        <DirectMessageItem
-                          key={message.id}
-                          message={message}
-                          isOwn={isOwn}
-                          senderName={sender?.name ?? message.sender.name}
-                          senderAvatar={sender ? sender.avatar : message.sender.avatar}
-                          read={isOwn && readByOf(message, conversation).length > 0}
-                          now={now}
-                          token={token}
-                          onDelete={handleDelete}
-                        />
-                      );
-                    })}
-                  </ul>
-                </section>
-              ))
+              <MessageDays groups={groups}>
+                {(message) => {
+                  const isOwn = message.sender.id === selfId;
+                  const sender = usersById.get(message.sender.id);
+                  return (
+                    <DirectMessageItem
+                      key={message.id}
+                      message={message}
+                      isOwn={isOwn}
+                      senderName={sender?.name ?? message.sender.name}
+                      senderAvatar={sender ? sender.avatar : message.sender.avatar}
+                      read={isOwn && readByOf(message, conversation).length > 0}
+                      now={now}
+                      token={token}
+                      onDelete={handleDelete}
+                    />
+                  );
+                }}
+              </MessageDays>
             )}
           </div>
         </div>
       </div>
 
-      <div className={chatStyles.typing} aria-live="polite">
-        {typingLine && (
-          <>
-            <span className={chatStyles.typingDots} aria-hidden="true">
-              <span />
-              <span />
-              <span />
-            </span>
-            {typingLine}
-          </>
-        )}
-      </div>
+      <TypingLine text={typingLine} />
 
       {deleteError && (
         <p className={`${chatStyles.composerError} ${styles.deleteError}`} role="alert">
