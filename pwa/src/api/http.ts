@@ -186,7 +186,8 @@ export async function request<T>(
   }
 
   if (!response.ok) {
-    if (response.status === 401 && options.signOutOnUnauthorized !== false) {
+    // A 401 for a token that has since been replaced (a password change renewed it) ends nothing.
+    if (response.status === 401 && options.signOutOnUnauthorized !== false && getStoredToken() === token) {
       handleUnauthorized();
     }
     throw errorFromResponse(response.status, parsed);

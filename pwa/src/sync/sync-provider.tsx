@@ -50,6 +50,11 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       const code = (error as Error & { data?: { code?: string } }).data?.code;
       if (code === 'unauthenticated') void api.get('/auth/me').catch(() => undefined);
     });
+    socket.on('disconnect', (reason) => {
+      // The server ended the connection (restart, account deleted, password changed): Socket.IO does not
+      // retry that by itself. Reconnect; a handshake refused for an ended session signs out (above).
+      if (reason === 'io server disconnect') socket.connect();
+    });
     socket.on('sync.change', ({ seq, change }) => {
       void applyLiveChange(db, ctx, seq, change).then((result) => {
         if (result === 'gap') engine.pullSoon();
