@@ -10,6 +10,8 @@ import { dbPlugin } from './plugins/db';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { staticPwaPlugin } from './plugins/static-pwa';
 import { realtimePlugin } from './realtime/io';
+import { pushPlugin } from './push/push-plugin';
+import { pushRoutes } from './routes/push/index';
 import { authRoutes } from './routes/auth/index';
 import { healthRoutes } from './routes/health';
 import { syncRoutes } from './routes/sync/index';
@@ -73,6 +75,7 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
   await app.register(dbPlugin, { config });
   await app.register(authPlugin);
   await app.register(realtimePlugin);
+  await app.register(pushPlugin);
 
   const accounts = {
     db: app.db,
@@ -93,6 +96,7 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
       await api.register(messageRoutes, { prefix: '/messages' });
       await api.register(directMessageRoutes, { prefix: '/direct-messages' });
       await api.register(employeeRoutes, { prefix: '/employees' });
+      await api.register(pushRoutes, { prefix: '/push' });
     },
     { prefix: '/api' },
   );

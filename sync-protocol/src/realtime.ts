@@ -1,6 +1,7 @@
 import type { Change } from './pull';
 import type { PresenceStatus } from './entities/user';
 import type { DirectMessage } from './entities/direct';
+import type { Notification } from './entities/notification';
 
 /** A direct-message conversation named in a socket event. */
 export interface ConversationRef {
@@ -28,6 +29,8 @@ export interface ServerToClientEvents {
     readAt: string;
   }) => void;
   'delete-message': (payload: { conversationId: string; messageId: string }) => void;
+  /** A notification for this user was created (it also arrives through sync). */
+  notification: (payload: { notification: Notification }) => void;
   /** A user's photo changed: lists, chats and conversations show the new one without a reload. */
   'avatar-updated': (payload: { userId: string; avatar: string | null }) => void;
   error: (payload: { code: string; message: string }) => void;

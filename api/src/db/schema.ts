@@ -264,3 +264,18 @@ export const directAttachments = sqliteTable(
   },
   (t) => [index('direct_attachments_message').on(t.messageId)],
 );
+
+/** A browser's web push subscription; one user may have several devices. */
+export const pushSubscriptions = sqliteTable(
+  'push_subscriptions',
+  {
+    endpoint: text('endpoint').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [index('push_subscriptions_user').on(t.userId)],
+);

@@ -15,6 +15,8 @@ export interface CommandContext {
   afterCommit(effect: () => void): void;
   /** Tells these rooms a spec event once the transaction has committed. */
   announce(announcement: Announcement): void;
+  /** Hands new notifications to web push once the transaction has committed. */
+  pushNotifications(ids: string[]): void;
 }
 
 type SpecEvent = Exclude<keyof ServerToClientEvents, 'sync.change' | 'sync.poke' | 'error'>;
@@ -36,10 +38,17 @@ export const defineCommand = <S extends z.ZodType, O>(command: Command<S, O>): C
 export interface PendingEffects {
   changes: ChangeRef[];
   announcements: Announcement[];
+  /** Ids of the notifications created, for web push. */
+  notifications: string[];
   effects: (() => void)[];
 }
 
-export const newPendingEffects = (): PendingEffects => ({ changes: [], announcements: [], effects: [] });
+export const newPendingEffects = (): PendingEffects => ({
+  changes: [],
+  announcements: [],
+  notifications: [],
+  effects: [],
+});
 
 /** Runs a command inside a transaction the caller owns (sync push wraps it with its own bookkeeping). */
 export function runInTransaction<S extends z.ZodType, O>(
@@ -64,6 +73,7 @@ export function runInTransaction<S extends z.ZodType, O>(
     },
     afterCommit: (effect) => pending.effects.push(effect),
     announce: (announcement) => pending.announcements.push(announcement),
+    pushNotifications: (ids) => pending.notifications.push(...ids),
   };
   return command.run(ctx, args);
 }

@@ -21,6 +21,7 @@ export const dbPlugin = fp<{ config: Config }>(
     app.decorate('flush', (pending) => {
       app.realtime.publish(pending.changes);
       for (const announcement of pending.announcements) app.realtime.announce(announcement);
+      void app.push.deliver(pending.notifications);
       for (const effect of pending.effects) {
         try {
           effect();

@@ -334,6 +334,22 @@ export const mutators: MutatorRegistry = {
       await db.conversations.update(args.conversationId, { participants, pending: 1 });
     },
   },
+  'notification.markRead': {
+    touches: (args) => [{ table: 'notifications', key: args.id }],
+    async apply(db, args) {
+      await db.notifications.update(args.id, { read: true, pending: 1 });
+    },
+  },
+  'notification.markAllRead': {
+    // Only what is unread now: the same set the server marks, bounded by `through`.
+    touches: () => [],
+    async apply(db, args) {
+      const through = args.through ? new Date(args.through).toISOString() : null;
+      await db.notifications
+        .filter((n) => !n.read && (through === null || n.createdAt <= through))
+        .modify({ read: true, pending: 1 });
+    },
+  },
 };
 
 /** Runs a mutator by name, for replays where the name is data. */

@@ -36,4 +36,6 @@ export const mutationLabels: Record<MutationName, string> = {
   'dm.sendFiles': 'Direct message with files',
   'dm.delete': 'Direct message deletion',
   'dm.markRead': 'Conversation read mark',
+  'notification.markRead': 'Notification read mark',
+  'notification.markAllRead': 'Notifications read mark',
 };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { updateDetailsArgsSchema } from './auth';
+import { markAllNotificationsReadArgsSchema, markNotificationReadArgsSchema } from './notifications';
 import {
   addCommentArgsSchema,
   createTaskArgsSchema,
@@ -33,6 +34,8 @@ export const mutationArgsSchemas = {
   'dm.sendFiles': sendDirectFilesArgsSchema,
   'dm.delete': deleteDirectArgsSchema,
   'dm.markRead': markReadArgsSchema,
+  'notification.markRead': markNotificationReadArgsSchema,
+  'notification.markAllRead': markAllNotificationsReadArgsSchema,
 } as const;
 
 /** Mutations that carry files: the engine uploads them as multipart, one by one, instead of pushing them. */

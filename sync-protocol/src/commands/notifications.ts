@@ -12,3 +12,51 @@ export const sendNotificationArgsSchema = z.object({
   data: z.record(z.string(), z.unknown()).default({}),
 });
 export type SendNotificationArgs = z.input<typeof sendNotificationArgsSchema>;
+
+/** `notification.markRead`: PATCH /api/notifications/{id}/read and its sync mutation; the recipient's own only. */
+export const markNotificationReadArgsSchema = z.object({ id: idSchema });
+export type MarkNotificationReadArgs = z.input<typeof markNotificationReadArgsSchema>;
+
+/** `notification.markAllRead`: PATCH /api/notifications/read-all; `through` bounds it to what the user had seen. */
+export const markAllNotificationsReadArgsSchema = z.object({ through: z.iso.datetime({ offset: true }).optional() });
+export type MarkAllNotificationsReadArgs = z.input<typeof markAllNotificationsReadArgsSchema>;
+
+/** GET /api/notifications query: newest first; `before` is the id of the previous page's last notification. */
+export const notificationsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  before: idSchema.optional(),
+});
+
+/** A browser's push subscription (PushSubscription.toJSON()). */
+export const pushSubscriptionSchema = z.object({
+  endpoint: z.url({ protocol: /^https?$/ }).max(2048),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({ p256dh: z.string().min(1).max(512), auth: z.string().min(1).max(256) }),
+});
+export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
+
+/** What a push message carries to the service worker. */
+export const pushPayloadSchema = z.object({
+  title: z.string(),
+  body: z.string(),
+  /** Where a click on the system notification leads, inside the app. */
+  url: z.string(),
+  /** Notifications with the same tag replace each other (a busy chat does not flood a phone). */
+  tag: z.string(),
+  notificationId: idSchema,
+});
+export type PushPayload = z.infer<typeof pushPayloadSchema>;
+
+/** Where a notification leads inside the app. */
+export function notificationUrl(notification: {
+  type: string;
+  relatedTask: string | null;
+  data: Record<string, unknown>;
+}): string {
+  if (notification.relatedTask) return `/tasks?task=${notification.relatedTask}`;
+  const conversationId = notification.data.conversationId;
+  if (notification.type === 'direct_message' && typeof conversationId === 'string')
+    return `/direct-messages?conversation=${conversationId}`;
+  if (notification.type === 'chat_message') return '/chat';
+  return '/dashboard';
+}

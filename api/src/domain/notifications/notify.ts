@@ -38,6 +38,22 @@ export function notify(ctx: CommandContext, items: NewNotification[]): string[] 
   for (const row of rows) {
     ctx.record({ entity: 'notification', id: row.id, op: 'put', audience: [`user:${row.recipientId}`] });
   }
+  for (const notification of toNotifications(
+    ctx.tx,
+    ctx.tx
+      .select()
+      .from(notifications)
+      .where(
+        inArray(
+          notifications.id,
+          rows.map((row) => row.id),
+        ),
+      )
+      .all(),
+  )) {
+    ctx.announce({ to: [`user:${notification.recipient}`], event: 'notification', payload: { notification } });
+  }
+  ctx.pushNotifications(rows.map((row) => row.id));
   return rows.map((row) => row.id);
 }
 

@@ -9,6 +9,7 @@ import {
   updateTaskCommand,
 } from '../tasks/commands';
 import { updateDetailsCommand } from '../users/commands';
+import { markAllNotificationsReadCommand, markNotificationReadCommand } from '../notifications/commands';
 import { deleteChatCommand, editChatCommand, refuseFilesThroughPushCommand, sendChatCommand } from '../chat/commands';
 import {
   deleteDirectCommand,
@@ -35,4 +36,6 @@ export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>>
   'dm.sendFiles': refuseDirectFilesThroughPushCommand,
   'dm.delete': deleteDirectCommand,
   'dm.markRead': markReadCommand,
+  'notification.markRead': markNotificationReadCommand,
+  'notification.markAllRead': markAllNotificationsReadCommand,
 };

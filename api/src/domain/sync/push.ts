@@ -125,6 +125,7 @@ function runGuarded(
     if (!(error instanceof DomainError)) throw error;
     pending.changes.length = 0;
     pending.announcements.length = 0;
+    pending.notifications.length = 0;
     pending.effects.length = 0;
     return { id: mutationId, status: 'rejected', code: error.code, message: error.message };
   }
