@@ -83,7 +83,14 @@ export function summarizeEmployees(
       const recentTasks = [...own]
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
         .slice(0, employeeRecentTasksMax)
-        .map(({ id, title, status, dueDate, priority, updatedAt }) => ({ id, title, status, dueDate, priority, updatedAt }));
+        .map(({ id, title, status, dueDate, priority, updatedAt }) => ({
+          id,
+          title,
+          status,
+          dueDate,
+          priority,
+          updatedAt,
+        }));
       return {
         user,
         presence: user.status,
