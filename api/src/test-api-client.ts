@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import {
   pullResponseSchema,
   pushResponseSchema,
+  type AuthResponse,
   type ErrorCode,
   type Mutation,
   type PullResponse,
   type PushResponse,
   type User,
 } from '@office/sync-protocol';
-import { bearer, signIn } from './test-support';
+import { bearer, signIn, useTestServer } from './test-support';
 
 /** A signed-in demo user: their token and user. */
 export type Session = { token: string; user: User };
@@ -24,6 +25,24 @@ export async function signInDemoPeople(app: FastifyInstance): Promise<Record<Dem
   return Object.fromEntries(entries) as Record<DemoName, Session>;
 }
 
+/** `useTestServer` plus the demo people (signed in before the tests: read them in tests), its database and client. */
+export function useSeededServer(options: Parameters<typeof useTestServer>[0] = {}) {
+  const server = useTestServer(options);
+  const people = {} as Record<DemoName, Session>;
+  beforeAll(async () => {
+    Object.assign(people, await signInDemoPeople(server.app));
+  });
+  return { server, people, db: () => server.app.db, ...apiClient(() => server.app) };
+}
+
+/** A mutation as a client pushes it, stamped now. */
+export const mutation = (id: number, name: Mutation['name'], args: Record<string, unknown>): Mutation => ({
+  id,
+  name,
+  args,
+  at: new Date().toISOString(),
+});
+
 export interface Answer<T = unknown> {
   status: number;
   body: T;
@@ -35,7 +54,7 @@ export function expectRefusal(answer: Answer, status: number, code: ErrorCode, m
   expect(answer.body).toMatchObject({ code, message });
 }
 
-/** HTTP calls against the app of a test file, as a session (or without one), plus the sync calls. */
+/** HTTP calls against the app of a test file, as a session (or without one), plus the sync calls and registering. */
 export function apiClient(app: () => FastifyInstance) {
   async function call<T = unknown>(
     session: Session | null,
@@ -64,5 +83,18 @@ export function apiClient(app: () => FastifyInstance) {
     return pushResponseSchema.parse(res.body);
   }
 
-  return { call, pull, push };
+  let registered = 0;
+
+  /** Registers a new employee under a unique email; their session, email and password. */
+  async function registerEmployee(
+    name: string,
+    password = 'secret99',
+  ): Promise<Session & { email: string; password: string }> {
+    const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${++registered}@example.com`;
+    const res = await call<AuthResponse>(null, 'POST', '/api/auth/register', { name, email, password });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return { token: res.body.token, user: res.body.user, email, password };
+  }
+
+  return { call, pull, push, registerEmployee };
 }

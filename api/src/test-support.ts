@@ -4,9 +4,13 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents, User } from '@office/sync-protocol';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { asc, eq, gt } from 'drizzle-orm';
+import { isoToday, type ClientToServerEvents, type ServerToClientEvents, type User } from '@office/sync-protocol';
 import { buildApp, type BuildOptions } from './app';
 import { loadConfig, type Config } from './config';
+import type { Db } from './db/client';
+import { changeAudience, changeLog } from './db/schema';
 import { DEMO_PASSWORD, seedDemo } from './db/seed';
 import { UploadStore } from './domain/chat/uploads';
 
@@ -40,6 +44,97 @@ export async function startTestServer(
     },
   };
 }
+
+/** The shared server of a test file, readable from its tests and hooks; see `useTestServer`. */
+export interface SharedTestServer extends Omit<TestServer, 'close'> {
+  /** A real socket signed in with the token, closed after the test that opened it. */
+  connect(token: string): Promise<TestSocket>;
+}
+
+/** One server per test file, started before its tests and closed after; `connect` sockets close after each test. */
+export function useTestServer(
+  options: Parameters<typeof startTestServer>[0] & {
+    /** After each test, wait until the server has seen every socket go. */
+    awaitOffline?: boolean;
+  } = {},
+): SharedTestServer {
+  const { awaitOffline = false, ...startOptions } = options;
+  let started: TestServer | undefined;
+  const sockets: TestSocket[] = [];
+  const current = (): TestServer => {
+    if (!started) throw new Error('the shared test server runs only during the tests and hooks of its file');
+    return started;
+  };
+
+  beforeAll(async () => {
+    started = await startTestServer(startOptions);
+  });
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    if (awaitOffline) await waitUntil(() => current().app.realtime.presence.onlineUserIds().length === 0);
+  });
+  afterAll(async () => {
+    await started?.close();
+    started = undefined;
+  });
+
+  return {
+    get app() {
+      return current().app;
+    },
+    get config() {
+      return current().config;
+    },
+    get url() {
+      return current().url;
+    },
+    async connect(token) {
+      const socket = await connectSocket(current().url, token);
+      sockets.push(socket);
+      return socket;
+    },
+  };
+}
+
+/** The ISO date `days` days from today (negative: in the past). */
+export const inDays = (days: number): string => isoToday(new Date(Date.now() + days * 86_400_000));
+
+let uniqueCount = 0;
+/** `what` with a number no earlier call has used, as `what #n`: a text, title or name a test can find again. */
+export const uniqueText = (what: string) => `${what} #${++uniqueCount}`;
+
+/** Resolves after `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls a condition every 10 ms until it holds; rejects once `timeoutMs` has passed. */
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+/** Change-log rows after `seq` as [entity, entityId, op, audience], in commit order. */
+export const changesWithAudienceAfter = (db: Db, seq: number) =>
+  db
+    .select()
+    .from(changeLog)
+    .where(gt(changeLog.seq, seq))
+    .orderBy(asc(changeLog.seq))
+    .all()
+    .map((row) => [
+      row.entity,
+      row.entityId,
+      row.op,
+      db
+        .select()
+        .from(changeAudience)
+        .where(eq(changeAudience.seq, row.seq))
+        .all()
+        .map((a) => a.principal)
+        .sort(),
+    ]);
 
 /** Signs a demo user in over HTTP; returns their token and user. */
 export async function signIn(
@@ -87,4 +182,31 @@ export function nextEvent<E extends keyof ServerToClientEvents>(
       resolve(payload as Parameters<ServerToClientEvents[E]>[0]);
     });
   });
+}
+
+/** The payload type of a server-to-client event. */
+export type EventPayload<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>[0];
+
+/** Every payload of an event from now on, in arrival order. */
+export function recordEvents<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E): EventPayload<E>[] {
+  const seen: EventPayload<E>[] = [];
+  // socket.io-client's typed `on` cannot express a generic event's listener; the cast keeps the payload type.
+  (socket.on as (e: string, fn: (payload: unknown) => void) => void)(event, (payload) =>
+    seen.push(payload as EventPayload<E>),
+  );
+  return seen;
+}
+
+/** The first payload of an event that matches, skipping others; rejects after a timeout. */
+export async function nextEventWhere<E extends keyof ServerToClientEvents>(
+  socket: TestSocket,
+  event: E,
+  matches: (payload: EventPayload<E>) => boolean,
+  timeoutMs = 3000,
+): Promise<EventPayload<E>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const payload = await nextEvent(socket, event, Math.max(1, deadline - Date.now()));
+    if (matches(payload)) return payload;
+  }
 }

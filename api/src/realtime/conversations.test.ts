@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   conversationForViewerSchema,
@@ -8,82 +8,27 @@ import {
   rooms,
   type DirectMessage,
   type SendMessageAck,
-  type ServerToClientEvents,
 } from '@office/sync-protocol';
 import { directMessages, notifications } from '../db/schema';
 import { currentVersion } from '../domain/change-log';
-import { connectSocket, nextEvent, startTestServer, type TestServer, type TestSocket } from '../test-support';
-import { apiClient, signInDemoPeople, type DemoName, type Session } from '../test-api-client';
+import {
+  nextEvent,
+  nextEventWhere,
+  recordEvents,
+  sleep,
+  uniqueText,
+  waitUntil,
+  type TestSocket,
+} from '../test-support';
+import { useSeededServer, type Session } from '../test-api-client';
 
 // One seeded server for the whole file: alice↔bob and carol↔bob exist, carol takes no part in alice↔bob,
-// bob none in manager↔alice. Sockets are opened per test and closed after it.
+// bob none in manager↔alice. Sockets are opened per test and closed after it; the next test starts once the
+// server has seen them go.
+const { server, people, db, call } = useSeededServer({ awaitOffline: true });
 
-let server: TestServer;
-let people: Record<DemoName, Session>;
-const sockets: TestSocket[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  people = await signInDemoPeople(server.app);
-});
-
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.close();
-  // Let the server see the disconnects before the next test connects again.
-  await until(() => server.app.realtime.presence.onlineUserIds().length === 0);
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-const db = () => server.app.db;
-const { call } = apiClient(() => server.app);
 const base = '/api/direct-messages/conversations';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-let counter = 0;
-const uniqueText = (what: string) => `${what} #${++counter}`;
 const notParticipant = 'You are not a participant in this conversation.';
-
-async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
-
-async function socketOf(session: Session): Promise<TestSocket> {
-  const socket = await connectSocket(server.url, session.token);
-  sockets.push(socket);
-  return socket;
-}
-
-type Payload<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>[0];
-
-/** Every payload of an event from now on, in arrival order. */
-function record<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E): Payload<E>[] {
-  const seen: Payload<E>[] = [];
-  // socket.io-client's typed `on` cannot express a generic event's listener; the cast keeps the payload type.
-  (socket.on as (e: string, fn: (payload: unknown) => void) => void)(event, (payload) =>
-    seen.push(payload as Payload<E>),
-  );
-  return seen;
-}
-
-/** The first payload of an event that matches, skipping others. */
-async function eventWhere<E extends keyof ServerToClientEvents>(
-  socket: TestSocket,
-  event: E,
-  matches: (payload: Payload<E>) => boolean,
-  timeoutMs = 3000,
-): Promise<Payload<E>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const payload = await nextEvent(socket, event, Math.max(1, deadline - Date.now()));
-    if (matches(payload)) return payload;
-  }
-}
 
 /** send-message with an acknowledgement; the client's typing cannot infer the answer of an optional ack. */
 const sendOverSocket = async (socket: TestSocket, payload: { conversationId: string; text: string }) =>
@@ -99,7 +44,7 @@ const inRoom = (socket: TestSocket, conversationId: string) =>
 /** Joins a conversation's room and waits until the server has done it. */
 async function join(socket: TestSocket, conversationId: string): Promise<void> {
   socket.emit('join-conversation', { conversationId });
-  await until(() => inRoom(socket, conversationId));
+  await waitUntil(() => inRoom(socket, conversationId));
 }
 
 const aliceBob = () => conversationIdFor(people.alice.user.id, people.bob.user.id);
@@ -124,8 +69,15 @@ const rowsWithText = (text: string) => db().select().from(directMessages).where(
 describe('joining a conversation', () => {
   test('a non-participant is refused with an error event, stays out of the room and hears no typing', async () => {
     const { alice, bob, carol } = people;
-    const [aliceSocket, bobSocket, carolSocket] = [await socketOf(alice), await socketOf(bob), await socketOf(carol)];
-    const carolHears = { typing: record(carolSocket, 'user-typing'), stop: record(carolSocket, 'stop-typing') };
+    const [aliceSocket, bobSocket, carolSocket] = [
+      await server.connect(alice.token),
+      await server.connect(bob.token),
+      await server.connect(carol.token),
+    ];
+    const carolHears = {
+      typing: recordEvents(carolSocket, 'user-typing'),
+      stop: recordEvents(carolSocket, 'stop-typing'),
+    };
 
     const refused = nextEvent(carolSocket, 'error');
     carolSocket.emit('join-conversation', { conversationId: aliceBob() });
@@ -142,7 +94,7 @@ describe('joining a conversation', () => {
     await bobStops;
 
     // Carol typing into it is refused too, and bob hears nothing of her.
-    const bobTyping = record(bobSocket, 'user-typing');
+    const bobTyping = recordEvents(bobSocket, 'user-typing');
     const carolRefused = nextEvent(carolSocket, 'error');
     carolSocket.emit('typing-start', { conversationId: aliceBob() });
     expect(await carolRefused).toEqual({ code: 'forbidden', message: notParticipant });
@@ -152,7 +104,7 @@ describe('joining a conversation', () => {
   });
 
   test('a malformed or unknown conversation is refused with an error event', async () => {
-    const aliceSocket = await socketOf(people.alice);
+    const aliceSocket = await server.connect(people.alice.token);
     const malformed = nextEvent(aliceSocket, 'error');
     aliceSocket.emit('join-conversation', { conversationId: 'not-an-id' });
     expect((await malformed).code).toBe('invalid_input');
@@ -164,26 +116,30 @@ describe('joining a conversation', () => {
 
   test('join-conversations joins every conversation of the user, and only those; leave-conversation leaves one', async () => {
     const { alice, bob, carol } = people;
-    const [aliceSocket, bobSocket, carolSocket] = [await socketOf(alice), await socketOf(bob), await socketOf(carol)];
-    const bobTyping = record(bobSocket, 'user-typing');
+    const [aliceSocket, bobSocket, carolSocket] = [
+      await server.connect(alice.token),
+      await server.connect(bob.token),
+      await server.connect(carol.token),
+    ];
+    const bobTyping = recordEvents(bobSocket, 'user-typing');
 
     bobSocket.emit('join-conversations');
-    await until(() => inRoom(bobSocket, aliceBob()) && inRoom(bobSocket, carolBob()));
+    await waitUntil(() => inRoom(bobSocket, aliceBob()) && inRoom(bobSocket, carolBob()));
     expect(inRoom(bobSocket, managerAlice())).toBe(false);
     await join(aliceSocket, aliceBob());
     await join(carolSocket, carolBob());
 
     aliceSocket.emit('typing-start', { conversationId: aliceBob() });
-    await until(() => bobTyping.length === 1);
+    await waitUntil(() => bobTyping.length === 1);
     carolSocket.emit('typing-start', { conversationId: carolBob() });
-    await until(() => bobTyping.length === 2);
+    await waitUntil(() => bobTyping.length === 2);
     expect(bobTyping).toEqual([
       { userId: alice.user.id, userName: 'Alice Johnson', conversationId: aliceBob() },
       { userId: carol.user.id, userName: 'Carol Davis', conversationId: carolBob() },
     ]);
 
     bobSocket.emit('leave-conversation', { conversationId: aliceBob() });
-    await until(() => !inRoom(bobSocket, aliceBob()));
+    await waitUntil(() => !inRoom(bobSocket, aliceBob()));
     expect(inRoom(bobSocket, carolBob())).toBe(true);
     aliceSocket.emit('typing-start', { conversationId: aliceBob() });
     await sleep(100);
@@ -194,10 +150,13 @@ describe('joining a conversation', () => {
 describe('typing', () => {
   test('the other participant hears user-typing and stop-typing; the typist hears nothing', async () => {
     const { alice, bob } = people;
-    const [aliceSocket, bobSocket] = [await socketOf(alice), await socketOf(bob)];
+    const [aliceSocket, bobSocket] = [await server.connect(alice.token), await server.connect(bob.token)];
     await join(aliceSocket, aliceBob());
     await join(bobSocket, aliceBob());
-    const aliceHears = { typing: record(aliceSocket, 'user-typing'), stop: record(aliceSocket, 'stop-typing') };
+    const aliceHears = {
+      typing: recordEvents(aliceSocket, 'user-typing'),
+      stop: recordEvents(aliceSocket, 'stop-typing'),
+    };
 
     const typing = nextEvent(bobSocket, 'user-typing');
     aliceSocket.emit('typing-start', { conversationId: aliceBob() });
@@ -215,8 +174,12 @@ describe('typing', () => {
 describe('send-message', () => {
   test('the message is stored, acknowledged, and both participants hear new-message; nobody else does', async () => {
     const { alice, bob, carol } = people;
-    const [aliceSocket, bobSocket, carolSocket] = [await socketOf(alice), await socketOf(bob), await socketOf(carol)];
-    const carolHears = record(carolSocket, 'new-message');
+    const [aliceSocket, bobSocket, carolSocket] = [
+      await server.connect(alice.token),
+      await server.connect(bob.token),
+      await server.connect(carol.token),
+    ];
+    const carolHears = recordEvents(carolSocket, 'new-message');
     const aliceHears = nextEvent(aliceSocket, 'new-message');
     const bobHears = nextEvent(bobSocket, 'new-message');
     const text = uniqueText('Over the socket');
@@ -249,11 +212,15 @@ describe('send-message', () => {
 
   test('into someone else’s conversation, or without text, it is refused by error event and acknowledgement', async () => {
     const { alice, bob, carol } = people;
-    const [aliceSocket, bobSocket, carolSocket] = [await socketOf(alice), await socketOf(bob), await socketOf(carol)];
+    const [aliceSocket, bobSocket, carolSocket] = [
+      await server.connect(alice.token),
+      await server.connect(bob.token),
+      await server.connect(carol.token),
+    ];
     const heard = [
-      record(aliceSocket, 'new-message'),
-      record(bobSocket, 'new-message'),
-      record(carolSocket, 'new-message'),
+      recordEvents(aliceSocket, 'new-message'),
+      recordEvents(bobSocket, 'new-message'),
+      recordEvents(carolSocket, 'new-message'),
     ];
     const before = currentVersion(db());
     const text = uniqueText('Intruding');
@@ -276,7 +243,7 @@ describe('send-message', () => {
 describe('mark-message-read', () => {
   test('the sender hears message-read with the message, the reader and the time; the unread count follows', async () => {
     const { alice, bob } = people;
-    const [aliceSocket, bobSocket] = [await socketOf(alice), await socketOf(bob)];
+    const [aliceSocket, bobSocket] = [await server.connect(alice.token), await server.connect(bob.token)];
     // Bob starts with nothing unread (earlier tests wrote to him).
     expect((await call(bob, 'PATCH', `${base}/${aliceBob()}/read`)).status).toBe(200);
     expect(await unreadOf(bob, aliceBob())).toBe(0);
@@ -287,7 +254,7 @@ describe('mark-message-read', () => {
     expect(await unreadOf(bob, aliceBob())).toBe(2);
 
     // Bob's PATCH above may still be on its way to alice as a message-read without a message id.
-    const read = eventWhere(aliceSocket, 'message-read', (p) => p.messageId === first.id);
+    const read = nextEventWhere(aliceSocket, 'message-read', (p) => p.messageId === first.id);
     bobSocket.emit('mark-message-read', { conversationId: aliceBob(), messageId: first.id });
     expect(await read).toEqual({
       conversationId: aliceBob(),
@@ -297,7 +264,7 @@ describe('mark-message-read', () => {
     });
     expect(await unreadOf(bob, aliceBob())).toBe(1);
 
-    const readAll = eventWhere(aliceSocket, 'message-read', (p) => p.messageId === second.id);
+    const readAll = nextEventWhere(aliceSocket, 'message-read', (p) => p.messageId === second.id);
     bobSocket.emit('mark-message-read', { conversationId: aliceBob(), messageId: second.id });
     expect(await readAll).toMatchObject({ messageId: second.id, userId: bob.user.id, readAt: second.createdAt });
     expect(await unreadOf(bob, aliceBob())).toBe(0);
@@ -306,9 +273,9 @@ describe('mark-message-read', () => {
 
   test('an unknown message or someone else’s conversation is refused with an error event', async () => {
     const { alice, carol } = people;
-    const [aliceSocket, carolSocket] = [await socketOf(alice), await socketOf(carol)];
+    const [aliceSocket, carolSocket] = [await server.connect(alice.token), await server.connect(carol.token)];
     const message = await sendText(alice, aliceBob());
-    const reads = record(aliceSocket, 'message-read');
+    const reads = recordEvents(aliceSocket, 'message-read');
     const before = currentVersion(db());
 
     const unknown = nextEvent(aliceSocket, 'error');
@@ -328,8 +295,12 @@ describe('mark-message-read', () => {
 describe('delete-message', () => {
   test('a REST delete reaches both participants as delete-message, and nobody else', async () => {
     const { alice, bob, carol } = people;
-    const [aliceSocket, bobSocket, carolSocket] = [await socketOf(alice), await socketOf(bob), await socketOf(carol)];
-    const carolHears = record(carolSocket, 'delete-message');
+    const [aliceSocket, bobSocket, carolSocket] = [
+      await server.connect(alice.token),
+      await server.connect(bob.token),
+      await server.connect(carol.token),
+    ];
+    const carolHears = recordEvents(carolSocket, 'delete-message');
     const message = await sendText(bob, aliceBob());
     const aliceHears = nextEvent(aliceSocket, 'delete-message');
     const bobHears = nextEvent(bobSocket, 'delete-message');

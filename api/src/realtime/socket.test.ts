@@ -1,9 +1,19 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
-import type { ErrorBody, ServerToClientEvents } from '@office/sync-protocol';
+import type { ErrorBody } from '@office/sync-protocol';
 import { users } from '../db/schema';
-import { connectSocket, nextEvent, signIn, startTestServer, type TestServer, type TestSocket } from '../test-support';
+import {
+  connectSocket,
+  nextEvent,
+  nextEventWhere,
+  recordEvents,
+  signIn,
+  startTestServer,
+  waitUntil,
+  type TestServer,
+  type TestSocket,
+} from '../test-support';
 
 let server: TestServer | undefined;
 const sockets: TestSocket[] = [];
@@ -45,40 +55,6 @@ async function refusal(url: string, token?: string): Promise<ErrorBody> {
   expect(error).toBeInstanceOf(Error);
   expect(error.data).toBeDefined();
   return error.data as ErrorBody;
-}
-
-type Payload<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>[0];
-
-/** Every payload of an event from now on, in arrival order. */
-function record<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E): Payload<E>[] {
-  const seen: Payload<E>[] = [];
-  // socket.io-client's typed `on` cannot express a generic event's listener; the cast keeps the payload type.
-  (socket.on as (e: string, fn: (payload: unknown) => void) => void)(event, (payload) =>
-    seen.push(payload as Payload<E>),
-  );
-  return seen;
-}
-
-/** The first payload of an event that matches, skipping others (a socket also hears about itself). */
-async function eventWhere<E extends keyof ServerToClientEvents>(
-  socket: TestSocket,
-  event: E,
-  matches: (payload: Payload<E>) => boolean,
-  timeoutMs = 3000,
-): Promise<Payload<E>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const payload = await nextEvent(socket, event, Math.max(1, deadline - Date.now()));
-    if (matches(payload)) return payload;
-  }
-}
-
-async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const rowOf = (s: TestServer, id: string) => s.app.db.select().from(users).where(eq(users.id, id)).get();
@@ -149,7 +125,7 @@ describe('presence', () => {
     const alice = await connectAs(s, 'alice@demo.local');
     const { token, user: bob } = await signIn(s.app, 'bob@demo.local');
 
-    const online = eventWhere(alice.socket, 'user-online', (p) => p.userId !== alice.userId);
+    const online = nextEventWhere(alice.socket, 'user-online', (p) => p.userId !== alice.userId);
     await connectWith(s, token);
 
     expect(await online).toEqual({ userId: bob.id });
@@ -162,7 +138,7 @@ describe('presence', () => {
     const bob = await connectAs(s, 'bob@demo.local');
     expect(rowOf(s, alice.userId)?.status).toBe('online');
 
-    const offline = eventWhere(bob.socket, 'user-offline', (p) => p.userId === alice.userId);
+    const offline = nextEventWhere(bob.socket, 'user-offline', (p) => p.userId === alice.userId);
     alice.socket.close();
     const payload = await offline;
 
@@ -176,8 +152,8 @@ describe('presence', () => {
     const s = await start();
     const alice = await connectAs(s, 'alice@demo.local');
     const bob = await connectAs(s, 'bob@demo.local');
-    const online = record(bob.socket, 'user-online');
-    const offline = record(bob.socket, 'user-offline');
+    const online = recordEvents(bob.socket, 'user-online');
+    const offline = recordEvents(bob.socket, 'user-offline');
 
     const aliceSecond = await connectWith(s, alice.token);
     const socketCount = () => s.app.realtime.io.of('/').sockets.size;
@@ -185,17 +161,17 @@ describe('presence', () => {
 
     alice.socket.close();
     // The server has handled that disconnect once the socket is gone from its namespace.
-    await until(() => socketCount() === 2);
+    await waitUntil(() => socketCount() === 2);
     // Events to bob arrive in order: this one comes after anything the disconnect could have sent.
     aliceSecond.emit('update-presence', { status: 'away' });
-    await eventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
+    await nextEventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
 
     expect(offline).toEqual([]);
     expect(online.filter((p) => p.userId === alice.userId)).toEqual([]);
     expect(rowOf(s, alice.userId)?.status).toBe('away');
     expect(s.app.realtime.presence.isOnline(alice.userId)).toBe(true);
 
-    const last = eventWhere(bob.socket, 'user-offline', (p) => p.userId === alice.userId);
+    const last = nextEventWhere(bob.socket, 'user-offline', (p) => p.userId === alice.userId);
     aliceSecond.close();
     expect((await last).userId).toBe(alice.userId);
     expect(rowOf(s, alice.userId)?.status).toBe('offline');
@@ -206,7 +182,7 @@ describe('presence', () => {
     const alice = await connectAs(s, 'alice@demo.local');
     const bob = await connectAs(s, 'bob@demo.local');
 
-    const update = eventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
+    const update = nextEventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
     alice.socket.emit('update-presence', { status: 'away' });
     const payload = await update;
 
@@ -214,7 +190,7 @@ describe('presence', () => {
     expect(typeof payload.lastSeen).toBe('string');
     expect(rowOf(s, alice.userId)).toMatchObject({ status: 'away', lastSeen: payload.lastSeen });
 
-    const back = eventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
+    const back = nextEventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
     alice.socket.emit('update-presence', { status: 'online' });
     expect((await back).status).toBe('online');
     expect(rowOf(s, alice.userId)?.status).toBe('online');
@@ -224,7 +200,7 @@ describe('presence', () => {
     const s = await start();
     const alice = await connectAs(s, 'alice@demo.local');
     const bob = await connectAs(s, 'bob@demo.local');
-    const updates = record(bob.socket, 'user-presence-update');
+    const updates = recordEvents(bob.socket, 'user-presence-update');
 
     for (const status of ['offline', 'sleeping']) {
       const error = nextEvent(alice.socket, 'error');
@@ -235,7 +211,7 @@ describe('presence', () => {
 
     expect(rowOf(s, alice.userId)?.status).toBe('online');
     // A valid update afterwards is the first and only one bob hears.
-    const away = eventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
+    const away = nextEventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
     alice.socket.emit('update-presence', { status: 'away' });
     await away;
     expect(updates.map((p) => p.status)).toEqual(['away']);

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   errorCatalogue,
   limits,
-  type AuthResponse,
   type AvatarResponse,
   type Change,
   type ErrorBody,
@@ -15,54 +14,14 @@ import {
 } from '@office/sync-protocol';
 import { users } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
-import {
-  bearer,
-  connectSocket,
-  nextEvent,
-  signIn,
-  startTestServer,
-  type TestServer,
-  type TestSocket,
-} from '../../test-support';
-import { apiClient, expectRefusal, signInDemoPeople, type DemoName, type Session } from '../../test-api-client';
+import { bearer, connectSocket, nextEvent, signIn } from '../../test-support';
+import { multipartForm, type FilePart } from '../../test-multipart';
+import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
 
 // One seeded server for the whole file; tests that change an account register their own.
-let server: TestServer;
-let people: Record<DemoName, Session>;
-const sockets: TestSocket[] = [];
+const { server, people, db, call, registerEmployee } = useSeededServer();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  people = await signInDemoPeople(server.app);
-});
-
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-const db = () => server.app.db;
-const { call } = apiClient(() => server.app);
-let counter = 0;
 const userRow = (id: string) => db().select().from(users).where(eq(users.id, id)).get();
-
-type Account = Session & { email: string; password: string };
-
-async function registerEmployee(name: string, password = 'secret99'): Promise<Account> {
-  const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${++counter}@example.com`;
-  const res = await call<AuthResponse>(null, 'POST', '/api/auth/register', { name, email, password });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { token: res.body.token, user: res.body.user, email, password };
-}
-
-async function connect(token: string): Promise<TestSocket> {
-  const socket = await connectSocket(server.url, token);
-  sockets.push(socket);
-  return socket;
-}
 
 const login = (email: string, password: string) => call(null, 'POST', '/api/auth/login', { email, password });
 const me = (token: string) => call<{ user: User }>({ token, user: people.alice.user }, 'GET', '/api/auth/me');
@@ -222,7 +181,7 @@ describe('PUT /api/auth/updatepassword', () => {
   test('success: a new token for this session; every older token and socket of the user ends', async () => {
     const pat = await registerEmployee('Pat Password');
     const other = await signIn(server.app, pat.email, pat.password);
-    const otherSocket = await connect(other.token);
+    const otherSocket = await server.connect(other.token);
     const dropped = new Promise<string>((resolve) => otherSocket.once('disconnect', resolve));
 
     const res = await change(pat, { currentPassword: pat.password, newPassword: 'brand-new-1' });
@@ -240,7 +199,7 @@ describe('PUT /api/auth/updatepassword', () => {
     // This session carries on with the token it was given; the one it used before is spent too.
     expect((await me(res.body.token)).body.user.id).toBe(pat.user.id);
     expect((await me(pat.token)).status).toBe(401);
-    (await connect(res.body.token)).close();
+    (await server.connect(res.body.token)).close();
 
     expectRefusal(await login(pat.email, pat.password), 401, 'invalid_credentials', 'Invalid email or password');
     expect((await login(pat.email, 'brand-new-1')).status).toBe(200);
@@ -265,25 +224,13 @@ describe('POST /api/auth/upload-avatar and GET /api/auth/avatars/{filename}', ()
     return out;
   };
 
-  interface Part {
-    field?: string;
-    name: string;
-    type: string;
-    content: Uint8Array;
-  }
-
   /** The multipart body a browser's FormData makes, sent through inject. */
   async function upload<T = AvatarResponse>(
     session: Session | null,
-    parts: Part[],
+    parts: FilePart[],
     fields: Record<string, string> = {},
   ) {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    for (const part of parts) {
-      form.append(part.field ?? 'avatar', new Blob([part.content], { type: part.type }), part.name);
-    }
-    const encoded = new Response(form);
+    const encoded = new Response(multipartForm(parts, fields, 'avatar'));
     const res = await server.app.inject({
       method: 'POST',
       url: '/api/auth/upload-avatar',
@@ -437,7 +384,7 @@ describe('POST /api/auth/upload-avatar and GET /api/auth/avatars/{filename}', ()
 
   test("another user's socket hears avatar-updated and the user's sync change", async () => {
     const vic = await registerEmployee('Vic Visible');
-    const observer = await connect(people.alice.token);
+    const observer = await server.connect(people.alice.token);
     const changes: Change[] = [];
     observer.on('sync.change', ({ change }) => changes.push(change));
     const announced = nextEvent(observer, 'avatar-updated');

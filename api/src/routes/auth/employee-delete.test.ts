@@ -1,11 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   accountTexts,
   errorCatalogue,
-  isoToday,
   uuidv7,
-  type AuthResponse,
   type Change,
   type ChatMessage,
   type EmployeeSummary,
@@ -14,54 +12,14 @@ import {
 } from '@office/sync-protocol';
 import { users } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
-import {
-  connectSocket,
-  nextEvent,
-  signIn,
-  startTestServer,
-  type TestServer,
-  type TestSocket,
-} from '../../test-support';
-import { apiClient, expectRefusal, signInDemoPeople, type DemoName, type Session } from '../../test-api-client';
+import { connectSocket, inDays, nextEvent, signIn, uniqueText, type TestSocket } from '../../test-support';
+import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
 
 // One seeded server for the whole file; every test deletes employees it registered itself.
-let server: TestServer;
-let people: Record<DemoName, Session>;
-const sockets: TestSocket[] = [];
+const { server, people, db, call, pull, registerEmployee } = useSeededServer();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  people = await signInDemoPeople(server.app);
-});
-
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-const db = () => server.app.db;
-const { call, pull } = apiClient(() => server.app);
-const inDays = (days: number): string => isoToday(new Date(Date.now() + days * 86_400_000));
-let counter = 0;
-const unique = (what: string) => `${what} ${++counter}`;
 const userRow = (id: string) => db().select().from(users).where(eq(users.id, id)).get();
 const deleteUser = (by: Session | null, id: string) => call(by, 'DELETE', `/api/auth/users/${id}`);
-
-async function registerEmployee(name: string): Promise<Session & { email: string }> {
-  const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${++counter}@example.com`;
-  const res = await call<AuthResponse>(null, 'POST', '/api/auth/register', { name, email, password: 'secret99' });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { token: res.body.token, user: res.body.user, email };
-}
-
-async function connect(token: string): Promise<TestSocket> {
-  const socket = await connectSocket(server.url, token);
-  sockets.push(socket);
-  return socket;
-}
 
 /** Resolves with the reason the server gave when it drops the socket. */
 const disconnected = (socket: TestSocket): Promise<string> =>
@@ -75,7 +33,7 @@ const disconnected = (socket: TestSocket): Promise<string> =>
 
 async function createTask(assignedTo: string): Promise<Task> {
   const res = await call<{ task: Task }>(people.manager, 'POST', '/api/tasks', {
-    title: unique('Task'),
+    title: uniqueText('Task'),
     assignedTo,
     dueDate: inDays(4),
   });
@@ -180,9 +138,9 @@ describe('DELETE /api/auth/users/{id}: what deleting an employee does', () => {
     const { cursor: managerCursor } = await pull(manager, managerClient, 0);
     const { cursor: aliceCursor } = await pull(alice, aliceClient, 0);
 
-    const doraSockets = [await connect(dora.token), await connect(secondSession.token)];
+    const doraSockets = [await server.connect(dora.token), await server.connect(secondSession.token)];
     const dropped = doraSockets.map(disconnected);
-    const observer = await connect(alice.token);
+    const observer = await server.connect(alice.token);
     const offline = nextEvent(observer, 'user-offline');
     const seen: Change[] = [];
     observer.on('sync.change', ({ change }) => seen.push(change));

@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { asc, eq, gt, isNull, or } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
+import { asc, eq, isNull, or } from 'drizzle-orm';
 import {
   chatLimits,
   conversationForViewerSchema,
@@ -20,57 +20,21 @@ import {
   type DirectMessage,
   type DirectMessageWithReads,
   type ErrorBody,
-  type Mutation,
   type UploadOutcomeResponse,
-  type User,
 } from '@office/sync-protocol';
-import {
-  changeAudience,
-  changeLog,
-  conversations,
-  directAttachments,
-  directMessages,
-  notifications,
-  users,
-} from '../../db/schema';
+import { conversations, directAttachments, directMessages, notifications, users } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
-import { bearer, startTestServer, type TestServer } from '../../test-support';
-import { apiClient, expectRefusal, signInDemoPeople, type DemoName, type Session } from '../../test-api-client';
+import { bearer, changesWithAudienceAfter, sleep, uniqueText } from '../../test-support';
+import { fileBytes, multipartForm, pdfBytes, pngBytes, postMultipart, type FilePart } from '../../test-multipart';
+import { expectRefusal, mutation, useSeededServer, type Session } from '../../test-api-client';
 
 // One seeded server for the whole file (a fresh one costs about two seconds). The seeded conversations
 // (alice↔bob, manager↔alice with one unread for alice, carol↔bob with one unread for bob) are checked first;
 // later tests start their own conversations, often between freshly registered people, and read their
 // expectations from the database, so they do not depend on each other's leftovers.
+const { server, people, db, call, pull, push, registerEmployee } = useSeededServer();
 
-let server: TestServer;
-let people: Record<DemoName, Session>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  people = await signInDemoPeople(server.app);
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-const db = () => server.app.db;
-const { call, pull, push } = apiClient(() => server.app);
 const base = '/api/direct-messages/conversations';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-let counter = 0;
-const uniqueText = (what: string) => `${what} #${++counter}`;
-
-/** A newly registered employee: a conversation of their own, untouched by the seed and other tests. */
-async function newPerson(name: string): Promise<Session> {
-  const res = await call<{ user: User; token: string }>(null, 'POST', '/api/auth/register', {
-    name,
-    email: `person-${++counter}-${randomUUID().slice(0, 8)}@example.test`,
-    password: 'secret-password',
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { user: res.body.user, token: res.body.token };
-}
 
 const idOf = (a: Session, b: Session) => conversationIdFor(a.user.id, b.user.id);
 
@@ -139,74 +103,24 @@ const noticesAbout = (messageId: string) =>
     .all()
     .filter((n) => n.data.messageId === messageId);
 /** Change-log rows after `seq` as [entity, entityId, op, audience], in commit order. */
-const changesAfter = (seq: number) =>
-  db()
-    .select()
-    .from(changeLog)
-    .where(gt(changeLog.seq, seq))
-    .orderBy(asc(changeLog.seq))
-    .all()
-    .map((row) => [
-      row.entity,
-      row.entityId,
-      row.op,
-      db()
-        .select()
-        .from(changeAudience)
-        .where(eq(changeAudience.seq, row.seq))
-        .all()
-        .map((a) => a.principal)
-        .sort(),
-    ]);
+const changesAfter = (seq: number) => changesWithAudienceAfter(db(), seq);
 const pairAudience = (a: Session, b: Session) => [`user:${a.user.id}`, `user:${b.user.id}`].sort();
-
-const mutation = (id: number, name: Mutation['name'], args: Record<string, unknown>): Mutation => ({
-  id,
-  name,
-  args,
-  at: new Date().toISOString(),
-});
 
 // ---- multipart --------------------------------------------------------------------------------------
 
 const uploadsDir = () => join(server.config.dataDir, 'uploads');
 const filesOnDisk = () => readdirSync(uploadsDir()).sort();
 
-interface Part {
-  name: string;
-  type: string;
-  content: Uint8Array | Blob;
-}
-
 /** Real multipart over HTTP, the way the browser's FormData sends it: fields first, then repeated `files`. */
-async function upload<T = { success: boolean; message: DirectMessage }>(
+const upload = <T = { success: boolean; message: DirectMessage }>(
   session: Session | null,
   conversationId: string,
-  parts: Part[],
+  parts: FilePart[],
   fields: Record<string, string> = {},
-): Promise<{ status: number; body: T }> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  for (const part of parts) form.append('files', new Blob([part.content], { type: part.type }), part.name);
-  const res = await fetch(`${server.url}${base}/${conversationId}/messages`, {
-    method: 'POST',
-    body: form,
-    headers: session ? bearer(session.token) : {},
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
+) => postMultipart<T>(`${server.url}${base}/${conversationId}/messages`, session, multipartForm(parts, fields));
 
 const download = (session: Session | null, url: string) =>
   fetch(`${server.url}/api${url}`, { headers: session ? bearer(session.token) : {} });
-
-/** Bytes that start like the named format, then random. */
-const bytes = (size: number, head = ''): Uint8Array => {
-  const out = randomBytes(size);
-  out.set(Buffer.from(head, 'latin1').subarray(0, size));
-  return new Uint8Array(out);
-};
-const png = (size: number) => bytes(size, '\x89PNG\r\n\x1a\n');
-const pdf = (size: number) => bytes(size, '%PDF-1.7\n');
 
 const unsupported = (name: string) =>
   `"${name}" is not a supported file type. Send PDF, Word, text, JPG, PNG, GIF, MP4, MP3, ZIP or RAR files.`;
@@ -215,7 +129,7 @@ const unsupported = (name: string) =>
 async function expectUploadRefused(
   session: Session,
   conversationId: string,
-  parts: Part[],
+  parts: FilePart[],
   fields: Record<string, string>,
   expected: { status: number; code: ErrorBody['code']; message?: string },
 ): Promise<void> {
@@ -321,7 +235,7 @@ describe('authentication', () => {
         errorCatalogue.unauthenticated.message,
       );
     }
-    const multipart = await upload<ErrorBody>(null, id, [{ name: 'a.png', type: 'image/png', content: png(100) }]);
+    const multipart = await upload<ErrorBody>(null, id, [{ name: 'a.png', type: 'image/png', content: pngBytes(100) }]);
     expect(multipart.status).toBe(401);
     expect(multipart.body.code).toBe('unauthenticated');
 
@@ -360,9 +274,9 @@ describe('POST /api/direct-messages/conversations', () => {
   });
 
   test('a new conversation answers 201 with its participants; starting it again from either side answers 200 with the same id', async () => {
-    const [dora, eric] = await Promise.all([newPerson('Dora Direct'), newPerson('Eric Direct')]);
+    const [dora, eric] = await Promise.all([registerEmployee('Dora Direct'), registerEmployee('Eric Direct')]);
     const id = idOf(dora, eric);
-    const [first, second] = [dora, eric].sort((a, b) => (a.user.id < b.user.id ? -1 : 1)) as [Session, Session];
+    const [first, second] = [dora, eric].sort((a, b) => (a.user.id < b.user.id ? -1 : 1)) as [typeof dora, typeof eric];
     const before = currentVersion(db());
 
     const created = await call<{ success: boolean; conversation: Conversation }>(dora, 'POST', base, {
@@ -423,7 +337,7 @@ describe('POST /api/direct-messages/conversations', () => {
 
   test('a deactivated user cannot be messaged: 404', async () => {
     const { alice } = people;
-    const gone = await newPerson('Gina Gone');
+    const gone = await registerEmployee('Gina Gone');
     db().update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, gone.user.id)).run();
     const before = currentVersion(db());
 
@@ -440,7 +354,7 @@ describe('POST /api/direct-messages/conversations', () => {
 
 describe('unread counts', () => {
   test('each side counts only the other side’s messages newer than their own read marker; PATCH read clears it', async () => {
-    const [fay, gus] = await Promise.all([newPerson('Fay Unread'), newPerson('Gus Unread')]);
+    const [fay, gus] = await Promise.all([registerEmployee('Fay Unread'), registerEmployee('Gus Unread')]);
     const { id } = await startConversation(fay, gus);
     const gusIsA = conversationRow(id)?.userA === gus.user.id;
 
@@ -584,7 +498,7 @@ describe('messages as JSON', () => {
   });
 
   test('GET answers the live messages oldest first, as stored', async () => {
-    const [hal, ivy] = await Promise.all([newPerson('Hal Order'), newPerson('Ivy Order')]);
+    const [hal, ivy] = await Promise.all([registerEmployee('Hal Order'), registerEmployee('Ivy Order')]);
     const { id } = await startConversation(hal, ivy);
     expect(await listMessages(hal, id)).toEqual([]);
     const sent: DirectMessage[] = [];
@@ -660,8 +574,8 @@ describe('messages with files', () => {
   test('repeated files plus text become one message; the files are stored under random names with the same bytes', async () => {
     const { alice, bob } = people;
     const id = idOf(alice, bob);
-    const image = png(3789);
-    const document = pdf(1500);
+    const image = pngBytes(3789);
+    const document = pdfBytes(1500);
     const before = filesOnDisk();
 
     const res = await upload(
@@ -758,7 +672,7 @@ describe('messages with files', () => {
 
   test.each(accepted)('%s (%s) is accepted as %s', async (name, type, kind) => {
     const { alice, bob } = people;
-    const res = await upload(bob, idOf(alice, bob), [{ name, type, content: bytes(64) }]);
+    const res = await upload(bob, idOf(alice, bob), [{ name, type, content: fileBytes(64) }]);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.message.attachments).toEqual([
       expect.objectContaining({ originalName: name, kind, size: 64 }) as unknown,
@@ -782,7 +696,7 @@ describe('messages with files', () => {
     await expectUploadRefused(
       alice,
       idOf(alice, bob),
-      [{ name, type, content: bytes(64) }],
+      [{ name, type, content: fileBytes(64) }],
       { text: 'with a file' },
       { status: 415, code: 'unsupported_media_type', message: unsupported(name) },
     );
@@ -791,8 +705,8 @@ describe('messages with files', () => {
   test('a .webp image and a .wav recording the team chat accepts are refused for a direct message', async () => {
     const { alice, bob } = people;
     for (const part of [
-      { name: 'pic.webp', type: 'image/webp', content: bytes(64, 'RIFF') },
-      { name: 'voice.wav', type: 'audio/wav', content: bytes(64, 'RIFF') },
+      { name: 'pic.webp', type: 'image/webp', content: fileBytes(64, 'RIFF') },
+      { name: 'voice.wav', type: 'audio/wav', content: fileBytes(64, 'RIFF') },
     ]) {
       const form = new FormData();
       form.append('files', new Blob([part.content], { type: part.type }), part.name);
@@ -812,9 +726,9 @@ describe('messages with files', () => {
       alice,
       idOf(alice, bob),
       [
-        { name: 'fine.png', type: 'image/png', content: png(2048) },
-        { name: 'fine.pdf', type: 'application/pdf', content: pdf(2048) },
-        { name: 'song.wav', type: 'audio/wav', content: bytes(64) },
+        { name: 'fine.png', type: 'image/png', content: pngBytes(2048) },
+        { name: 'fine.pdf', type: 'application/pdf', content: pdfBytes(2048) },
+        { name: 'song.wav', type: 'audio/wav', content: fileBytes(64) },
       ],
       { text: 'two good, one bad' },
       { status: 415, code: 'unsupported_media_type', message: unsupported('song.wav') },
@@ -827,7 +741,7 @@ describe('messages with files', () => {
       alice,
       idOf(alice, bob),
       [
-        { name: 'small.png', type: 'image/png', content: png(500) },
+        { name: 'small.png', type: 'image/png', content: pngBytes(500) },
         { name: 'huge.zip', type: 'application/zip', content: new Blob([new Uint8Array(uploadLimits.fileBytes + 1)]) },
       ],
       {},
@@ -848,7 +762,7 @@ describe('messages with files', () => {
     await expectUploadRefused(
       alice,
       id,
-      [{ name: 'a.png', type: 'image/png', content: png(100) }],
+      [{ name: 'a.png', type: 'image/png', content: pngBytes(100) }],
       { text: 'x'.repeat(1001) },
       { status: 400, code: 'invalid_input', message: 'A message can have at most 1000 characters.' },
     );
@@ -856,7 +770,7 @@ describe('messages with files', () => {
 
   test('an attachment downloads under its original name for both participants; others get 403, no token 401', async () => {
     const { alice, bob, carol, manager } = people;
-    const content = pdf(5000);
+    const content = pdfBytes(5000);
     const res = await upload(bob, idOf(alice, bob), [
       { name: 'Plan v2.pdf', type: 'application/octet-stream', content },
     ]);
@@ -904,7 +818,7 @@ describe('messages with files', () => {
     const clientId = uuidv7();
     const messageId = uuidv7();
     const fields = { clientId, mutationId: '1', at: new Date().toISOString(), id: messageId, text: 'Queued offline' };
-    const parts = [{ name: 'offline.png', type: 'image/png', content: png(321) }];
+    const parts = [{ name: 'offline.png', type: 'image/png', content: pngBytes(321) }];
     const before = { files: filesOnDisk(), counts: counts() };
 
     const first = await upload<UploadOutcomeResponse>(alice, id, parts, fields);
@@ -938,7 +852,7 @@ describe('messages with files', () => {
     const refusedBody = await upload<UploadOutcomeResponse>(
       alice,
       id,
-      [{ name: 'voice.wav', type: 'audio/wav', content: bytes(64) }],
+      [{ name: 'voice.wav', type: 'audio/wav', content: fileBytes(64) }],
       { clientId, mutationId: '2', at: new Date().toISOString(), id: uuidv7() },
     );
     expect(refusedBody.status).toBe(200);
@@ -956,7 +870,7 @@ describe('messages with files', () => {
     expect((await push(bob, bobsClient, [mutation(1, 'dm.markRead', { conversationId: id })])).outcomes).toEqual([
       { id: 1, status: 'applied' },
     ]);
-    const parts = [{ name: 'queued.png', type: 'image/png', content: png(200) }];
+    const parts = [{ name: 'queued.png', type: 'image/png', content: pngBytes(200) }];
     const at = new Date().toISOString();
 
     await expectUploadRefused(
@@ -978,7 +892,7 @@ describe('messages with files', () => {
 
 describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', () => {
   test('the sender deletes the last message: it leaves both lists, and the conversation’s lastMessage becomes null', async () => {
-    const [jan, kim] = await Promise.all([newPerson('Jan Delete'), newPerson('Kim Delete')]);
+    const [jan, kim] = await Promise.all([registerEmployee('Jan Delete'), registerEmployee('Kim Delete')]);
     const { id } = await startConversation(jan, kim);
     const earlier = await sendText(jan, id, 'earlier');
     const last = await sendText(jan, id, 'last');
@@ -1049,7 +963,9 @@ describe('a non-participant', () => {
     const { alice, bob, carol } = people;
     const id = idOf(alice, bob);
     const message = await sendText(alice, id);
-    const withFile = await upload(bob, id, [{ name: 'private.txt', type: 'text/plain', content: bytes(40, 'secret') }]);
+    const withFile = await upload(bob, id, [
+      { name: 'private.txt', type: 'text/plain', content: fileBytes(40, 'secret') },
+    ]);
     expect(withFile.status).toBe(201);
     const fileUrl = withFile.body.message.attachments[0]?.url ?? '';
     const row = conversationRow(id);
@@ -1066,7 +982,7 @@ describe('a non-participant', () => {
     await expectUploadRefused(
       carol,
       id,
-      [{ name: 'intruder.png', type: 'image/png', content: png(300) }],
+      [{ name: 'intruder.png', type: 'image/png', content: pngBytes(300) }],
       { text: 'Let me in' },
       { status: 403, code: 'forbidden', message: notParticipant },
     );
@@ -1142,7 +1058,9 @@ describe('notifications', () => {
 
   test('a message with files only is notified as "Shared files"', async () => {
     const { alice, bob } = people;
-    const res = await upload(alice, idOf(alice, bob), [{ name: 'notes.txt', type: 'text/plain', content: bytes(20) }]);
+    const res = await upload(alice, idOf(alice, bob), [
+      { name: 'notes.txt', type: 'text/plain', content: fileBytes(20) },
+    ]);
     expect(res.status).toBe(201);
     expect(res.body.message.content).toBe('');
     expect(
@@ -1155,7 +1073,7 @@ describe('direct messages through /api/sync/push and pull', () => {
   const outcomeOk = (id: number) => ({ id, status: 'applied' });
 
   test('dm.start, dm.send, dm.markRead and dm.delete apply like their routes; a replayed push has no second effect', async () => {
-    const [lea, max] = await Promise.all([newPerson('Lea Offline'), newPerson('Max Offline')]);
+    const [lea, max] = await Promise.all([registerEmployee('Lea Offline'), registerEmployee('Max Offline')]);
     const id = idOf(lea, max);
     const clientId = uuidv7();
     const [first, second] = [uuidv7(), uuidv7()];

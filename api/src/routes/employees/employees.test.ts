@@ -1,54 +1,24 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import {
   employeeSummarySchema,
   errorCatalogue,
   isoToday,
-  type AuthResponse,
   type ChatMessage,
   type EmployeeSummary,
   type Task,
   type TaskStatus,
 } from '@office/sync-protocol';
 import { chatMessages, tasks, users } from '../../db/schema';
-import { connectSocket, startTestServer, type TestServer, type TestSocket } from '../../test-support';
-import { apiClient, expectRefusal, signInDemoPeople, type DemoName, type Session } from '../../test-api-client';
+import { inDays, sleep, uniqueText, waitUntil } from '../../test-support';
+import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
 
 // One seeded server for the whole file; every test registers the employees whose numbers it checks.
-let server: TestServer;
-let people: Record<DemoName, Session>;
-const sockets: TestSocket[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  people = await signInDemoPeople(server.app);
-});
-
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-const db = () => server.app.db;
-const { call } = apiClient(() => server.app);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const inDays = (days: number): string => isoToday(new Date(Date.now() + days * 86_400_000));
-let counter = 0;
-const unique = (what: string) => `${what} ${++counter}`;
-
-async function registerEmployee(name: string): Promise<Session> {
-  const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${++counter}@example.com`;
-  const res = await call<AuthResponse>(null, 'POST', '/api/auth/register', { name, email, password: 'secret99' });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { token: res.body.token, user: res.body.user };
-}
+const { server, people, db, call, registerEmployee } = useSeededServer();
 
 async function createTask(fields: { assignedTo: string; status?: TaskStatus; dueDate?: string }): Promise<Task> {
   const res = await call<{ task: Task }>(people.manager, 'POST', '/api/tasks', {
-    title: unique('Task'),
+    title: uniqueText('Task'),
     dueDate: inDays(3),
     ...fields,
   });
@@ -76,14 +46,6 @@ async function summaryOf(userId: string): Promise<EmployeeSummary> {
   const found = (await employees()).find((summary) => summary.user.id === userId);
   if (!found) throw new Error(`no card for ${userId}`);
   return found;
-}
-
-async function until(condition: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
 }
 
 describe('GET /api/employees: who may read it', () => {
@@ -248,14 +210,13 @@ describe('GET /api/employees: the cards', () => {
     expect(await summaryOf(olly.user.id)).toMatchObject({ presence: 'offline', lastSeen: null });
 
     const before = new Date().toISOString();
-    const socket = await connectSocket(server.url, olly.token);
-    sockets.push(socket);
+    const socket = await server.connect(olly.token);
     const online = await summaryOf(olly.user.id);
     expect(online.presence).toBe('online');
     expect(online.user.status).toBe('online');
 
     socket.close();
-    await until(async () => (await summaryOf(olly.user.id)).presence === 'offline');
+    await waitUntil(async () => (await summaryOf(olly.user.id)).presence === 'offline');
     const offline = await summaryOf(olly.user.id);
     expect(offline.user.status).toBe('offline');
     expect(offline.lastSeen).toEqual(expect.any(String));

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import {
   chatLimits,
   chatMessages as chatTexts,
@@ -7,40 +7,22 @@ import {
   errorCatalogue,
   uuidv7,
   type ChatMessage,
-  type Mutation,
-  type ServerToClientEvents,
 } from '@office/sync-protocol';
-import { changeAudience, changeLog, chatMessages, notifications, users } from '../../db/schema';
+import { chatMessages, notifications, users } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
-import { connectSocket, startTestServer, type TestServer, type TestSocket } from '../../test-support';
-import { apiClient, expectRefusal, signInDemoPeople, type DemoName, type Session } from '../../test-api-client';
+import {
+  changesWithAudienceAfter,
+  recordEvents,
+  sleep,
+  uniqueText,
+  waitUntil,
+  type EventPayload,
+} from '../../test-support';
+import { expectRefusal, mutation, useSeededServer, type Session } from '../../test-api-client';
 
 // One seeded server for the whole file (a fresh one costs about two seconds); every test posts its own messages
 // and reads expectations from the database, so the tests do not depend on each other's leftovers.
-type Name = DemoName;
-
-let server: TestServer;
-let people: Record<Name, Session>;
-const sockets: TestSocket[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  people = await signInDemoPeople(server.app);
-});
-
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-const db = () => server.app.db;
-const { call, pull, push } = apiClient(() => server.app);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-let counter = 0;
-const uniqueText = (what: string) => `${what} #${++counter}`;
+const { server, people, db, call, pull, push } = useSeededServer();
 
 async function post(by: Session, payload: Record<string, unknown>): Promise<ChatMessage> {
   const res = await call<{ message: ChatMessage }>(by, 'POST', '/api/messages', payload);
@@ -77,25 +59,7 @@ const noticesAbout = (messageId: string) =>
     .filter((n) => n.data.messageId === messageId)
     .sort((a, b) => a.recipientId.localeCompare(b.recipientId));
 /** Change-log rows after `seq` as [entity, entityId, op, audience], in commit order. */
-const changesAfter = (seq: number) =>
-  db()
-    .select()
-    .from(changeLog)
-    .where(gt(changeLog.seq, seq))
-    .orderBy(asc(changeLog.seq))
-    .all()
-    .map((row) => [
-      row.entity,
-      row.entityId,
-      row.op,
-      db()
-        .select()
-        .from(changeAudience)
-        .where(eq(changeAudience.seq, row.seq))
-        .all()
-        .map((a) => a.principal)
-        .sort(),
-    ]);
+const changesAfter = (seq: number) => changesWithAudienceAfter(db(), seq);
 const activeOthers = (session: Session) =>
   db()
     .select()
@@ -105,13 +69,6 @@ const activeOthers = (session: Session) =>
     .filter((u) => u.id !== session.user.id)
     .map((u) => u.id)
     .sort();
-
-const mutation = (id: number, name: Mutation['name'], args: Record<string, unknown>): Mutation => ({
-  id,
-  name,
-  args,
-  at: new Date().toISOString(),
-});
 
 describe('GET /api/messages', () => {
   test('the message routes refuse a call without a token and change nothing', async () => {
@@ -737,31 +694,18 @@ describe('chat through /api/sync/push', () => {
 });
 
 describe('realtime', () => {
-  type SyncChange = Parameters<ServerToClientEvents['sync.change']>[0];
-  function record(socket: TestSocket): SyncChange[] {
-    const seen: SyncChange[] = [];
-    socket.on('sync.change', (payload) => seen.push(payload));
-    return seen;
-  }
-  async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await sleep(10);
-    }
-  }
+  type SyncChange = EventPayload<'sync.change'>;
 
   test("when alice posts, bob's socket receives the message and his own notification, never alice's or carol's", async () => {
     const { alice, bob, carol } = people;
-    const bobSocket = await connectSocket(server.url, bob.token);
-    sockets.push(bobSocket);
-    const bobs = record(bobSocket);
+    const bobSocket = await server.connect(bob.token);
+    const bobs = recordEvents(bobSocket, 'sync.change');
 
     const message = await send(alice, uniqueText('Pizza is here'));
     const isMessage = (e: SyncChange) => e.change.entity === 'chatMessage' && e.change.id === message.id;
     const isNotice = (e: SyncChange) =>
       e.change.entity === 'notification' && e.change.op === 'put' && e.change.data.data.messageId === message.id;
-    await until(() => bobs.some(isMessage) && bobs.some(isNotice));
+    await waitUntil(() => bobs.some(isMessage) && bobs.some(isNotice));
 
     const messageEvent = bobs.find(isMessage);
     expect(messageEvent?.change).toMatchObject({
@@ -802,7 +746,7 @@ describe('realtime', () => {
     // An edit and a delete reach him too, the delete without the message's content.
     expect((await call(alice, 'PUT', `/api/messages/${message.id}`, { text: 'Pizza is gone' })).status).toBe(200);
     expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
-    await until(() => bobs.filter(isMessage).length === 3);
+    await waitUntil(() => bobs.filter(isMessage).length === 3);
     expect(bobs.filter(isMessage).map((e) => e.change)).toEqual([
       expect.objectContaining({ op: 'put' }),
       expect.objectContaining({

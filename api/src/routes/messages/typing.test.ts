@@ -1,72 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { eq, isNull } from 'drizzle-orm';
-import type { ErrorBody, ServerToClientEvents, User } from '@office/sync-protocol';
+import type { ErrorBody, User } from '@office/sync-protocol';
 import { users } from '../../db/schema';
-import {
-  bearer,
-  connectSocket,
-  nextEvent,
-  signIn,
-  startTestServer,
-  type TestServer,
-  type TestSocket,
-} from '../../test-support';
+import { bearer, nextEvent, recordEvents, sleep } from '../../test-support';
+import { useSeededServer, type Session } from '../../test-api-client';
 
-// One seeded server for the whole file; sockets are opened per test and closed after it.
-type Session = { token: string; user: User };
-
-let server: TestServer;
-let alice: Session;
-let bob: Session;
-let manager: Session;
-const sockets: TestSocket[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  [alice, bob, manager] = await Promise.all([
-    signIn(server.app, 'alice@demo.local'),
-    signIn(server.app, 'bob@demo.local'),
-    signIn(server.app, 'manager@demo.local'),
-  ]);
-});
-
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) socket.close();
-  // Let the server see the disconnects before the next test connects again.
-  await until(() => server.app.realtime.presence.onlineUserIds().length === 0);
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
-
-async function socketOf(session: Session): Promise<TestSocket> {
-  const socket = await connectSocket(server.url, session.token);
-  sockets.push(socket);
-  return socket;
-}
-
-type Payload<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>[0];
-
-/** Every payload of an event from now on, in arrival order. */
-function record<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E): Payload<E>[] {
-  const seen: Payload<E>[] = [];
-  // socket.io-client's typed `on` cannot express a generic event's listener; the cast keeps the payload type.
-  (socket.on as (e: string, fn: (payload: unknown) => void) => void)(event, (payload) =>
-    seen.push(payload as Payload<E>),
-  );
-  return seen;
-}
+// One seeded server for the whole file; sockets are opened per test and closed after it, and the next test starts
+// once the server has seen them go.
+const { server, people } = useSeededServer({ awaitOffline: true });
 
 async function post<T>(session: Session | null, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const res = await fetch(`${server.url}/api/messages${path}`, {
@@ -84,10 +25,14 @@ const rowOf = (id: string) => server.app.db.select().from(users).where(eq(users.
 
 describe('typing in the team chat', () => {
   test('the others hear who is typing and when they stop; the typist does not hear themselves', async () => {
-    const aliceSocket = await socketOf(alice);
-    const bobSocket = await socketOf(bob);
-    const managerSocket = await socketOf(manager);
-    const aliceHears = { typing: record(aliceSocket, 'user-typing'), stop: record(aliceSocket, 'stop-typing') };
+    const { manager, alice, bob } = people;
+    const aliceSocket = await server.connect(alice.token);
+    const bobSocket = await server.connect(bob.token);
+    const managerSocket = await server.connect(manager.token);
+    const aliceHears = {
+      typing: recordEvents(aliceSocket, 'user-typing'),
+      stop: recordEvents(aliceSocket, 'stop-typing'),
+    };
 
     const typing = nextEvent(bobSocket, 'user-typing');
     const managerTyping = nextEvent(managerSocket, 'user-typing');
@@ -107,10 +52,11 @@ describe('typing in the team chat', () => {
   });
 
   test('the typist is not heard on any of their own sockets', async () => {
-    const [first, second] = [await socketOf(alice), await socketOf(alice)];
-    const bobSocket = await socketOf(bob);
-    const seenByFirst = record(first, 'user-typing');
-    const seenBySecond = record(second, 'user-typing');
+    const { alice, bob } = people;
+    const [first, second] = [await server.connect(alice.token), await server.connect(alice.token)];
+    const bobSocket = await server.connect(bob.token);
+    const seenByFirst = recordEvents(first, 'user-typing');
+    const seenBySecond = recordEvents(second, 'user-typing');
 
     const typing = nextEvent(bobSocket, 'user-typing');
     expect((await post(alice, '/typing', { isTyping: true })).status).toBe(200);
@@ -120,6 +66,7 @@ describe('typing in the team chat', () => {
   });
 
   test('typing is live state: nothing about it is stored', async () => {
+    const { alice } = people;
     const before = rowOf(alice.user.id);
     expect((await post(alice, '/typing', { isTyping: true })).status).toBe(200);
     expect(rowOf(alice.user.id)).toEqual(before);
@@ -131,9 +78,10 @@ describe('typing in the team chat', () => {
     ['a number flag', { isTyping: 1 }],
     ['an array body', [true]],
   ])('%s is refused with 400 and nobody hears anything', async (_what, body) => {
-    const bobSocket = await socketOf(bob);
-    const heard = record(bobSocket, 'user-typing');
-    const stops = record(bobSocket, 'stop-typing');
+    const { alice, bob } = people;
+    const bobSocket = await server.connect(bob.token);
+    const heard = recordEvents(bobSocket, 'user-typing');
+    const stops = recordEvents(bobSocket, 'stop-typing');
     const res = await post<ErrorBody>(alice, '/typing', body);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_input');
@@ -143,14 +91,16 @@ describe('typing in the team chat', () => {
   });
 
   test('a body that is not JSON is refused with 400', async () => {
+    const { alice } = people;
     const res = await post<ErrorBody>(alice, '/typing', '{isTyping: true');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: 'malformed_json', message: 'The request body is not valid JSON.' });
   });
 
   test('typing needs a token', async () => {
-    const bobSocket = await socketOf(bob);
-    const heard = record(bobSocket, 'user-typing');
+    const { bob } = people;
+    const bobSocket = await server.connect(bob.token);
+    const heard = recordEvents(bobSocket, 'user-typing');
     const res = await post<ErrorBody>(null, '/typing', { isTyping: true });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('unauthenticated');
@@ -170,7 +120,8 @@ describe('presence', () => {
   }
 
   test('the active users list every member with id, _id, name, status, lastSeen and avatar; a connected one is online', async () => {
-    await socketOf(alice);
+    const { alice, bob } = people;
+    await server.connect(alice.token);
     const res = await fetch(`${server.url}/api/messages/active-users`, { headers: bearer(bob.token) });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { success: boolean; data: ActiveUser[] };
@@ -203,6 +154,7 @@ describe('presence', () => {
   });
 
   test('a deactivated member is not an active user', async () => {
+    const { bob } = people;
     const reg = await fetch(`${server.url}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -227,8 +179,9 @@ describe('presence', () => {
   });
 
   test('setting away stores it and tells the team', async () => {
-    await socketOf(alice);
-    const bobSocket = await socketOf(bob);
+    const { alice, bob } = people;
+    await server.connect(alice.token);
+    const bobSocket = await server.connect(bob.token);
     const update = nextEvent(bobSocket, 'user-presence-update');
 
     const res = await post<{ success: boolean; status: string }>(alice, '/status', { status: 'away' });
@@ -258,9 +211,10 @@ describe('presence', () => {
     ['no status', {}],
     ['a bare string', 'away'],
   ])('a status of %s is refused with 400 and nothing changes', async (_what, body) => {
-    await socketOf(alice);
-    const bobSocket = await socketOf(bob);
-    const updates = record(bobSocket, 'user-presence-update');
+    const { alice, bob } = people;
+    await server.connect(alice.token);
+    const bobSocket = await server.connect(bob.token);
+    const updates = recordEvents(bobSocket, 'user-presence-update');
     const before = rowOf(alice.user.id);
 
     const res = await post<ErrorBody>(alice, '/status', body);

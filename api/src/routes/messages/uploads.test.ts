@@ -1,65 +1,30 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { and, eq, inArray, ne, isNull } from 'drizzle-orm';
-import { uploadLimits, uuidv7, type ChatMessage, type ErrorBody, type User } from '@office/sync-protocol';
+import { uploadLimits, uuidv7, type ChatMessage, type ErrorBody } from '@office/sync-protocol';
 import { chatAttachments, chatMessages, notifications, users } from '../../db/schema';
 import { storedNamePattern } from '../../domain/chat/uploads';
-import { bearer, signIn, startTestServer, type TestServer } from '../../test-support';
+import { bearer } from '../../test-support';
+import { fileBytes, multipartForm, pdfBytes, pngBytes, postMultipart, type FilePart } from '../../test-multipart';
+import { useSeededServer, type Session } from '../../test-api-client';
 
 // One seeded server for the whole file; every test uploads its own files and compares the uploads
 // directory and the chat tables before and after, so the tests do not depend on each other's leftovers.
-type Session = { token: string; user: User };
+const { server, people, db } = useSeededServer();
 
-let server: TestServer;
-let alice: Session;
-let bob: Session;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  [alice, bob] = await Promise.all([signIn(server.app, 'alice@demo.local'), signIn(server.app, 'bob@demo.local')]);
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-const db = () => server.app.db;
 const uploadsDir = () => join(server.config.dataDir, 'uploads');
 const filesOnDisk = () => readdirSync(uploadsDir()).sort();
 const messageCount = () => db().select({ id: chatMessages.id }).from(chatMessages).all().length;
 const attachmentCount = () => db().select({ filename: chatAttachments.filename }).from(chatAttachments).all().length;
 
-interface Part {
-  name: string;
-  type: string;
-  content: Uint8Array | Blob;
-}
-
-interface Answer<T> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
 /** Real multipart over HTTP, the way the browser's FormData sends it. */
-async function upload<T = { success: boolean; message: ChatMessage }>(
+const upload = <T = { success: boolean; message: ChatMessage }>(
   session: Session | null,
-  parts: Part[],
+  parts: FilePart[],
   fields: Record<string, string> = {},
-): Promise<Answer<T>> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  // A Blob's own type is the part's Content-Type; the third argument is its filename.
-  for (const part of parts) form.append('files', new Blob([part.content], { type: part.type }), part.name);
-  const res = await fetch(`${server.url}/api/messages/upload`, {
-    method: 'POST',
-    body: form,
-    headers: session ? bearer(session.token) : {},
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as T };
-}
+) => postMultipart<T>(`${server.url}/api/messages/upload`, session, multipartForm(parts, fields));
 
 async function download(token: string | null, filename: string): Promise<Response> {
   return fetch(`${server.url}/api/messages/download/${filename}`, { headers: token ? bearer(token) : {} });
@@ -67,12 +32,12 @@ async function download(token: string | null, filename: string): Promise<Respons
 
 /** An upload that must be refused: status, code and message, and no file or row left behind. */
 async function expectRefused(
-  parts: Part[],
+  parts: FilePart[],
   fields: Record<string, string>,
   expected: { status: number; code: ErrorBody['code']; message?: string | RegExp },
 ): Promise<ErrorBody> {
   const before = { files: filesOnDisk(), messages: messageCount(), attachments: attachmentCount() };
-  const res = await upload<ErrorBody>(alice, parts, fields);
+  const res = await upload<ErrorBody>(people.alice, parts, fields);
   expect(res.status).toBe(expected.status);
   expect(res.body.code).toBe(expected.code);
   expect(res.body.message).toEqual(expect.any(String));
@@ -84,22 +49,14 @@ async function expectRefused(
   return res.body;
 }
 
-/** Bytes that start like the named format, then random. */
-const bytes = (size: number, head = ''): Uint8Array => {
-  const out = randomBytes(size);
-  out.set(Buffer.from(head, 'latin1').subarray(0, size));
-  return new Uint8Array(out);
-};
-const png = (size: number) => bytes(size, '\x89PNG\r\n\x1a\n');
-const pdf = (size: number) => bytes(size, '%PDF-1.7\n');
-
 const unsupported = (name: string) =>
   `"${name}" is not a supported file type. Send images, video, audio, PDF, Word, text, ZIP or RAR files.`;
 
 describe('uploading files to the team chat', () => {
   test('an image and a PDF with text become one file message, stored under random names with the same bytes', async () => {
-    const image = png(3789);
-    const document = pdf(1500);
+    const { alice, bob } = people;
+    const image = pngBytes(3789);
+    const document = pdfBytes(1500);
     const before = filesOnDisk();
 
     const res = await upload(
@@ -180,7 +137,8 @@ describe('uploading files to the team chat', () => {
   });
 
   test('every other active member is notified once, with "Shared files" when there is no text', async () => {
-    const res = await upload(alice, [{ name: 'notes.txt', type: 'text/plain', content: bytes(20, 'hello') }]);
+    const { alice } = people;
+    const res = await upload(alice, [{ name: 'notes.txt', type: 'text/plain', content: fileBytes(20, 'hello') }]);
     expect(res.status).toBe(201);
     expect(res.body.message.text).toBe('');
 
@@ -209,19 +167,21 @@ describe('uploading files to the team chat', () => {
   });
 
   test('the client may choose the message id', async () => {
+    const { alice } = people;
     const id = uuidv7();
-    const res = await upload(alice, [{ name: 'a.jpg', type: 'image/jpeg', content: bytes(10) }], { id });
+    const res = await upload(alice, [{ name: 'a.jpg', type: 'image/jpeg', content: fileBytes(10) }], { id });
     expect(res.status).toBe(201);
     expect(res.body.message.id).toBe(id);
     expect(db().select().from(chatAttachments).where(eq(chatAttachments.messageId, id)).all()).toHaveLength(1);
   });
   test('an id that is already taken is refused with 409, and the new files are removed', async () => {
+    const { alice } = people;
     const id = uuidv7();
-    expect((await upload(alice, [{ name: 'first.png', type: 'image/png', content: png(50) }], { id })).status).toBe(
-      201,
-    );
+    expect(
+      (await upload(alice, [{ name: 'first.png', type: 'image/png', content: pngBytes(50) }], { id })).status,
+    ).toBe(201);
     await expectRefused(
-      [{ name: 'second.png', type: 'image/png', content: png(60) }],
+      [{ name: 'second.png', type: 'image/png', content: pngBytes(60) }],
       { id },
       {
         status: 409,
@@ -233,7 +193,7 @@ describe('uploading files to the team chat', () => {
 
   test('an id that is not an id is refused with 400, and the files are removed', async () => {
     await expectRefused(
-      [{ name: 'x.png', type: 'image/png', content: png(50) }],
+      [{ name: 'x.png', type: 'image/png', content: pngBytes(50) }],
       { id: '../../etc' },
       {
         status: 400,
@@ -275,8 +235,8 @@ describe('which files the chat accepts', () => {
   ];
 
   test.each(accepted)('%s sent as %s is accepted as %s', async (name, type, kind, servedAs) => {
-    const content = bytes(64);
-    const res = await upload(alice, [{ name, type, content }]);
+    const content = fileBytes(64);
+    const res = await upload(people.alice, [{ name, type, content }]);
     expect(res.status).toBe(201);
     const [file] = res.body.message.attachments;
     expect(file).toMatchObject({ originalName: name, kind, mimetype: servedAs, size: 64 });
@@ -304,7 +264,7 @@ describe('which files the chat accepts', () => {
 
   test.each(refused)('%s sent as %s is refused with 415, nothing stored', async (name, type) => {
     await expectRefused(
-      [{ name, type, content: bytes(64, '<html><script>alert(1)</script>') }],
+      [{ name, type, content: fileBytes(64, '<html><script>alert(1)</script>') }],
       {},
       {
         status: 415,
@@ -317,9 +277,9 @@ describe('which files the chat accepts', () => {
   test('a refused file after a good one in the same request leaves neither file nor message behind', async () => {
     await expectRefused(
       [
-        { name: 'fine.png', type: 'image/png', content: png(2048) },
-        { name: 'fine.pdf', type: 'application/pdf', content: pdf(2048) },
-        { name: 'evil.html', type: 'image/png', content: bytes(64, '<html>') },
+        { name: 'fine.png', type: 'image/png', content: pngBytes(2048) },
+        { name: 'fine.pdf', type: 'application/pdf', content: pdfBytes(2048) },
+        { name: 'evil.html', type: 'image/png', content: fileBytes(64, '<html>') },
       ],
       { text: 'two good, one bad' },
       { status: 415, code: 'unsupported_media_type', message: unsupported('evil.html') },
@@ -342,7 +302,7 @@ describe('what an upload needs', () => {
 
   test('text over 1000 characters is refused with 400, and the files are removed again', async () => {
     await expectRefused(
-      [{ name: 'a.png', type: 'image/png', content: png(100) }],
+      [{ name: 'a.png', type: 'image/png', content: pngBytes(100) }],
       { text: 'x'.repeat(1001) },
       {
         status: 400,
@@ -353,7 +313,8 @@ describe('what an upload needs', () => {
   });
 
   test('text of exactly 1000 characters is fine', async () => {
-    const res = await upload(alice, [{ name: 'a.png', type: 'image/png', content: png(100) }], {
+    const { alice } = people;
+    const res = await upload(alice, [{ name: 'a.png', type: 'image/png', content: pngBytes(100) }], {
       text: 'y'.repeat(1000),
     });
     expect(res.status).toBe(201);
@@ -361,6 +322,7 @@ describe('what an upload needs', () => {
   });
 
   test('a JSON body is not an upload', async () => {
+    const { alice } = people;
     const before = messageCount();
     const res = await fetch(`${server.url}/api/messages/upload`, {
       method: 'POST',
@@ -375,7 +337,7 @@ describe('what an upload needs', () => {
 
   test('an upload without a token is refused with 401 and stores nothing', async () => {
     const before = filesOnDisk();
-    const res = await upload<ErrorBody>(null, [{ name: 'a.png', type: 'image/png', content: png(100) }]);
+    const res = await upload<ErrorBody>(null, [{ name: 'a.png', type: 'image/png', content: pngBytes(100) }]);
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('unauthenticated');
     expect(filesOnDisk()).toEqual(before);
@@ -397,6 +359,7 @@ describe('upload limits', () => {
   });
 
   test('a file of exactly 25 MB is fine', async () => {
+    const { alice } = people;
     const res = await upload(alice, [
       { name: 'exact.zip', type: 'application/zip', content: new Blob([new Uint8Array(uploadLimits.fileBytes)]) },
     ]);
@@ -408,7 +371,7 @@ describe('upload limits', () => {
   test('a good file before one over 25 MB is removed too', async () => {
     await expectRefused(
       [
-        { name: 'small.png', type: 'image/png', content: png(500) },
+        { name: 'small.png', type: 'image/png', content: pngBytes(500) },
         { name: 'huge.zip', type: 'application/zip', content: new Blob([new Uint8Array(uploadLimits.fileBytes + 1)]) },
       ],
       {},
@@ -420,7 +383,7 @@ describe('upload limits', () => {
     const parts = Array.from({ length: uploadLimits.files + 1 }, (_, i) => ({
       name: `file-${i}.txt`,
       type: 'text/plain',
-      content: bytes(32, `file ${i}`),
+      content: fileBytes(32, `file ${i}`),
     }));
     await expectRefused(
       parts,
@@ -430,10 +393,11 @@ describe('upload limits', () => {
   });
 
   test('ten small files are fine', async () => {
+    const { alice } = people;
     const parts = Array.from({ length: uploadLimits.files }, (_, i) => ({
       name: `file-${i}.txt`,
       type: 'text/plain',
-      content: bytes(32, `file ${i}`),
+      content: fileBytes(32, `file ${i}`),
     }));
     const before = filesOnDisk().length;
     const res = await upload(alice, parts);
@@ -456,13 +420,14 @@ describe('upload limits', () => {
 
 describe('downloading a chat file', () => {
   async function uploadOne(name: string, type: string, content: Uint8Array): Promise<ChatMessage> {
-    const res = await upload(alice, [{ name, type, content }]);
+    const res = await upload(people.alice, [{ name, type, content }]);
     expect(res.status).toBe(201);
     return res.body.message;
   }
 
   test('any signed-in member gets the bytes, the stored type, the original name and nosniff', async () => {
-    const content = pdf(5000);
+    const { bob } = people;
+    const content = pdfBytes(5000);
     const message = await uploadOne('Plan v2.pdf', 'application/octet-stream', content);
     const [file] = message.attachments;
 
@@ -478,7 +443,8 @@ describe('downloading a chat file', () => {
   });
 
   test('a non-ASCII name travels in filename*, with an ASCII stand-in in filename', async () => {
-    const message = await uploadOne('Résumé été.pdf', 'application/pdf', pdf(300));
+    const { alice } = people;
+    const message = await uploadOne('Résumé été.pdf', 'application/pdf', pdfBytes(300));
     const res = await download(alice.token, message.attachments[0]?.filename ?? '');
     expect(res.status).toBe(200);
     const header = res.headers.get('content-disposition') ?? '';
@@ -490,8 +456,9 @@ describe('downloading a chat file', () => {
   });
 
   test('a name with quotes, brackets and an apostrophe gives a valid RFC 5987 filename*', async () => {
+    const { alice } = people;
     const name = "Bob's (final) *draft*.txt";
-    const message = await uploadOne(name, 'text/plain', bytes(10, 'draft'));
+    const message = await uploadOne(name, 'text/plain', fileBytes(10, 'draft'));
     const res = await download(alice.token, message.attachments[0]?.filename ?? '');
     expect(res.status).toBe(200);
     const header = res.headers.get('content-disposition') ?? '';
@@ -503,7 +470,8 @@ describe('downloading a chat file', () => {
   });
 
   test('an image is served with its own type', async () => {
-    const content = png(700);
+    const { bob } = people;
+    const content = pngBytes(700);
     const message = await uploadOne('chart.png', 'image/png', content);
     const res = await download(bob.token, message.attachments[0]?.filename ?? '');
     expect(res.status).toBe(200);
@@ -512,7 +480,7 @@ describe('downloading a chat file', () => {
   });
 
   test('a download needs a valid token', async () => {
-    const message = await uploadOne('secret.txt', 'text/plain', bytes(10, 'secret'));
+    const message = await uploadOne('secret.txt', 'text/plain', fileBytes(10, 'secret'));
     const filename = message.attachments[0]?.filename ?? '';
 
     const none = await download(null, filename);
@@ -525,7 +493,8 @@ describe('downloading a chat file', () => {
   });
 
   test('path tricks are unknown names: 404, never the file', async () => {
-    const message = await uploadOne('real.txt', 'text/plain', bytes(10, 'real'));
+    const { alice } = people;
+    const message = await uploadOne('real.txt', 'text/plain', fileBytes(10, 'real'));
     const stored = message.attachments[0]?.filename ?? '';
     const dbHead = readFileSync(join(server.config.dataDir, 'workspace.db')).subarray(0, 16).toString('latin1');
     expect(dbHead).toBe('SQLite format 3\0');
@@ -556,13 +525,15 @@ describe('downloading a chat file', () => {
   });
 
   test('an unknown but well-formed name is 404', async () => {
+    const { alice } = people;
     const res = await download(alice.token, `${randomUUID()}.pdf`);
     expect(res.status).toBe(404);
     expect((await res.json()) as ErrorBody).toEqual({ code: 'not_found', message: 'File not found.' });
   });
 
   test('the file of a deleted message is no longer served', async () => {
-    const message = await uploadOne('gone.pdf', 'application/pdf', pdf(400));
+    const { alice, bob } = people;
+    const message = await uploadOne('gone.pdf', 'application/pdf', pdfBytes(400));
     const filename = message.attachments[0]?.filename ?? '';
     expect((await download(bob.token, filename)).status).toBe(200);
 

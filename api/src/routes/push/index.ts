@@ -1,9 +1,24 @@
+import { ECDH } from 'node:crypto';
 import type { FastifyPluginCallback } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { pushSubscriptionSchema } from '@office/sync-protocol';
 import { pushSubscriptions } from '../../db/schema';
-import { parseInput } from '../../domain/errors';
+import { DomainError, parseInput } from '../../domain/errors';
+
+/** Keys web push can encrypt to (RFC 8291): an uncompressed P-256 point and an auth secret of 16 bytes or more. */
+function encryptableKeys({ p256dh, auth }: { p256dh: string; auth: string }): boolean {
+  const base64url = /^[\w-]+={0,2}$/;
+  if (!base64url.test(p256dh) || !base64url.test(auth) || Buffer.from(auth, 'base64url').length < 16) return false;
+  const point = Buffer.from(p256dh, 'base64url');
+  if (point.length !== 65 || point[0] !== 0x04) return false;
+  try {
+    ECDH.convertKey(point, 'prime256v1'); // throws unless the point is on the curve
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Web push subscriptions of the signed-in user's browsers. */
 export const pushRoutes: FastifyPluginCallback = (app, _opts, done) => {
@@ -14,6 +29,9 @@ export const pushRoutes: FastifyPluginCallback = (app, _opts, done) => {
   /** Stores (or moves to this user) a browser's subscription; the same endpoint twice is one subscription. */
   app.post('/subscribe', auth, (request, reply) => {
     const subscription = parseInput(pushSubscriptionSchema, request.body);
+    // Refused here, not stored: every push to keys it cannot encrypt to would fail, and no push service says 410.
+    if (!encryptableKeys(subscription.keys))
+      throw new DomainError('invalid_input', 'The subscription keys are not a valid P-256 key and auth secret.');
     const values = {
       endpoint: subscription.endpoint,
       userId: request.actor.id,

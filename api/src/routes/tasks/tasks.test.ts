@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import {
   errorCatalogue,
@@ -8,47 +8,22 @@ import {
   uuidv7,
   type Change,
   type Mutation,
-  type ServerToClientEvents,
   type Task,
 } from '@office/sync-protocol';
 import { notifications, taskComments, taskStatusHistory, tasks } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
-import { connectSocket, startTestServer, type TestServer, type TestSocket } from '../../test-support';
-import { apiClient, expectRefusal, signInDemoPeople, type DemoName, type Session } from '../../test-api-client';
+import { inDays, recordEvents, sleep, uniqueText, waitUntil, type EventPayload } from '../../test-support';
+import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
 
 // One seeded server for the whole file (a fresh one costs about two seconds); every test makes its own tasks
 // and reads expectations from the database, so the tests do not depend on each other's leftovers.
-type Name = DemoName;
-
-let server: TestServer;
-let people: Record<Name, Session>;
-const sockets: TestSocket[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  people = await signInDemoPeople(server.app);
-});
-
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-const db = () => server.app.db;
-const { call, pull, push } = apiClient(() => server.app);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const inDays = (days: number): string => isoToday(new Date(Date.now() + days * 86_400_000));
-let counter = 0;
-const uniqueTitle = (what: string) => `${what} #${++counter}`;
+const { server, people, db, call, pull, push } = useSeededServer();
 
 type TaskAnswer = { success: boolean; task: Task; message: string };
 
 async function createTask(by: Session, fields: Record<string, unknown> = {}): Promise<Task> {
   const res = await call<TaskAnswer>(by, 'POST', '/api/tasks', {
-    title: uniqueTitle('Task'),
+    title: uniqueText('Task'),
     assignedTo: people.alice.user.id,
     dueDate: inDays(3),
     ...fields,
@@ -115,7 +90,7 @@ describe('who sees which tasks', () => {
   test("an employee's GET /api/tasks holds only tasks assigned to or by them, managers and admins see every task", async () => {
     const { manager, admin, alice, bob, carol } = people;
     // An employee who assigned a task (a former manager) sees it too: carol assigned this one to bob.
-    const byCarol = await createTask(manager, { assignedTo: bob.user.id, title: uniqueTitle('Handed over by Carol') });
+    const byCarol = await createTask(manager, { assignedTo: bob.user.id, title: uniqueText('Handed over by Carol') });
     db().update(tasks).set({ assignedBy: carol.user.id }).where(eq(tasks.id, byCarol.id)).run();
     const live = db().select().from(tasks).where(isNull(tasks.deletedAt)).all();
     const expectedFor = (userId: string) =>
@@ -218,7 +193,7 @@ describe('POST /api/tasks', () => {
     async (_label, who) => {
       const creator = people[who];
       const { alice } = people;
-      const title = uniqueTitle('Write the release notes');
+      const title = uniqueText('Write the release notes');
       const dueDate = inDays(4);
       const res = await call<TaskAnswer>(creator, 'POST', '/api/tasks', {
         title,
@@ -284,7 +259,7 @@ describe('POST /api/tasks', () => {
 
   test('an employee cannot create a task', async () => {
     const { alice, bob } = people;
-    const title = uniqueTitle('Sneaky task');
+    const title = uniqueText('Sneaky task');
     const before = currentVersion(db());
 
     const res = await call(alice, 'POST', '/api/tasks', { title, assignedTo: bob.user.id, dueDate: inDays(2) });
@@ -297,7 +272,7 @@ describe('POST /api/tasks', () => {
   test.each(['title', 'assignedTo', 'dueDate'])(
     'a task without %s is refused with the required message',
     async (field) => {
-      const title = uniqueTitle('Incomplete');
+      const title = uniqueText('Incomplete');
       const payload: Record<string, unknown> = { title, assignedTo: people.alice.user.id, dueDate: inDays(2) };
       delete payload[field];
       const res = await call(people.manager, 'POST', '/api/tasks', payload);
@@ -315,7 +290,7 @@ describe('POST /api/tasks', () => {
       'invalid_input',
       taskMessages.required,
     );
-    const title = uniqueTitle('No assignee');
+    const title = uniqueText('No assignee');
     expectRefusal(
       await call(manager, 'POST', '/api/tasks', { title, assignedTo: '', dueDate: inDays(2) }),
       400,
@@ -329,7 +304,7 @@ describe('POST /api/tasks', () => {
     ['priority', 'urgent'],
     ['status', 'done'],
   ])('a task with an unknown %s is refused', async (field, value) => {
-    const title = uniqueTitle('Bad enum');
+    const title = uniqueText('Bad enum');
     const res = await call(people.manager, 'POST', '/api/tasks', {
       title,
       assignedTo: people.alice.user.id,
@@ -344,7 +319,7 @@ describe('POST /api/tasks', () => {
 
   test('a due date of yesterday is refused, a due date of today is accepted', async () => {
     const { manager, alice } = people;
-    const title = uniqueTitle('Yesterday');
+    const title = uniqueText('Yesterday');
     const res = await call(manager, 'POST', '/api/tasks', { title, assignedTo: alice.user.id, dueDate: inDays(-1) });
     expectRefusal(res, 400, 'invalid_input', taskMessages.dueDateInPast);
     expect(db().select().from(tasks).where(eq(tasks.title, title)).all()).toEqual([]);
@@ -359,7 +334,7 @@ describe('POST /api/tasks', () => {
     ['an admin', () => people.admin.user.id],
     ['an unknown id', () => uuidv7()],
   ])('a task assigned to %s is refused: only employees take tasks', async (_what, assignee) => {
-    const title = uniqueTitle('Wrong assignee');
+    const title = uniqueText('Wrong assignee');
     const res = await call(people.manager, 'POST', '/api/tasks', { title, assignedTo: assignee(), dueDate: inDays(2) });
 
     expectRefusal(res, 400, 'invalid_input', taskMessages.assigneeNotEmployee);
@@ -378,7 +353,7 @@ describe('POST /api/tasks', () => {
     const id = uuidv7();
     const args = {
       id,
-      title: uniqueTitle('Queued'),
+      title: uniqueText('Queued'),
       assignedTo: people.bob.user.id,
       dueDate: inDays(2),
       assignedBy: admin.user.id,
@@ -393,7 +368,7 @@ describe('POST /api/tasks', () => {
     const id = uuidv7();
     const payload = {
       id,
-      title: uniqueTitle('Retry me'),
+      title: uniqueText('Retry me'),
       assignedTo: alice.user.id,
       dueDate: inDays(5),
       priority: 'high',
@@ -929,33 +904,20 @@ describe('DELETE /api/tasks/:id', () => {
 });
 
 describe('realtime', () => {
-  type SyncChange = Parameters<ServerToClientEvents['sync.change']>[0];
-  function record(socket: TestSocket): SyncChange[] {
-    const seen: SyncChange[] = [];
-    socket.on('sync.change', (payload) => seen.push(payload));
-    return seen;
-  }
-  async function until(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await sleep(10);
-    }
-  }
+  type SyncChange = EventPayload<'sync.change'>;
 
   test("when the manager creates a task for alice, her socket receives the task and her notification, bob's neither", async () => {
     const { manager, alice, bob } = people;
-    const aliceSocket = await connectSocket(server.url, alice.token);
-    const bobSocket = await connectSocket(server.url, bob.token);
-    sockets.push(aliceSocket, bobSocket);
-    const alices = record(aliceSocket);
-    const bobs = record(bobSocket);
+    const aliceSocket = await server.connect(alice.token);
+    const bobSocket = await server.connect(bob.token);
+    const alices = recordEvents(aliceSocket, 'sync.change');
+    const bobs = recordEvents(bobSocket, 'sync.change');
 
     const task = await createTask(manager, { assignedTo: alice.user.id });
     const isTask = (e: SyncChange) => e.change.entity === 'task' && e.change.id === task.id;
     const isNotice = (e: SyncChange) =>
       e.change.entity === 'notification' && e.change.op === 'put' && e.change.data.relatedTask === task.id;
-    await until(() => alices.some(isTask) && alices.some(isNotice));
+    await waitUntil(() => alices.some(isTask) && alices.some(isNotice));
 
     const taskEvent = alices.find(isTask);
     expect(taskEvent?.change).toMatchObject({ entity: 'task', op: 'put', id: task.id });
