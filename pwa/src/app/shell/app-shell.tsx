@@ -7,13 +7,14 @@ import { useSignOut } from '../../sync/use-sign-out';
 import { useAuth } from '../auth/use-auth';
 import { HeaderStatus } from './header-status';
 import { MobileTopBar } from './mobile-top-bar';
+import { NotificationBell } from './notification-bell';
 import { Sidebar } from './sidebar';
 import { useIsMobile } from './use-is-mobile';
 import styles from './app-shell.module.css';
 
 const sidebarId = 'app-sidebar';
 
-/** The signed-in layout: sidebar, a header with the status slot, and the routed screen. */
+/** The signed-in layout: sidebar, a header with the status slot and the notification bell, and the routed screen. */
 export function AppShell({ user }: { user: User }) {
   const { avatarVersion } = useAuth();
   const signOut = useSignOut();
@@ -66,6 +67,7 @@ export function AppShell({ user }: { user: User }) {
         {!isMobile && (
           <header className={styles.contentHeader}>
             <HeaderStatus />
+            <NotificationBell />
           </header>
         )}
         <main className={styles.main} id="main-content">

@@ -1,6 +1,7 @@
-import { Bell, Menu, X } from 'lucide-react';
+import { Menu, X } from 'lucide-react';
 import { BrandMark } from '../../components/brand-mark';
 import { HeaderStatus } from './header-status';
+import { NotificationBell } from './notification-bell';
 import styles from './mobile-top-bar.module.css';
 
 interface MobileTopBarProps {
@@ -20,9 +21,7 @@ export function MobileTopBar({ menuOpen, sidebarId, onToggleMenu }: MobileTopBar
       </div>
       <div className={styles.actions}>
         <HeaderStatus />
-        <button type="button" className={styles.iconButton} aria-label="Notifications">
-          <Bell size={20} aria-hidden="true" />
-        </button>
+        <NotificationBell />
         <button
           type="button"
           className={styles.iconButton}

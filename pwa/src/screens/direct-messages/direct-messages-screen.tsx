@@ -20,9 +20,11 @@ interface DirectMessagesState {
   recipientName?: string;
 }
 
-const conversationIdIn = (state: unknown): string | null => {
+/** The conversation to open: from the navigation state, or `?conversation=<id>` (a notification's link). */
+const conversationIdIn = (state: unknown, search: string): string | null => {
   const id = (state as DirectMessagesState | null)?.activeConversationId;
-  return typeof id === 'string' && id !== '' ? id : null;
+  if (typeof id === 'string' && id !== '') return id;
+  return new URLSearchParams(search).get('conversation') || null;
 };
 
 /**
@@ -42,7 +44,7 @@ export function DirectMessagesScreen() {
   const online = useOnline();
   const now = useNow();
 
-  const [selectedId, setSelectedId] = useState<string | null>(() => conversationIdIn(location.state));
+  const [selectedId, setSelectedId] = useState<string | null>(() => conversationIdIn(location.state, location.search));
   const [search, setSearch] = useState('');
   const [starting, setStarting] = useState(false);
 
@@ -50,7 +52,7 @@ export function DirectMessagesScreen() {
   const [stateKey, setStateKey] = useState(location.key);
   if (stateKey !== location.key) {
     setStateKey(location.key);
-    const id = conversationIdIn(location.state);
+    const id = conversationIdIn(location.state, location.search);
     if (id !== null) setSelectedId(id);
   }
 

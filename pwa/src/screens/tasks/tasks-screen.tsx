@@ -29,7 +29,14 @@ export function TasksScreen() {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<TaskStatus | ''>('');
   const [creating, setCreating] = useState(false);
-  const [openTaskId, setOpenTaskId] = useState<string | null>(null);
+  // `?task=<id>` (a notification's link) opens that task's detail, also while this screen is open.
+  const taskParam = searchParams.get('task');
+  const [openTaskId, setOpenTaskId] = useState<string | null>(taskParam);
+  const [seenTaskParam, setSeenTaskParam] = useState(taskParam);
+  if (taskParam !== seenTaskParam) {
+    setSeenTaskParam(taskParam);
+    if (taskParam !== null) setOpenTaskId(taskParam);
+  }
 
   const actor: Actor = { id: ctx.userId, role: user?.role ?? 'employee' };
   const isManager = canManageTasks(actor);
@@ -43,7 +50,18 @@ export function TasksScreen() {
   const openTask = openTaskId === null ? undefined : tasks?.find((task) => task.id === openTaskId);
 
   const handleOpen = useCallback((taskId: string) => setOpenTaskId(taskId), []);
-  const handleCloseDetail = useCallback(() => setOpenTaskId(null), []);
+  const handleCloseDetail = useCallback(() => {
+    setOpenTaskId(null);
+    if (taskParam === null) return;
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        next.delete('task');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [taskParam, setSearchParams]);
   const handleCloseCreate = useCallback(() => setCreating(false), []);
   const handleCreated = useCallback(() => setCreating(false), []);
   const handleDelete = useCallback(

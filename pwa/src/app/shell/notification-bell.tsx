@@ -1,0 +1,249 @@
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  AlarmClock,
+  Bell,
+  BellOff,
+  CheckCheck,
+  ClipboardCheck,
+  ClipboardList,
+  Mail,
+  MessageSquareText,
+  MessagesSquare,
+  TriangleAlert,
+  type LucideIcon,
+} from 'lucide-react';
+import type { NotificationType } from '@office/sync-protocol';
+import { useNow } from '../../components/use-now';
+import type { LocalNotification } from '../../data/db';
+import { useMutate } from '../../data/hooks';
+import { useNotifications, useUnreadNotificationCount } from '../../data/notification-hooks';
+import { useOptionalWorkspace } from '../../sync/sync-context';
+import { badgeText, bellLabel, markAllThrough, notificationTarget, relativeTime } from './notification-format';
+import styles from './notification-bell.module.css';
+
+const typeIcons: Record<NotificationType, LucideIcon> = {
+  task_assigned: ClipboardList,
+  task_updated: ClipboardCheck,
+  task_comment: MessageSquareText,
+  task_due_soon: AlarmClock,
+  task_overdue: TriangleAlert,
+  chat_message: MessagesSquare,
+  direct_message: Mail,
+  custom: Bell,
+};
+
+/** The notification bell of the mobile top bar and the desktop header; it reads the local database only. */
+export function NotificationBell() {
+  if (useOptionalWorkspace()) return <LiveNotificationBell />;
+  // Before the local database opens the bell holds its place, inert.
+  return (
+    <button type="button" className={styles.bell} aria-label="Notifications" disabled>
+      <Bell size={20} aria-hidden="true" />
+    </button>
+  );
+}
+
+function LiveNotificationBell() {
+  const notifications = useNotifications();
+  const unread = useUnreadNotificationCount() ?? 0;
+  const mutate = useMutate();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  // Escape and a press outside close the panel; Escape hands focus back to the bell.
+  useEffect(() => {
+    if (!open) return undefined;
+    const handlePointerDown = (event: PointerEvent) => {
+      if (event.target instanceof Node && !rootRef.current?.contains(event.target)) setOpen(false);
+    };
+    const handleKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      buttonRef.current?.focus();
+    };
+    document.addEventListener('pointerdown', handlePointerDown);
+    document.addEventListener('keydown', handleKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', handlePointerDown);
+      document.removeEventListener('keydown', handleKeyDown);
+    };
+  }, [open]);
+
+  const handleOpenNotification = useCallback(
+    (notification: LocalNotification) => {
+      setOpen(false);
+      if (!notification.read) void mutate('notification.markRead', { id: notification.id });
+      const { to, state } = notificationTarget(notification);
+      void navigate(to, state ? { state } : undefined);
+    },
+    [mutate, navigate],
+  );
+
+  const handleMarkAllRead = useCallback(() => {
+    const through = markAllThrough(notifications ?? []);
+    void mutate('notification.markAllRead', through ? { through } : {});
+  }, [mutate, notifications]);
+
+  return (
+    <div
+      ref={rootRef}
+      className={styles.root}
+      onBlur={(event) => {
+        // Tabbing past the panel closes it, as leaving any popover does.
+        const next = event.relatedTarget;
+        if (next instanceof Node && !event.currentTarget.contains(next)) setOpen(false);
+      }}
+    >
+      <button
+        ref={buttonRef}
+        type="button"
+        className={styles.bell}
+        aria-label={bellLabel(unread)}
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        aria-haspopup="dialog"
+        onClick={() => setOpen((value) => !value)}
+      >
+        <Bell size={20} aria-hidden="true" />
+        {unread > 0 && (
+          <span className={styles.badge} aria-hidden="true" data-testid="notification-badge">
+            {badgeText(unread)}
+          </span>
+        )}
+      </button>
+      {open && (
+        <NotificationPanel
+          id={panelId}
+          notifications={notifications}
+          unread={unread}
+          onOpenNotification={handleOpenNotification}
+          onMarkAllRead={handleMarkAllRead}
+        />
+      )}
+    </div>
+  );
+}
+
+interface NotificationPanelProps {
+  id: string;
+  /** Newest first; undefined while the database is read. */
+  notifications: LocalNotification[] | undefined;
+  unread: number;
+  onOpenNotification: (notification: LocalNotification) => void;
+  onMarkAllRead: () => void;
+}
+
+/** The list under the bell: a non-modal dialog that takes focus when it opens. */
+export function NotificationPanel({
+  id,
+  notifications,
+  unread,
+  onOpenNotification,
+  onMarkAllRead,
+}: NotificationPanelProps) {
+  const panelRef = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const now = useNow(30_000);
+
+  useEffect(() => {
+    panelRef.current?.focus();
+  }, []);
+
+  // Up and Down move between the notifications, Home and End jump to the first and the last.
+  const handleListKeyDown = (event: ReactKeyboardEvent<HTMLUListElement>) => {
+    const items = Array.from(event.currentTarget.querySelectorAll<HTMLButtonElement>('button[data-item]'));
+    const index = items.findIndex((item) => item === document.activeElement);
+    const next =
+      event.key === 'ArrowDown'
+        ? Math.min(index + 1, items.length - 1)
+        : event.key === 'ArrowUp'
+          ? Math.max(index - 1, 0)
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? items.length - 1
+              : null;
+    if (next === null) return;
+    event.preventDefault();
+    items[next]?.focus();
+  };
+
+  return (
+    <div ref={panelRef} id={id} className={styles.panel} role="dialog" aria-labelledby={titleId} tabIndex={-1}>
+      <div className={styles.header}>
+        <div className={styles.heading}>
+          <h2 id={titleId} className={styles.title}>
+            Notifications
+          </h2>
+          <p className={styles.summary}>{unread > 0 ? `${unread} unread` : 'All caught up'}</p>
+        </div>
+        <button
+          type="button"
+          className={styles.markAll}
+          disabled={unread === 0}
+          onClick={() => {
+            onMarkAllRead();
+            // The button is about to be disabled; focus stays in the panel rather than falling to the page.
+            panelRef.current?.focus();
+          }}
+        >
+          <CheckCheck size={16} aria-hidden="true" />
+          Mark all as read
+        </button>
+      </div>
+
+      {notifications === undefined ? (
+        <p className={styles.loading} role="status">
+          Loading...
+        </p>
+      ) : notifications.length === 0 ? (
+        <div className={styles.empty}>
+          <span className={styles.emptyIcon} aria-hidden="true">
+            <BellOff size={24} />
+          </span>
+          <p className={styles.emptyTitle}>No notifications yet</p>
+          <p className={styles.emptyText}>Task assignments, comments and messages will show up here.</p>
+        </div>
+      ) : (
+        <ul className={styles.list} aria-label="Notification list" onKeyDown={handleListKeyDown}>
+          {notifications.map((notification) => {
+            const Icon = typeIcons[notification.type];
+            return (
+              <li key={notification.id}>
+                <button
+                  type="button"
+                  data-item=""
+                  className={`${styles.item} ${notification.read ? '' : styles.unread}`}
+                  onClick={() => onOpenNotification(notification)}
+                >
+                  <span className={styles.icon} aria-hidden="true">
+                    <Icon size={18} />
+                  </span>
+                  <span className={styles.body}>
+                    {!notification.read && <span className={styles.srOnly}>Unread: </span>}
+                    <span className={styles.itemTitle}>{notification.title}</span>
+                    <span className={styles.message}>{notification.message}</span>
+                    <span className={styles.meta}>
+                      {notification.sender && (
+                        <>
+                          <span className={styles.sender}>{notification.sender.name}</span>
+                          <span aria-hidden="true"> · </span>
+                        </>
+                      )}
+                      <time dateTime={notification.createdAt}>{relativeTime(notification.createdAt, now)}</time>
+                    </span>
+                  </span>
+                  {!notification.read && <span className={styles.dot} aria-hidden="true" data-testid="unread-dot" />}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}
