@@ -59,6 +59,29 @@ function draw(size, { maskable }) {
   return encodePng(size, pixels);
 }
 
+/** The notification badge (Android's status bar): the briefcase alone, white on transparent, drawn as a mask. */
+function drawBadge(size) {
+  const pixels = Buffer.alloc(size * size * 4);
+  const samples = 4;
+  for (let py = 0; py < size; py++) {
+    for (let px = 0; px < size; px++) {
+      let glyph = 0;
+      for (let sy = 0; sy < samples; sy++) {
+        for (let sx = 0; sx < samples; sx++) {
+          // The glyph spans 14..50 of the 64-unit space; scale it up to fill the badge.
+          const x = 8 + ((px + (sx + 0.5) / samples) / size) * 48;
+          const y = 8 + ((py + (sy + 0.5) / samples) / size) * 48;
+          if (onGlyph(x, y)) glyph += 1;
+        }
+      }
+      const i = (py * size + px) * 4;
+      pixels.fill(255, i, i + 3);
+      pixels[i + 3] = Math.round((255 * glyph) / (samples * samples));
+    }
+  }
+  return encodePng(size, pixels);
+}
+
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n;
   for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -98,4 +121,5 @@ writeFileSync(new URL('icon-192.png', out), draw(192, { maskable: false }));
 writeFileSync(new URL('icon-512.png', out), draw(512, { maskable: false }));
 writeFileSync(new URL('maskable-512.png', out), draw(512, { maskable: true }));
 writeFileSync(new URL('apple-touch-icon.png', out), draw(180, { maskable: true }));
+writeFileSync(new URL('badge-96.png', out), drawBadge(96));
 console.log('icons written to pwa/public/icons');

@@ -3,6 +3,7 @@ import { RouterProvider } from 'react-router-dom';
 import { SyncProvider } from '../sync/sync-provider';
 import { AuthProvider } from './auth/auth-provider';
 import { useAuth } from './auth/use-auth';
+import { DeviceNotifications } from './device-notifications';
 import { getAppRouter } from './router';
 import { SplashScreen } from './splash/splash-screen';
 import { hasSplashBeenShown, markSplashShown } from './splash/splash-session';
@@ -32,7 +33,10 @@ export function App() {
   // The session is restored underneath the splash, so the first screen is ready when it ends.
   return (
     <AuthProvider>
-      <SyncProvider>{splashDone ? <AppRoutes /> : <SplashScreen onDone={handleSplashDone} />}</SyncProvider>
+      <SyncProvider>
+        <DeviceNotifications />
+        {splashDone ? <AppRoutes /> : <SplashScreen onDone={handleSplashDone} />}
+      </SyncProvider>
       <UpdatePrompt />
     </AuthProvider>
   );

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { Dexie } from 'dexie';
 import { useAuth } from '../app/auth/use-auth';
 import { databaseName } from '../data/db';
+import { endPushSubscription } from '../push/push-subscription';
 import { useOptionalWorkspace } from './sync-context';
 
 /**
@@ -13,6 +14,7 @@ export function useSignOut(): () => Promise<void> {
   const workspace = useOptionalWorkspace();
   return useCallback(async () => {
     if (!workspace) {
+      await endPushSubscription({ tellServer: true });
       logout();
       return;
     }
@@ -24,6 +26,8 @@ export function useSignOut(): () => Promise<void> {
       );
       if (!confirmed) return;
     }
+    // While the token is still valid, so the server forgets this browser's push subscription too.
+    await endPushSubscription({ tellServer: true });
     workspace.engine.stop();
     workspace.socket.close();
     workspace.db.close();

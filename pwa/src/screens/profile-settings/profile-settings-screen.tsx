@@ -3,6 +3,7 @@ import { useFlash } from '../../components/use-flash';
 import { useLocalUser } from '../../data/hooks';
 import { useWorkspace } from '../../sync/sync-context';
 import { BasicInformation } from './basic-information';
+import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
 import { ProfilePhoto } from './profile-photo';
 import styles from './profile-settings.module.css';
@@ -29,6 +30,7 @@ export function ProfileSettingsScreen() {
           <ProfilePhoto user={user} onFlash={showFlash} />
           <BasicInformation user={user} onFlash={showFlash} />
           <PasswordSection onFlash={showFlash} />
+          <NotificationsSection onFlash={showFlash} />
         </>
       ) : (
         <p role="status">Loading...</p>
