@@ -40,6 +40,7 @@ interface ServerNotification {
   title: string;
   message: string;
   relatedTask: string | null;
+  read: boolean;
 }
 
 /** What a push carries (sync-protocol's pushPayloadSchema). */
@@ -217,7 +218,8 @@ test.describe('system notifications from the service worker', () => {
     const person = await registerPerson('Clicked');
     const manager = await apiAs(demoUsers.manager.email);
     const task = await assignTask(manager, person);
-    const payload = await taskPushPayload(await apiAs(person.email), task.id);
+    const personApi = await apiAs(person.email);
+    const payload = await taskPushPayload(personApi, task.id);
     const page = await signInWithWorker(context, person);
     await setMarker(page);
 
@@ -230,6 +232,13 @@ test.describe('system notifications from the service worker', () => {
     // The router moved, the app did not load again; the clicked notification is gone.
     expect(await marker(page)).toBe('no reload');
     await expect.poll(() => shownNotifications(page)).toEqual([]);
+    // Clicking it read it, as a click in the bell does: the server agrees.
+    await expect
+      .poll(async () => {
+        const answer = await personApi.get<{ notifications: ServerNotification[] }>('/api/notifications');
+        return answer.body.notifications.find((row) => row.id === payload.notificationId)?.read;
+      })
+      .toBe(true);
   });
 
   test('with no window of the app open, a click asks the browser to open one at the place', async ({ context }) => {

@@ -4,6 +4,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import {
   isAppPath,
+  notificationDataId,
   notificationDataUrl,
   notificationTargetPath,
   parsePushPayload,
@@ -56,7 +57,7 @@ self.addEventListener('push', (event) => {
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const path = notificationTargetPath(notificationDataUrl(event.notification.data), self.location.origin);
-  event.waitUntil(openInApp(path));
+  event.waitUntil(openInApp(path, notificationDataId(event.notification.data)));
 });
 
 /** How long an open window has to confirm that its router showed the place. */
@@ -67,7 +68,7 @@ const windowRank = (client: WindowClient): number =>
   client.focused ? 2 : client.visibilityState === 'visible' ? 1 : 0;
 
 /** Asks an open window's router to show `path` (no reload); true once the window confirms. */
-function askWindowToOpen(client: WindowClient, path: string): Promise<boolean> {
+function askWindowToOpen(client: WindowClient, path: string, notificationId: string | null): Promise<boolean> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     const finish = (opened: boolean) => {
@@ -77,13 +78,13 @@ function askWindowToOpen(client: WindowClient, path: string): Promise<boolean> {
     };
     const timer = setTimeout(() => finish(false), openAnswerMs);
     channel.port1.onmessage = () => finish(true);
-    const message: OpenUrlMessage = { type: 'notification.open', url: path };
+    const message: OpenUrlMessage = { type: 'notification.open', url: path, notificationId };
     client.postMessage(message, [channel.port2]);
   });
 }
 
 /** Focuses an open window of the app and shows `path` there, or opens a new window at it. */
-async function openInApp(path: string): Promise<void> {
+async function openInApp(path: string, notificationId: string | null): Promise<void> {
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const appWindows = windows
     .filter((client) => isAppPath(new URL(client.url).pathname))
@@ -92,7 +93,7 @@ async function openInApp(path: string): Promise<void> {
   if (target) {
     // Focus needs the click's user activation; the window is still taken to the place without it.
     const focused = await target.focus().catch(() => target);
-    if (await askWindowToOpen(focused, path)) return;
+    if (await askWindowToOpen(focused, path, notificationId)) return;
     // A window whose app does not answer (still loading, an older version) is loaded at the place instead.
     const navigated = await focused.navigate(path).catch(() => null);
     if (navigated) return;

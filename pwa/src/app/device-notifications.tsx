@@ -4,7 +4,8 @@ import { countUnreadNotifications } from '../data/notification-hooks';
 import { showAppBadge } from '../push/app-badge';
 import { isOpenUrlMessage } from '../push/push-payload';
 import { endPushSubscription } from '../push/push-subscription';
-import { useOptionalWorkspace } from '../sync/sync-context';
+import { mutate } from '../sync/mutate';
+import { useOptionalWorkspace, type Workspace } from '../sync/sync-context';
 import { useAuth } from './auth/use-auth';
 import { getAppRouter } from './router';
 
@@ -22,19 +23,30 @@ function useUnreadAppBadge(): void {
  * does it without reloading the app. The answer on the message's port tells the worker it was handled.
  */
 function useOpenFromNotifications(): void {
+  const workspace = useOptionalWorkspace();
   useEffect(() => {
     const container = 'serviceWorker' in navigator ? navigator.serviceWorker : null;
     if (!container) return undefined;
     const handleMessage = (event: MessageEvent) => {
       if (!isOpenUrlMessage(event.data)) return;
-      void getAppRouter().navigate(event.data.url);
+      const { url, notificationId } = event.data;
+      void getAppRouter().navigate(url);
       event.ports[0]?.postMessage({ opened: true });
+      if (workspace && notificationId) void markClickedRead(workspace, notificationId);
     };
     container.addEventListener('message', handleMessage);
     // addEventListener alone leaves the worker's messages queued until the page has loaded.
     container.startMessages();
     return () => container.removeEventListener('message', handleMessage);
-  }, []);
+  }, [workspace]);
+}
+
+/** The notification the user clicked is read, as if clicked in the bell (a queued write, offline too). */
+async function markClickedRead(workspace: Workspace, id: string): Promise<void> {
+  const notification = await workspace.db.notifications.get(id);
+  if (!notification || notification.read) return;
+  await mutate(workspace.db, workspace.ctx, 'notification.markRead', { id });
+  workspace.engine.kick();
 }
 
 /** A browser with nobody signed in gets nobody's pushes, however the session ended (Logout, a 401, elsewhere). */

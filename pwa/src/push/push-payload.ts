@@ -58,14 +58,28 @@ export function notificationDataUrl(data: unknown): unknown {
   return typeof data === 'object' && data !== null ? (data as { url?: unknown }).url : undefined;
 }
 
-/** The message the service worker posts to an open window: "show this place", handled by the app's router. */
+/** The notification id a shown notification carries, if any. */
+export function notificationDataId(data: unknown): string | null {
+  const id = typeof data === 'object' && data !== null ? (data as { notificationId?: unknown }).notificationId : null;
+  return typeof id === 'string' ? id : null;
+}
+
+/**
+ * The message the service worker posts to an open window: "show this place", handled by the app's router,
+ * and mark the notification the user clicked as read.
+ */
 export interface OpenUrlMessage {
   type: 'notification.open';
   url: string;
+  notificationId: string | null;
 }
 
-export const isOpenUrlMessage = (data: unknown): data is OpenUrlMessage =>
-  typeof data === 'object' &&
-  data !== null &&
-  (data as { type?: unknown }).type === 'notification.open' &&
-  typeof (data as { url?: unknown }).url === 'string';
+export function isOpenUrlMessage(data: unknown): data is OpenUrlMessage {
+  if (typeof data !== 'object' || data === null) return false;
+  const { type, url, notificationId } = data as { type?: unknown; url?: unknown; notificationId?: unknown };
+  return (
+    type === 'notification.open' &&
+    typeof url === 'string' &&
+    (notificationId === null || notificationId === undefined || typeof notificationId === 'string')
+  );
+}
