@@ -1,21 +1,30 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import {
-  DEMO_PASSWORD,
+  desktopViewport,
   expect,
+  expectNoSidewaysScroll,
   expectServiceWorkerInControl,
   goOffline,
   goOnline,
   marker,
+  openDevice,
   phoneViewport,
+  registerPerson,
   saveScreen,
   setMarker,
   signIn,
-  skipSplash,
   test,
   type ApiClient,
+  type RegisteredPerson,
 } from './fixtures';
+import {
+  sendDirectMessage,
+  serverConversations,
+  startConversation,
+  unique,
+  type ServerConversation,
+} from './api-helpers';
 
 // Direct Messages (/direct-messages, spec sections 2, 4, 5 and 8): starting a conversation from Team
 // Members or the "Start New Conversation" dialog, live messages with unread badges that stay at 0 for
@@ -25,58 +34,12 @@ import {
 // The server is shared with every other spec file, and the seeded people's conversations with them:
 // each test registers people of its own over HTTP, so its unread counts and message lists are exact.
 
-const desktopViewport = { width: 1280, height: 800 } as const;
-
-interface Person {
-  id: string;
-  name: string;
-  email: string;
-  password: string;
-}
-
 /** A direct message as GET /api/direct-messages/conversations/{id}/messages answers it (the fields read here). */
 interface ServerDirectMessage {
   id: string;
   text: string;
   sender: { id: string; name: string };
   attachments: { originalName: string; url: string }[];
-}
-
-/** A conversation as GET /api/direct-messages/conversations answers it for the caller. */
-interface ServerConversation {
-  id: string;
-  participants: { id: string }[];
-  unreadCount: number;
-}
-
-const unique = (): string => randomUUID().slice(0, 6);
-
-/** Registers a fresh employee (POST /api/auth/register): a person no other test writes to. */
-async function register(request: APIRequestContext, name: string): Promise<Person> {
-  const tag = unique();
-  const person = {
-    name: `${name} ${tag}`,
-    email: `${name.toLowerCase().replace(/\W+/g, '.')}.dm.${tag}@demo.local`,
-    password: DEMO_PASSWORD,
-  };
-  const response = await request.post('/api/auth/register', { data: person });
-  expect(response.status(), `registering ${person.name}`).toBe(201);
-  const { user } = (await response.json()) as { user: { id: string } };
-  return { ...person, id: user.id };
-}
-
-/** Starts the conversation over HTTP, as `api`'s user, with `other`; returns its id. */
-async function startConversation(api: ApiClient, other: Person): Promise<string> {
-  const answer = await api.post<{ conversation: { id: string } }>('/api/direct-messages/conversations', {
-    recipientId: other.id,
-  });
-  expect([200, 201], 'starting the conversation').toContain(answer.status);
-  return answer.body.conversation.id;
-}
-
-async function sendOverApi(api: ApiClient, conversationId: string, text: string): Promise<void> {
-  const answer = await api.post(`/api/direct-messages/conversations/${conversationId}/messages`, { text });
-  expect(answer.status, 'sending a direct message over HTTP').toBe(201);
 }
 
 async function serverMessages(api: ApiClient, conversationId: string): Promise<ServerDirectMessage[]> {
@@ -87,22 +50,17 @@ async function serverMessages(api: ApiClient, conversationId: string): Promise<S
   return answer.body.messages;
 }
 
-async function serverConversationWith(api: ApiClient, other: Person): Promise<ServerConversation | undefined> {
-  const answer = await api.get<{ conversations: ServerConversation[] }>('/api/direct-messages/conversations');
-  expect(answer.status).toBe(200);
-  return answer.body.conversations.find((item) => item.participants.some((p) => p.id === other.id));
+/** The conversation of `api`'s user with `other`, as the server lists it for them. */
+async function serverConversationWith(
+  api: ApiClient,
+  other: RegisteredPerson,
+): Promise<ServerConversation | undefined> {
+  return (await serverConversations(api)).find((item) => item.participants.some((p) => p.id === other.id));
 }
 
 /** Another person's device: a signed-in browser context, splash skipped, on /direct-messages. */
-async function openDevice(
-  browser: Browser,
-  person: Person,
-  viewport: { width: number; height: number } = desktopViewport,
-): Promise<[BrowserContext, Page]> {
-  const context = await browser.newContext({ viewport });
-  await skipSplash(context);
-  const page = await context.newPage();
-  await signIn(page, person.email, person.password);
+async function openDirectMessagesDevice(browser: Browser, person: RegisteredPerson): Promise<[BrowserContext, Page]> {
+  const [context, page] = await openDevice(browser, person);
   await openDirectMessages(page);
   return [context, page];
 }
@@ -115,25 +73,27 @@ async function openDirectMessages(page: Page): Promise<void> {
 
 const sidebar = (page: Page): Locator => page.getByRole('complementary', { name: 'Conversations' });
 /** The row of the conversation with `other` in the sidebar. */
-const conversationItem = (page: Page, other: Person): Locator =>
+const conversationItem = (page: Page, other: RegisteredPerson): Locator =>
   sidebar(page).getByRole('listitem').filter({ hasText: other.name });
 const unreadBadge = (scope: Locator): Locator => scope.getByRole('img', { name: /unread messages?$/ });
 /** The open conversation, named by the other participant. */
-const conversation = (page: Page, other: Person): Locator => page.getByRole('region', { name: other.name });
-const messageLog = (page: Page, other: Person): Locator =>
+const conversation = (page: Page, other: RegisteredPerson): Locator => page.getByRole('region', { name: other.name });
+const messageLog = (page: Page, other: RegisteredPerson): Locator =>
   page.getByRole('log', { name: `Messages with ${other.name}` });
-const messages = (page: Page, other: Person): Locator => messageLog(page, other).locator('li[data-message-id]');
-const message = (page: Page, other: Person, text: string): Locator => messages(page, other).filter({ hasText: text });
+const messages = (page: Page, other: RegisteredPerson): Locator =>
+  messageLog(page, other).locator('li[data-message-id]');
+const message = (page: Page, other: RegisteredPerson, text: string): Locator =>
+  messages(page, other).filter({ hasText: text });
 const composer = (page: Page): Locator => page.getByRole('textbox', { name: 'Type a message...' });
 const pendingMarks = (scope: Page | Locator): Locator => scope.getByRole('img', { name: 'Pending sync' });
 
-async function openConversation(page: Page, other: Person): Promise<void> {
+async function openConversation(page: Page, other: RegisteredPerson): Promise<void> {
   await conversationItem(page, other).getByRole('button').click();
   await expect(conversation(page, other)).toBeVisible();
   await expect(conversation(page, other).getByRole('heading', { name: other.name })).toBeVisible();
 }
 
-async function send(page: Page, other: Person, text: string): Promise<void> {
+async function send(page: Page, other: RegisteredPerson, text: string): Promise<void> {
   await composer(page).fill(text);
   await composer(page).press('Enter');
   await expect(composer(page)).toHaveValue('');
@@ -144,11 +104,10 @@ test.describe('live conversation', () => {
   test('Alice messages Bob from Team Members; Bob gets it live with an unread badge, replies, and Alice’s count stays 0', async ({
     browser,
     page,
-    request,
     apiAs,
   }) => {
-    const alice = await register(request, 'Alice Direct');
-    const bob = await register(request, 'Bob Direct');
+    const alice = await registerPerson('Alice Direct');
+    const bob = await registerPerson('Bob Direct');
     const aliceApi = await apiAs(alice.email, alice.password);
     const bobApi = await apiAs(bob.email, bob.password);
     const tag = unique();
@@ -156,7 +115,7 @@ test.describe('live conversation', () => {
     const reply = `Sure, what's up? ${tag}`;
 
     await signIn(page, alice.email, alice.password);
-    const [bobContext, bobPage] = await openDevice(browser, bob);
+    const [bobContext, bobPage] = await openDirectMessagesDevice(browser, bob);
     try {
       await setMarker(bobPage);
       await expect(sidebar(bobPage)).toContainText('No conversations yet');
@@ -223,12 +182,11 @@ test.describe('offline', () => {
     browser,
     page,
     context,
-    request,
     apiAs,
   }) => {
     test.slow();
-    const alice = await register(request, 'Alice Offline');
-    const bob = await register(request, 'Bob Offline');
+    const alice = await registerPerson('Alice Offline');
+    const bob = await registerPerson('Bob Offline');
     const aliceApi = await apiAs(alice.email, alice.password);
     const bobApi = await apiAs(bob.email, bob.password);
     const conversationId = await startConversation(aliceApi, bob);
@@ -243,7 +201,7 @@ test.describe('offline', () => {
     await openDirectMessages(page);
     await expectServiceWorkerInControl(page);
     await openConversation(page, bob);
-    const [bobContext, bobPage] = await openDevice(browser, bob);
+    const [bobContext, bobPage] = await openDirectMessagesDevice(browser, bob);
     try {
       await openConversation(bobPage, alice);
       await setMarker(bobPage);
@@ -323,23 +281,22 @@ test.describe('deleting', () => {
   test('only one’s own messages have Delete; it asks first, and confirming removes the message for both', async ({
     browser,
     page,
-    request,
     apiAs,
   }) => {
-    const alice = await register(request, 'Alice Delete');
-    const bob = await register(request, 'Bob Delete');
+    const alice = await registerPerson('Alice Delete');
+    const bob = await registerPerson('Bob Delete');
     const aliceApi = await apiAs(alice.email, alice.password);
     const bobApi = await apiAs(bob.email, bob.password);
     const conversationId = await startConversation(aliceApi, bob);
     const tag = unique();
     const fromBob = `Did you see the memo? ${tag}`;
     const mistake = `Wrong chat, sorry ${tag}`;
-    await sendOverApi(bobApi, conversationId, fromBob);
+    await sendDirectMessage(bobApi, conversationId, fromBob);
 
     await signIn(page, alice.email, alice.password);
     await openDirectMessages(page);
     await openConversation(page, bob);
-    const [bobContext, bobPage] = await openDevice(browser, bob);
+    const [bobContext, bobPage] = await openDirectMessagesDevice(browser, bob);
     try {
       await openConversation(bobPage, alice);
       await send(page, bob, mistake);
@@ -383,11 +340,10 @@ test.describe('deleting', () => {
 test.describe('starting a conversation', () => {
   test('"Start New Conversation" lists everyone else, searches, says when nobody matches, and starts one', async ({
     page,
-    request,
     apiAs,
   }) => {
-    const alice = await register(request, 'Alice Starter');
-    const bob = await register(request, 'Bob Starter');
+    const alice = await registerPerson('Alice Starter');
+    const bob = await registerPerson('Bob Starter');
     const bobApi = await apiAs(bob.email, bob.password);
     const hello = `First message ${unique()}`;
 
@@ -438,21 +394,20 @@ test.describe('starting a conversation', () => {
 test.describe('layout and screenshots', () => {
   test('on a phone the list and the conversation take turns, with a back button; desktop shows both', async ({
     page,
-    request,
     apiAs,
   }) => {
-    const alice = await register(request, 'Alice Layout');
-    const bob = await register(request, 'Bob Layout');
-    const carol = await register(request, 'Carol Layout');
+    const alice = await registerPerson('Alice Layout');
+    const bob = await registerPerson('Bob Layout');
+    const carol = await registerPerson('Carol Layout');
     const aliceApi = await apiAs(alice.email, alice.password);
     const bobApi = await apiAs(bob.email, bob.password);
     const carolApi = await apiAs(carol.email, carol.password);
     const withBob = await startConversation(aliceApi, bob);
-    await sendOverApi(bobApi, withBob, 'Morning! Are we still on for the design review at 10?');
-    await sendOverApi(aliceApi, withBob, 'Yes, I booked the small meeting room.');
-    await sendOverApi(bobApi, withBob, 'Great, I will bring the printed mock-ups.');
+    await sendDirectMessage(bobApi, withBob, 'Morning! Are we still on for the design review at 10?');
+    await sendDirectMessage(aliceApi, withBob, 'Yes, I booked the small meeting room.');
+    await sendDirectMessage(bobApi, withBob, 'Great, I will bring the printed mock-ups.');
     const withCarol = await startConversation(carolApi, alice);
-    await sendOverApi(carolApi, withCarol, 'Could you review my expense report when you have a moment?');
+    await sendDirectMessage(carolApi, withCarol, 'Could you review my expense report when you have a moment?');
 
     await page.setViewportSize(phoneViewport);
     await signIn(page, alice.email, alice.password);
@@ -465,11 +420,7 @@ test.describe('layout and screenshots', () => {
       await expect(sidebar(page).getByRole('button', { name: 'New conversation' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByText('Select a conversation', { exact: true })).toHaveCount(0);
       await expect(page.getByRole('log')).toHaveCount(0);
-      const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-        scrollWidth: document.documentElement.scrollWidth,
-        clientWidth: document.documentElement.clientWidth,
-      }));
-      expect(scrollWidth, 'the page should not scroll sideways').toBeLessThanOrEqual(clientWidth);
+      await expectNoSidewaysScroll(page);
       await saveScreen(page, 'direct-messages-phone-list');
 
       await sidebar(page).getByRole('button', { name: 'New conversation' }).click();

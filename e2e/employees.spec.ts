@@ -1,19 +1,32 @@
-import { randomUUID } from 'node:crypto';
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page, Route } from '@playwright/test';
+import type { APIRequestContext, Locator, Page, Route } from '@playwright/test';
 import {
-  DEMO_PASSWORD,
   createApiClient,
   demoUsers,
   expect,
+  expectNoSidewaysScroll,
   goOffline,
   goOnline,
+  openDevice,
   phoneViewport,
+  registerPerson,
   saveScreen,
   signIn,
   skipSplash,
   test,
   type ApiClient,
+  type RegisteredPerson,
 } from './fixtures';
+import {
+  createTask,
+  isoDate,
+  serverTasks,
+  taskPriorityLabel,
+  taskStatusLabel,
+  unique,
+  type ServerTask,
+  type TaskPriority,
+  type TaskStatus,
+} from './api-helpers';
 
 // Employee Management (/employees, spec sections 2, 3, 4, 6 and 8): the manager's cards with presence,
 // counts, completion rate and overdue warning; search, status filter, the Online Now tile and the
@@ -24,25 +37,6 @@ import {
 // meanwhile: each test registers fresh employees with a unique tag, narrows the list to them with the
 // search box, and compares the screen's totals with the server's answer at that moment (retried).
 
-const desktopViewport = { width: 1280, height: 800 } as const;
-
-type Status = 'pending' | 'working' | 'completed' | 'waiting';
-const statusLabel: Record<Status, string> = {
-  pending: 'Pending',
-  working: 'Working',
-  completed: 'Completed',
-  waiting: 'Waiting',
-};
-type Priority = 'low' | 'medium' | 'high' | 'critical';
-const priorityLabel: Record<Priority, string> = { low: 'Low', medium: 'Medium', high: 'High', critical: 'Critical' };
-
-interface Person {
-  id: string;
-  name: string;
-  email: string;
-  token: string;
-}
-
 /** One card as GET /api/employees answers it (the fields these tests read). */
 interface ServerSummary {
   user: { id: string; name: string };
@@ -50,20 +44,8 @@ interface ServerSummary {
   taskCounts: { total: number; completed: number; working: number; inProgress: number; overdue: number };
   teamChatMessages: number;
   completionRate: number;
-  recentTasks: { id: string; title: string; status: Status; dueDate: string; priority: Priority }[];
+  recentTasks: { id: string; title: string; status: TaskStatus; dueDate: string; priority: TaskPriority }[];
 }
-
-interface ServerTask {
-  id: string;
-  title: string;
-  status: Status;
-  assignedTo: { id: string; name: string } | null;
-}
-
-const unique = (): string => randomUUID().slice(0, 8);
-
-/** An ISO date (UTC, as the app compares due dates) `days` from today. */
-const isoDate = (days = 0): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** A due date as the detail shows it: "Jun 15, 2030". */
 const shownDate = (iso: string): string => {
@@ -75,14 +57,18 @@ const shownDate = (iso: string): string => {
   });
 };
 
-/** Registers a fresh employee (POST /api/auth/register): a person no other test reads or writes. */
-async function register(request: APIRequestContext, first: string, tag: string): Promise<Person> {
-  const name = `${first} Emp ${tag}`;
-  const email = `${first.toLowerCase()}.emp.${tag}@demo.local`;
-  const response = await request.post('/api/auth/register', { data: { name, email, password: DEMO_PASSWORD } });
-  expect(response.status(), `registering ${name}`).toBe(201);
-  const { user, token } = (await response.json()) as { user: { id: string }; token: string };
-  return { id: user.id, name, email, token };
+/**
+ * Registers fresh employees whose names share one new tag (searching it lists exactly them); returns
+ * the tag, the people in the order named, and the manager's API client for the test's setup and checks.
+ */
+async function registerTagged<const Names extends readonly string[]>(
+  apiAs: (email: string) => Promise<ApiClient>,
+  ...firstNames: Names
+): Promise<{ tag: string; manager: ApiClient; people: { [K in keyof Names]: RegisteredPerson } }> {
+  const tag = unique();
+  const people = await Promise.all(firstNames.map((first) => registerPerson(`${first} ${tag}`)));
+  const manager = await apiAs(demoUsers.manager.email);
+  return { tag, manager, people: people as { [K in keyof Names]: RegisteredPerson } };
 }
 
 async function serverEmployees(api: ApiClient): Promise<ServerSummary[]> {
@@ -92,44 +78,30 @@ async function serverEmployees(api: ApiClient): Promise<ServerSummary[]> {
 }
 
 /** Creates a task for `assignee` as the manager; `overdue` moves its due date to yesterday afterwards. */
-async function createTask(
+async function createTaskFor(
   manager: ApiClient,
-  assignee: Person,
-  fields: { title: string; status: Status; priority: Priority; dueDate?: string; overdue?: boolean },
+  assignee: RegisteredPerson,
+  {
+    overdue,
+    ...fields
+  }: { title: string; status: TaskStatus; priority: TaskPriority; dueDate?: string; overdue?: boolean },
 ): Promise<ServerTask> {
-  const answer = await manager.post<{ task: ServerTask }>('/api/tasks', {
-    title: fields.title,
-    description: '',
-    assignedTo: assignee.id,
-    priority: fields.priority,
-    status: fields.status,
-    dueDate: fields.dueDate ?? isoDate(5),
-  });
-  expect(answer.status, `creating "${fields.title}"`).toBe(201);
-  if (fields.overdue) {
+  const task = await createTask(manager, { ...fields, assignedTo: assignee.id });
+  if (overdue) {
     // A new task cannot be due in the past; an edit may move the date back.
-    const moved = await manager.put(`/api/tasks/${answer.body.task.id}`, { dueDate: isoDate(-1) });
+    const moved = await manager.put(`/api/tasks/${task.id}`, { dueDate: isoDate(-1) });
     expect(moved.status, `making "${fields.title}" overdue`).toBe(200);
   }
-  return answer.body.task;
+  return task;
 }
 
-/** A team chat message sent as `person`. */
-async function sendChat(request: APIRequestContext, person: Person, text: string): Promise<void> {
+/** A team chat message sent as `person`, with the token of their registration. */
+async function sendChat(request: APIRequestContext, person: RegisteredPerson, text: string): Promise<void> {
   const response = await request.post('/api/messages', {
     data: { text },
     headers: { Authorization: `Bearer ${person.token}` },
   });
   expect(response.status(), 'sending a chat message').toBe(201);
-}
-
-/** Another person's signed-in browser, splash skipped. */
-async function openDevice(browser: Browser, email: string): Promise<[BrowserContext, Page]> {
-  const context = await browser.newContext({ viewport: desktopViewport });
-  await skipSplash(context);
-  const page = await context.newPage();
-  await signIn(page, email);
-  return [context, page];
 }
 
 /** /employees: the list, one card by name, the names shown. */
@@ -170,37 +142,31 @@ async function openEmployees(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Employee Management', level: 1 })).toBeVisible();
 }
 
-/** Asserts nothing sticks out sideways: the page does not scroll horizontally. */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }));
-  expect(scrollWidth, 'the page should not scroll sideways').toBeLessThanOrEqual(clientWidth);
+/** Signs the manager in on `page` and opens /employees with the list narrowed to `tag`'s employees. */
+async function showTagged(page: Page, tag: string): Promise<void> {
+  await signIn(page, demoUsers.manager.email);
+  await openEmployees(page);
+  await searchBox(page).fill(tag);
 }
 
 test.describe('Employee Management', () => {
   test('the manager searches, filters by status and by the Online Now tile, and switches between grid and list', async ({
     browser,
     page,
-    request,
     apiAs,
   }) => {
-    const tag = unique();
-    const online = await register(request, 'Olivia', tag);
-    const offline = await register(request, 'Oscar', tag);
-    const manager = await apiAs(demoUsers.manager.email);
+    const { tag, manager, people } = await registerTagged(apiAs, 'Olivia', 'Oscar');
+    const [online, offline] = people;
 
     // Olivia keeps the app open; Oscar signs in and leaves, so the server has seen him just now.
-    const [oliviaContext] = await openDevice(browser, online.email);
-    const [oscarContext] = await openDevice(browser, offline.email);
+    const [oliviaContext] = await openDevice(browser, online);
+    const [oscarContext] = await openDevice(browser, offline);
     await expect
       .poll(async () => (await serverEmployees(manager)).find((e) => e.user.id === offline.id)?.presence)
       .toBe('online');
     await oscarContext.close();
 
-    await signIn(page, demoUsers.manager.email);
-    await openEmployees(page);
+    await showTagged(page, tag);
 
     await test.step('the header tiles count the employees and those online, as the server does', async () => {
       await expect(async () => {
@@ -211,7 +177,6 @@ test.describe('Employee Management', () => {
     });
 
     await test.step('search matches the name and the email; the cards show presence and last seen', async () => {
-      await searchBox(page).fill(tag);
       await expect(cards(page)).toHaveCount(2);
       expect(await shownNames(page)).toEqual([online.name, offline.name].sort());
       await expect(card(page, online.name).getByText('Online', { exact: true })).toBeVisible();
@@ -301,13 +266,11 @@ test.describe('Employee Management', () => {
     request,
     apiAs,
   }) => {
-    const tag = unique();
-    const busy = await register(request, 'Dana', tag);
-    const idle = await register(request, 'Ivan', tag);
-    const manager = await apiAs(demoUsers.manager.email);
+    const { tag, manager, people } = await registerTagged(apiAs, 'Dana', 'Ivan');
+    const [busy, idle] = people;
 
     // Six tasks: 2 completed, 1 working, 3 open (one of them overdue); rate round(2 / 6) = 33 %.
-    const plan: { status: Status; priority: Priority; overdue?: boolean }[] = [
+    const plan: { status: TaskStatus; priority: TaskPriority; overdue?: boolean }[] = [
       { status: 'completed', priority: 'low' },
       { status: 'completed', priority: 'medium' },
       { status: 'working', priority: 'high' },
@@ -316,7 +279,11 @@ test.describe('Employee Management', () => {
       { status: 'waiting', priority: 'low' },
     ];
     for (const [index, task] of plan.entries()) {
-      await createTask(manager, busy, { ...task, title: `Dana task ${index + 1} ${tag}`, dueDate: isoDate(index + 2) });
+      await createTaskFor(manager, busy, {
+        ...task,
+        title: `Dana task ${index + 1} ${tag}`,
+        dueDate: isoDate(index + 2),
+      });
     }
     for (const text of ['Morning all', 'Report is up', 'Thanks!']) await sendChat(request, busy, `${text} ${tag}`);
 
@@ -325,9 +292,7 @@ test.describe('Employee Management', () => {
     expect(summary?.completionRate).toBe(33);
     expect(summary?.recentTasks).toHaveLength(5);
 
-    await signIn(page, demoUsers.manager.email);
-    await openEmployees(page);
-    await searchBox(page).fill(tag);
+    await showTagged(page, tag);
     await expect(cards(page)).toHaveCount(2);
 
     await test.step('the card', async () => {
@@ -369,8 +334,8 @@ test.describe('Employee Management', () => {
       for (const [index, task] of recent.entries()) {
         const item = items.nth(index);
         await expect(item.getByText(task.title, { exact: true })).toBeVisible();
-        await expect(item.getByText(statusLabel[task.status], { exact: true })).toBeVisible();
-        await expect(item.getByText(priorityLabel[task.priority], { exact: true })).toBeVisible();
+        await expect(item.getByText(taskStatusLabel[task.status], { exact: true })).toBeVisible();
+        await expect(item.getByText(taskPriorityLabel[task.priority], { exact: true })).toBeVisible();
         await expect(item.getByText(shownDate(task.dueDate), { exact: true })).toBeVisible();
       }
       // The overdue one carries its badge and reads "Overdue by 1 day".
@@ -399,9 +364,7 @@ test.describe('Employee Management', () => {
     });
 
     await test.step('a task completed elsewhere updates the card live', async () => {
-      const open = (await manager.get<{ tasks: ServerTask[] }>('/api/tasks')).body.tasks.find(
-        (task) => task.title === `Dana task 5 ${tag}`,
-      );
+      const open = (await serverTasks(manager)).find((task) => task.title === `Dana task 5 ${tag}`);
       expect(open).toBeDefined();
       const done = await manager.put(`/api/tasks/${open?.id ?? ''}`, { status: 'completed' });
       expect(done.status).toBe(200);
@@ -415,31 +378,27 @@ test.describe('Employee Management', () => {
     browser,
     page,
     context,
-    request,
     apiAs,
   }) => {
-    const tag = unique();
-    const leaver = await register(request, 'Lena', tag);
-    const manager = await apiAs(demoUsers.manager.email);
-    const openTask = await createTask(manager, leaver, {
+    const { tag, manager, people } = await registerTagged(apiAs, 'Lena');
+    const [leaver] = people;
+    const openTask = await createTaskFor(manager, leaver, {
       title: `Lena open ${tag}`,
       status: 'working',
       priority: 'high',
     });
-    const doneTask = await createTask(manager, leaver, {
+    const doneTask = await createTaskFor(manager, leaver, {
       title: `Lena done ${tag}`,
       status: 'completed',
       priority: 'low',
     });
 
     // Lena's own device, signed in and open on My Tasks.
-    const [leaverContext, leaverPage] = await openDevice(browser, leaver.email);
+    const [leaverContext, leaverPage] = await openDevice(browser, leaver);
     await leaverPage.goto('/my-tasks');
     await expect(leaverPage.getByText(openTask.title)).toBeVisible();
 
-    await signIn(page, demoUsers.manager.email);
-    await openEmployees(page);
-    await searchBox(page).fill(tag);
+    await showTagged(page, tag);
     await expect(card(page, leaver.name).getByText('Online', { exact: true })).toBeVisible();
 
     await test.step('Cancel closes the confirmation and deletes nothing', async () => {
@@ -501,7 +460,7 @@ test.describe('Employee Management', () => {
     await test.step('the server: she cannot sign in, is no longer listed, and her history is kept', async () => {
       await expect(createApiClient(leaver.email)).rejects.toThrow(/401/);
       expect((await serverEmployees(manager)).some((e) => e.user.id === leaver.id)).toBe(false);
-      const tasks = (await manager.get<{ tasks: ServerTask[] }>('/api/tasks')).body.tasks;
+      const tasks = await serverTasks(manager);
       expect(tasks.find((task) => task.id === openTask.id)?.assignedTo).toBeNull();
       expect(tasks.find((task) => task.id === doneTask.id)?.assignedTo?.id).toBe(leaver.id);
     });
@@ -510,17 +469,12 @@ test.describe('Employee Management', () => {
   test('a refused or unreachable delete shows its error inside the modal and deletes nothing', async ({
     page,
     context,
-    request,
     apiAs,
   }) => {
-    const tag = unique();
-    const stays = await register(request, 'Sam', tag);
-    const gone = await register(request, 'Gina', tag);
-    const manager = await apiAs(demoUsers.manager.email);
+    const { tag, manager, people } = await registerTagged(apiAs, 'Sam', 'Gina');
+    const [stays, gone] = people;
 
-    await signIn(page, demoUsers.manager.email);
-    await openEmployees(page);
-    await searchBox(page).fill(tag);
+    await showTagged(page, tag);
     await expect(cards(page)).toHaveCount(2);
     const dialog = page.getByRole('dialog', { name: 'Delete Employee' });
 
@@ -559,16 +513,13 @@ test.describe('Employee Management', () => {
 
   test('on a phone the cards take one column, the list stays readable and the detail fits', async ({
     browser,
-    request,
     apiAs,
   }) => {
-    const tag = unique();
-    const one = await register(request, 'Priya', tag);
-    await register(request, 'Paul', tag);
-    const manager = await apiAs(demoUsers.manager.email);
-    await createTask(manager, one, { title: `Priya report ${tag}`, status: 'completed', priority: 'high' });
-    await createTask(manager, one, { title: `Priya slides ${tag}`, status: 'working', priority: 'medium' });
-    await createTask(manager, one, {
+    const { tag, manager, people } = await registerTagged(apiAs, 'Priya', 'Paul');
+    const [one] = people;
+    await createTaskFor(manager, one, { title: `Priya report ${tag}`, status: 'completed', priority: 'high' });
+    await createTaskFor(manager, one, { title: `Priya slides ${tag}`, status: 'working', priority: 'medium' });
+    await createTaskFor(manager, one, {
       title: `Priya late ${tag}`,
       status: 'pending',
       priority: 'critical',
@@ -621,9 +572,8 @@ test.describe('Employee Management', () => {
   test('employees and admins cannot open /employees: the guard sends them to the dashboard', async ({
     browser,
     page,
-    request,
   }) => {
-    const person = await register(request, 'Eve', unique());
+    const person = await registerPerson('Eve');
     await signIn(page, person.email);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     await expect(nav.getByRole('link', { name: 'My Tasks' })).toBeVisible();
@@ -632,7 +582,7 @@ test.describe('Employee Management', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('heading', { name: 'Employee Management' })).toHaveCount(0);
 
-    const [adminContext, adminPage] = await openDevice(browser, demoUsers.admin.email);
+    const [adminContext, adminPage] = await openDevice(browser, demoUsers.admin);
     await adminPage.goto('/employees');
     await expect(adminPage).toHaveURL(/\/dashboard$/);
     await adminContext.close();

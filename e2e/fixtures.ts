@@ -5,6 +5,7 @@ import {
   request,
   test as base,
   type APIRequestContext,
+  type Browser,
   type BrowserContext,
   type Page,
   type Route,
@@ -23,6 +24,9 @@ export const demoUsers = {
   bob: { email: 'bob@demo.local', name: 'Bob Smith', role: 'employee' },
   carol: { email: 'carol@demo.local', name: 'Carol Davis', role: 'employee' },
 } as const;
+
+/** The desktop window of the config (playwright.config.ts `use.viewport`), for extra browser contexts. */
+export const desktopViewport = { width: 1280, height: 800 } as const;
 
 /** A phone in portrait (spec section 2: the mobile layout applies at 768 px or less). */
 export const phoneViewport = { width: 375, height: 812 } as const;
@@ -142,6 +146,8 @@ export interface RegisteredPerson {
   name: string;
   email: string;
   password: string;
+  /** The session token the registration answered with. */
+  token: string;
 }
 
 /** Registers a fresh employee over HTTP (POST /api/auth/register) with a unique name and email. */
@@ -154,12 +160,34 @@ export async function registerPerson(name: string): Promise<RegisteredPerson> {
   };
   const context = await request.newContext({ baseURL: baseUrl() });
   const response = await context.post('/api/auth/register', { data: person });
-  const body = (await response.json()) as { user?: { id: string }; message?: string };
+  const body = (await response.json()) as { user?: { id: string }; token?: string; message?: string };
   await context.dispose();
-  if (response.status() !== 201 || !body.user) {
+  if (response.status() !== 201 || !body.user || !body.token) {
     throw new Error(`Registering ${person.name} failed: ${response.status()} ${body.message ?? ''}`);
   }
-  return { ...person, id: body.user.id };
+  return { ...person, id: body.user.id, token: body.token };
+}
+
+/** Another person's device: a new signed-in browser context (splash skipped) and its page, on the dashboard. */
+export async function openDevice(
+  browser: Browser,
+  person: { email: string; password?: string },
+  viewport: { width: number; height: number } = desktopViewport,
+): Promise<[BrowserContext, Page]> {
+  const context = await browser.newContext({ viewport });
+  await skipSplash(context);
+  const page = await context.newPage();
+  await signIn(page, person.email, person.password);
+  return [context, page];
+}
+
+/** Asserts nothing sticks out sideways: the page does not scroll horizontally. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, 'the page should not scroll sideways').toBeLessThanOrEqual(clientWidth);
 }
 
 /** Saves a full-page screenshot to test-results/screens/<name>.png for people to look at. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import {
@@ -17,60 +16,24 @@ import {
   type ApiClient,
   type RegisteredPerson,
 } from './fixtures';
+import { createTask, sendDirectMessage, serverNotifications, startConversation, unique } from './api-helpers';
 
 // The notification centre (issue 8; spec sections 2, 3 and 4): the bell of the desktop header and
 // the mobile top bar with its unread count, the list under it, "Mark all as read" (offline too) and
 // a click that opens the related place. Each test registers fresh employees, so its counts are exact
 // while other spec files use the same server.
 
-/** A notification as GET /api/notifications answers it (the fields these tests read). */
-interface ServerNotification {
-  id: string;
-  type: string;
-  title: string;
-  message: string;
-  read: boolean;
-  relatedTask: string | null;
-}
-
-interface NotificationsAnswer {
-  notifications: ServerNotification[];
-  unreadCount: number;
-}
-
-const unique = (): string => `${Date.now()}-${randomUUID().slice(0, 6)}`;
-const isoDate = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-
-async function serverNotifications(api: ApiClient): Promise<NotificationsAnswer> {
-  const answer = await api.get<NotificationsAnswer>('/api/notifications');
-  expect(answer.status, 'GET /api/notifications').toBe(200);
-  return answer.body;
-}
-
 const serverUnread = async (api: ApiClient): Promise<number> => (await serverNotifications(api)).unreadCount;
 
-/** Assigns a new task to `assignee` over HTTP as the manager; returns its id. */
+/** Assigns a new task titled `title` to `assignee` as the manager; returns its id. */
 async function assignTask(manager: ApiClient, assignee: RegisteredPerson, title: string): Promise<string> {
-  const answer = await manager.post<{ task: { id: string } }>('/api/tasks', {
-    title,
-    description: 'Created by the notifications spec',
-    priority: 'high',
-    dueDate: isoDate(3),
-    assignedTo: assignee.id,
-  });
-  expect(answer.status, `assigning "${title}"`).toBe(201);
-  return answer.body.task.id;
+  return (await createTask(manager, { title, assignedTo: assignee.id })).id;
 }
 
 /** Starts a conversation from `api`'s user with `other` and sends one text; returns the conversation id. */
-async function sendDirectMessage(api: ApiClient, other: RegisteredPerson, text: string): Promise<string> {
-  const started = await api.post<{ conversation: { id: string } }>('/api/direct-messages/conversations', {
-    recipientId: other.id,
-  });
-  expect([200, 201], 'starting the conversation').toContain(started.status);
-  const conversationId = started.body.conversation.id;
-  const sent = await api.post(`/api/direct-messages/conversations/${conversationId}/messages`, { text });
-  expect(sent.status, 'sending a direct message').toBe(201);
+async function messageDirectly(api: ApiClient, other: RegisteredPerson, text: string): Promise<string> {
+  const conversationId = await startConversation(api, other);
+  await sendDirectMessage(api, conversationId, text);
   return conversationId;
 }
 
@@ -256,7 +219,7 @@ test.describe('the bell on the desktop header', () => {
 
     await signIn(page, recipient.email, recipient.password);
     await expectBellCount(page, 0);
-    const conversationId = await sendDirectMessage(senderApi, recipient, text);
+    const conversationId = await messageDirectly(senderApi, recipient, text);
     await expectBellCount(page, 1);
 
     const conversation = page.getByRole('region', { name: sender.name });
@@ -299,7 +262,7 @@ test.describe('the bell on the desktop header', () => {
       await page.goto('/direct-messages');
       await expect(page.getByRole('heading', { name: 'Select a conversation' })).toBeVisible();
       const second = `One more thing ${unique()}`;
-      await sendDirectMessage(senderApi, recipient, second);
+      await messageDirectly(senderApi, recipient, second);
       await expectBellCount(page, 1);
       await openPanel(page);
       await item(page, second.slice(0, 20)).click();
@@ -324,7 +287,7 @@ test.describe('looks', () => {
       text: 'The finance team moved the deadline, please prioritise the travel costs section first.',
     });
     expect(comment.status).toBe(201);
-    await sendDirectMessage(colleagueApi, employee, 'Lunch at 12:30? The new place across the street opened today.');
+    await messageDirectly(colleagueApi, employee, 'Lunch at 12:30? The new place across the street opened today.');
     // One read, so both looks show.
     const oldest = (await serverNotifications(employeeApi)).notifications.at(-1);
     if (oldest) expect((await employeeApi.patch(`/api/notifications/${oldest.id}/read`)).status).toBe(200);

@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type { APIRequestContext, Locator, Page, Request, Route } from '@playwright/test';
+import type { Locator, Page, Request, Route } from '@playwright/test';
 import {
-  DEMO_PASSWORD,
   demoUsers,
   expect,
   goOffline,
   goOnline,
   phoneViewport,
+  registerPerson,
   saveScreen,
   sessionKeys,
   signIn,
@@ -15,6 +14,7 @@ import {
   type ApiClient,
   expectServiceWorkerInControl,
 } from './fixtures';
+import { unique } from './api-helpers';
 
 // The local-first sync layer: the installable app shell, offline edits kept in the outbox and shown
 // as pending, their replay when the network (or the session) returns, live changes over Socket.IO,
@@ -39,10 +39,6 @@ interface ServerUser {
   status?: string;
 }
 
-interface Account extends ServerUser {
-  password: string;
-}
-
 /** What GET /manifest.webmanifest must hold for the browser to offer installation. */
 interface WebManifest {
   name?: string;
@@ -53,19 +49,6 @@ interface WebManifest {
   theme_color?: string;
   background_color?: string;
   icons?: { src: string; sizes?: string; type?: string; purpose?: string }[];
-}
-
-const unique = (): string => randomUUID().slice(0, 8);
-
-/** Registers a fresh employee over HTTP (POST /api/auth/register), so a test owns the account it edits. */
-async function registerAccount(request: APIRequestContext, firstName: string): Promise<Account> {
-  const tag = unique();
-  const name = `${firstName} Sync ${tag}`;
-  const email = `${firstName.toLowerCase()}.sync.${tag}@demo.local`;
-  const response = await request.post('/api/auth/register', { data: { name, email, password: DEMO_PASSWORD } });
-  expect(response.status(), 'registering the test account').toBe(201);
-  const { user } = (await response.json()) as { user: ServerUser };
-  return { id: user.id, name, email, password: DEMO_PASSWORD };
 }
 
 async function serverUsers(api: ApiClient): Promise<ServerUser[]> {
@@ -203,10 +186,9 @@ test.describe('profile edits and their sync', () => {
   test('offline, the profile opens from the cache; an edit stays pending across a reload and syncs once back online', async ({
     page,
     context,
-    request,
     apiAs,
   }) => {
-    const me = await registerAccount(request, 'Dana');
+    const me = await registerPerson('Dana Sync');
     const api = await apiAs(me.email, me.password);
     await signIn(page, me.email, me.password);
     // The first load installs the worker; the next page load is then served by it from the start.
@@ -260,10 +242,9 @@ test.describe('profile edits and their sync', () => {
   test('a second device of the same person sees the change live over Socket.IO, without a reload', async ({
     browser,
     page,
-    request,
     apiAs,
   }) => {
-    const me = await registerAccount(request, 'Erin');
+    const me = await registerPerson('Erin Sync');
     const api = await apiAs(me.email, me.password);
 
     const secondContext = await browser.newContext({ viewport: desktopViewport });
@@ -309,10 +290,9 @@ test.describe('profile edits and their sync', () => {
   test('a 401 keeps the queued change, signs out, and the same user’s next sign-in replays it', async ({
     page,
     context,
-    request,
     apiAs,
   }) => {
-    const me = await registerAccount(request, 'Gale');
+    const me = await registerPerson('Gale Sync');
     const api = await apiAs(me.email, me.password);
     await signIn(page, me.email, me.password);
     await openProfileFromSidebar(page, me.name);

@@ -1,20 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page, Request, Route } from '@playwright/test';
+import type { BrowserContext, Locator, Page, Request, Route } from '@playwright/test';
 import {
-  DEMO_PASSWORD,
   expect,
   goOffline,
   goOnline,
   marker,
+  openDevice,
   phoneViewport,
+  registerPerson,
   saveScreen,
   setMarker,
   signIn,
-  skipSplash,
   test,
   type ApiClient,
+  type RegisteredPerson,
 } from './fixtures';
+import { unique } from './api-helpers';
 
 // Profile Settings (/profile-settings, spec sections 2, 4, 5, 7, 8 and 9): the photo upload with its
 // instant preview, the sidebar and a teammate's open chat picking the new photo up live; the checks
@@ -24,34 +25,12 @@ import {
 // Every test that changes a user works on accounts it registers itself: the seeded demo users are
 // shared with the other spec files running in parallel.
 
-const desktopViewport = { width: 1280, height: 800 } as const;
-
-interface Account {
-  id: string;
-  name: string;
-  email: string;
-  password: string;
-}
-
 /** The user as GET /api/auth/me answers it (the fields these tests read). */
 interface ServerUser {
   id: string;
   name: string;
   email: string;
   avatar: string | null;
-}
-
-const unique = (): string => randomUUID().slice(0, 8);
-
-/** Registers a fresh employee over HTTP, so a test owns the account it changes. */
-async function registerAccount(request: APIRequestContext, firstName: string): Promise<Account> {
-  const tag = unique();
-  const name = `${firstName} Profile ${tag}`;
-  const email = `${firstName.toLowerCase()}.profile.${tag}@demo.local`;
-  const response = await request.post('/api/auth/register', { data: { name, email, password: DEMO_PASSWORD } });
-  expect(response.status(), 'registering the test account').toBe(201);
-  const { user } = (await response.json()) as { user: ServerUser };
-  return { id: user.id, name, email, password: DEMO_PASSWORD };
 }
 
 async function serverMe(api: ApiClient): Promise<ServerUser> {
@@ -133,20 +112,19 @@ async function saveScreenFromTop(page: Page, name: string): Promise<void> {
   await saveScreen(page, name);
 }
 
+/** Registers a fresh employee, signs them in on `page` and opens their Profile Settings; returns them. */
+async function signInAsNewEmployee(page: Page, firstName: string): Promise<RegisteredPerson> {
+  const me = await registerPerson(`${firstName} Profile`);
+  await signIn(page, me.email, me.password);
+  await openProfile(page, me.name);
+  return me;
+}
+
 /** Opens Profile Settings and waits for the user's details. */
 async function openProfile(page: Page, name: string): Promise<void> {
   await page.goto('/profile-settings');
   await expect(page.getByRole('heading', { name: 'Profile Settings', level: 1 })).toBeVisible();
   await expect(fullName(page)).toHaveText(name);
-}
-
-/** Another signed-in browser (another device), splash skipped. */
-async function openDevice(browser: Browser, account: Account): Promise<[BrowserContext, Page]> {
-  const context = await browser.newContext({ viewport: desktopViewport });
-  await skipSplash(context);
-  const page = await context.newPage();
-  await signIn(page, account.email, account.password);
-  return [context, page];
 }
 
 /** Holds the next call to `pathname` until `release()` is called, so a test can look at the busy state. */
@@ -177,11 +155,10 @@ test.describe('profile photo', () => {
     browser,
     page,
     context,
-    request,
     apiAs,
   }) => {
-    const me = await registerAccount(request, 'Pia');
-    const teammate = await registerAccount(request, 'Theo');
+    const me = await registerPerson('Pia Profile');
+    const teammate = await registerPerson('Theo Profile');
     const api = await apiAs(me.email, me.password);
     const text = `Photo day ${unique()}`;
     expect((await api.post('/api/messages', { text })).status, 'POST /api/messages').toBe(201);
@@ -254,13 +231,10 @@ test.describe('profile photo', () => {
   test('a file that is not an image, an image over 5 MB and an offline choice are refused before anything is sent', async ({
     page,
     context,
-    request,
     apiAs,
   }) => {
-    const me = await registerAccount(request, 'Quinn');
+    const me = await signInAsNewEmployee(page, 'Quinn');
     const api = await apiAs(me.email, me.password);
-    await signIn(page, me.email, me.password);
-    await openProfile(page, me.name);
     const uploads = countCalls(context, '/api/auth/upload-avatar');
 
     await photoInput(page).setInputFiles({
@@ -294,13 +268,10 @@ test.describe('profile photo', () => {
   test('a photo the server refuses clears the preview at once and shows the server’s sentence', async ({
     page,
     context,
-    request,
     apiAs,
   }) => {
-    const me = await registerAccount(request, 'Rory');
+    const me = await signInAsNewEmployee(page, 'Rory');
     const api = await apiAs(me.email, me.password);
-    await signIn(page, me.email, me.password);
-    await openProfile(page, me.name);
 
     // Declared a PNG, but the bytes are text: the browser lets it through, the server does not.
     const upload = await holdCall(context, '/api/auth/upload-avatar');
@@ -318,11 +289,9 @@ test.describe('profile photo', () => {
 });
 
 test.describe('basic information', () => {
-  test('a name edited offline reaches the server once back online', async ({ page, context, request, apiAs }) => {
-    const me = await registerAccount(request, 'Sage');
+  test('a name edited offline reaches the server once back online', async ({ page, context, apiAs }) => {
+    const me = await signInAsNewEmployee(page, 'Sage');
     const api = await apiAs(me.email, me.password);
-    await signIn(page, me.email, me.password);
-    await openProfile(page, me.name);
 
     await goOffline(context);
     const newName = `Sage Offline ${unique()}`;
@@ -344,11 +313,8 @@ test.describe('basic information', () => {
 test.describe('password', () => {
   test('the form opens, checks its fields, shows or hides all three at once, and Cancel clears it', async ({
     page,
-    request,
   }) => {
-    const me = await registerAccount(request, 'Uma');
-    await signIn(page, me.email, me.password);
-    await openProfile(page, me.name);
+    const me = await signInAsNewEmployee(page, 'Uma');
     const section = passwordSection(page);
 
     await expect(section).toContainText('Password is hidden for security. Click "Change Password" to update.');
@@ -401,7 +367,7 @@ test.describe('password', () => {
     request,
     apiAs,
   }) => {
-    const me = await registerAccount(request, 'Vera');
+    const me = await registerPerson('Vera Profile');
     const newPassword = `renewed-${unique()}`;
     const [otherContext, otherPage] = await openDevice(browser, me);
     try {
@@ -486,8 +452,8 @@ test.describe('password', () => {
 });
 
 test.describe('layout', () => {
-  test('desktop and phone screenshots with a photo and the password form open', async ({ page, request, apiAs }) => {
-    const me = await registerAccount(request, 'Wren');
+  test('desktop and phone screenshots with a photo and the password form open', async ({ page, apiAs }) => {
+    const me = await registerPerson('Wren Profile');
     const api = await apiAs(me.email, me.password);
     const uploaded = await api.request.post('/api/auth/upload-avatar', {
       multipart: { avatar: { name: 'me.png', mimeType: 'image/png', buffer: teal() } },

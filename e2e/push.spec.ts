@@ -17,6 +17,7 @@ import {
   type ApiClient,
   type RegisteredPerson,
 } from './fixtures';
+import { createTask, serverNotifications, unique, type ServerTask } from './api-helpers';
 
 // The device side of web push (issue 8): the service worker shows a system notification for each
 // push and a click opens its place; the Profile "Notifications" switch asks the permission only when
@@ -33,15 +34,6 @@ import {
 //   stands in for the push service with a PushManager double whose endpoint is a server in this test, to
 //   prove the app-server path end to end (the server stores it, pushes to it, forgets it).
 // Each test registers its own employee, so counts and subscriptions are exact while other files run.
-
-/** A notification as GET /api/notifications answers it (the fields these tests read). */
-interface ServerNotification {
-  id: string;
-  title: string;
-  message: string;
-  relatedTask: string | null;
-  read: boolean;
-}
 
 /** What a push carries (sync-protocol's pushPayloadSchema). */
 interface PushPayload {
@@ -72,7 +64,6 @@ interface WorkerScope {
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const isoDate = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 const switchOf = (page: Page): Locator =>
   page.getByRole('region', { name: 'Notifications' }).getByRole('switch', { name: 'Push notifications' });
@@ -86,25 +77,14 @@ const texts = {
   turnedOff: 'Notifications turned off for this device',
 };
 
-/** Assigns a new task to `assignee` over HTTP as the manager; returns its id and title. */
-async function assignTask(manager: ApiClient, assignee: RegisteredPerson): Promise<{ id: string; title: string }> {
-  const title = `Push check ${randomUUID().slice(0, 6)}`;
-  const answer = await manager.post<{ task: { id: string } }>('/api/tasks', {
-    title,
-    description: 'Created by the push spec',
-    priority: 'medium',
-    dueDate: isoDate(3),
-    assignedTo: assignee.id,
-  });
-  expect(answer.status, `assigning "${title}"`).toBe(201);
-  return { id: answer.body.task.id, title };
-}
+/** Assigns a new task with a fresh title to `assignee` as the manager. */
+const assignTask = (manager: ApiClient, assignee: RegisteredPerson): Promise<ServerTask> =>
+  createTask(manager, { title: `Push check ${unique()}`, assignedTo: assignee.id });
 
 /** The push the server sends for a task notification of `person` (api/src/push/push-service.ts). */
 async function taskPushPayload(api: ApiClient, taskId: string): Promise<PushPayload> {
-  const answer = await api.get<{ notifications: ServerNotification[] }>('/api/notifications');
-  expect(answer.status, 'GET /api/notifications').toBe(200);
-  const notification = answer.body.notifications.find((row) => row.relatedTask === taskId);
+  const { notifications } = await serverNotifications(api);
+  const notification = notifications.find((row) => row.relatedTask === taskId);
   if (!notification) throw new Error(`No notification about task ${taskId}`);
   return {
     title: notification.title,
@@ -235,8 +215,8 @@ test.describe('system notifications from the service worker', () => {
     // Clicking it read it, as a click in the bell does: the server agrees.
     await expect
       .poll(async () => {
-        const answer = await personApi.get<{ notifications: ServerNotification[] }>('/api/notifications');
-        return answer.body.notifications.find((row) => row.id === payload.notificationId)?.read;
+        const { notifications } = await serverNotifications(personApi);
+        return notifications.find((row) => row.id === payload.notificationId)?.read;
       })
       .toBe(true);
   });

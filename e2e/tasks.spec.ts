@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
-  DEMO_PASSWORD,
   demoUsers,
   expect,
   goOffline,
@@ -9,13 +8,25 @@ import {
   phoneViewport,
   saveScreen,
   signIn,
-  skipSplash,
   test,
   type ApiClient,
   expectServiceWorkerInControl,
   setMarker,
   marker,
+  expectNoSidewaysScroll,
+  openDevice,
+  registerPerson,
 } from './fixtures';
+import {
+  createTask,
+  isoDate,
+  serverTasks,
+  taskStatuses as statuses,
+  taskStatusLabel as statusLabel,
+  unique,
+  type ServerTask,
+  type TaskStatus as Status,
+} from './api-helpers';
 
 // Task features (spec sections 2, 4, 5, 6 and 8): Task Management (/tasks), the task detail, the
 // Create Task modal, My Tasks & Projects (/my-tasks) with its Update Task Status modal, and the
@@ -26,60 +37,11 @@ import {
 // screens show with what the API answers at that moment (other files create tasks concurrently, so
 // those comparisons are retried until both agree).
 
-const desktopViewport = { width: 1280, height: 800 } as const;
-const statuses = ['pending', 'working', 'completed', 'waiting'] as const;
-type Status = (typeof statuses)[number];
-const statusLabel: Record<Status, string> = {
-  pending: 'Pending',
-  working: 'Working',
-  completed: 'Completed',
-  waiting: 'Waiting',
-};
-
-/** A task as GET /api/tasks answers it (the fields these tests read). */
-interface ServerTask {
-  id: string;
-  title: string;
-  description: string;
-  status: Status;
-  dueDate: string;
-  updatedAt: string;
-  assignedTo: { id: string; name: string } | null;
-  assignedBy: { id: string; name: string };
-  statusHistory: { status: Status; updatedBy: { name: string }; note: string | null; superseded: boolean }[];
-  comments: { text: string; userName: string }[];
-}
-
-const unique = (): string => `${Date.now()}-${randomUUID().slice(0, 6)}`;
-
-/** An ISO date (UTC, as the app compares due dates) `days` from today. */
-const isoDate = (days = 0): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const isOverdue = (task: ServerTask, today: string): boolean => task.status !== 'completed' && task.dueDate < today;
 const sorted = (values: string[]): string[] => [...values].sort((a, b) => a.localeCompare(b));
 
-async function serverTasks(api: ApiClient): Promise<ServerTask[]> {
-  const answer = await api.get<{ tasks: ServerTask[] }>('/api/tasks');
-  expect(answer.status, 'GET /api/tasks').toBe(200);
-  return answer.body.tasks;
-}
-
 async function serverTask(api: ApiClient, id: string): Promise<ServerTask | undefined> {
   return (await serverTasks(api)).find((task) => task.id === id);
-}
-
-/** Creates a task over HTTP as `api`'s user (a manager); the title is made unique by the caller. */
-async function createTask(
-  api: ApiClient,
-  fields: { title: string; assignedTo: string; description?: string; status?: Status; dueDate?: string },
-): Promise<ServerTask> {
-  const answer = await api.post<{ task: ServerTask }>('/api/tasks', {
-    description: '',
-    priority: 'medium',
-    dueDate: isoDate(5),
-    ...fields,
-  });
-  expect(answer.status, `creating the task "${fields.title}"`).toBe(201);
-  return answer.body.task;
 }
 
 /** The id of a demo user, from the directory. */
@@ -88,27 +50,6 @@ async function userId(api: ApiClient, email: string): Promise<string> {
   const found = answer.body.users.find((user) => user.email === email);
   if (!found) throw new Error(`${email} is not in the directory`);
   return found.id;
-}
-
-/** Registers a fresh employee over HTTP, for a test that needs an account nobody else changes. */
-async function registerEmployee(request: APIRequestContext): Promise<{ id: string; email: string }> {
-  const tag = randomUUID().slice(0, 8);
-  const email = `tasks.${tag}@demo.local`;
-  const response = await request.post('/api/auth/register', {
-    data: { name: `Tess Tasks ${tag}`, email, password: DEMO_PASSWORD },
-  });
-  expect(response.status(), 'registering an employee').toBe(201);
-  const { user } = (await response.json()) as { user: { id: string } };
-  return { id: user.id, email };
-}
-
-/** A second signed-in browser (another person's device), splash skipped. */
-async function openDevice(browser: Browser, email: string, password = DEMO_PASSWORD): Promise<[BrowserContext, Page]> {
-  const context = await browser.newContext({ viewport: desktopViewport });
-  await skipSplash(context);
-  const page = await context.newPage();
-  await signIn(page, email, password);
-  return [context, page];
 }
 
 /** Waits until the service worker is active and controls the page (so a reload works offline). */
@@ -166,15 +107,6 @@ function countsOf(tasks: ServerTask[], today: string): Record<string, string> {
   };
 }
 
-/** Asserts nothing sticks out sideways: the page does not scroll horizontally. */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }));
-  expect(scrollWidth, 'the page should not scroll sideways').toBeLessThanOrEqual(clientWidth);
-}
-
 test.describe('creating, updating and commenting across devices', () => {
   test('a task the manager creates reaches Alice live; her offline status change and comment survive a reload and sync back', async ({
     browser,
@@ -197,7 +129,7 @@ test.describe('creating, updating and commenting across devices', () => {
     await expect(page.getByRole('list', { name: 'My tasks' })).toBeVisible();
     await setMarker(page);
 
-    const [managerContext, managerPage] = await openDevice(browser, demoUsers.manager.email);
+    const [managerContext, managerPage] = await openDevice(browser, demoUsers.manager);
     try {
       await managerPage.goto('/tasks');
       await setMarker(managerPage);
@@ -342,7 +274,7 @@ test.describe('permissions', () => {
     await expect(detail.getByRole('button', { name: 'Add Comment' })).toBeVisible();
     await expect(detail.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
 
-    const [managerContext, managerPage] = await openDevice(browser, demoUsers.manager.email);
+    const [managerContext, managerPage] = await openDevice(browser, demoUsers.manager);
     try {
       await managerPage.goto('/tasks');
       await expect(taskCards(managerPage).first()).toBeVisible();
@@ -468,7 +400,7 @@ test.describe('search and filters', () => {
     });
   });
 
-  test('a status filter without a match shows "No tasks with status … found."', async ({ page, apiAs, request }) => {
+  test('a status filter without a match shows "No tasks with status … found."', async ({ page, apiAs }) => {
     // Alice, if some status is missing among her tasks; otherwise a fresh employee with one pending task.
     const alice = await apiAs(demoUsers.alice.email);
     const aliceStatuses = new Set((await serverTasks(alice)).map((task) => task.status));
@@ -476,7 +408,7 @@ test.describe('search and filters', () => {
     let missing = statuses.find((status) => !aliceStatuses.has(status));
     if (missing === undefined) {
       const manager = await apiAs(demoUsers.manager.email);
-      const fresh = await registerEmployee(request);
+      const fresh = await registerPerson('Tess Tasks');
       await createTask(manager, { title: `First task ${unique()}`, assignedTo: fresh.id, status: 'pending' });
       email = fresh.email;
       missing = 'completed';

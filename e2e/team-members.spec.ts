@@ -10,6 +10,7 @@ import {
   test,
   type ApiClient,
 } from './fixtures';
+import { serverConversations } from './api-helpers';
 
 /** The directory as the server holds it (GET /api/auth/team-members). */
 async function directory(api: ApiClient): Promise<{ id: string; name: string; role: string }[]> {
@@ -74,12 +75,7 @@ test.describe('Team Members', () => {
     const state = await page.evaluate(() => (history.state as { usr?: unknown } | null)?.usr);
     expect(state).toEqual({ activeConversationId: expectedId, recipientName: demoUsers.admin.name });
     // The conversation exists on the server, once, with both of them.
-    await expect
-      .poll(async () => {
-        const answer = await carol.get<{ conversations: { id: string }[] }>('/api/direct-messages/conversations');
-        return answer.body.conversations.filter((c) => c.id === expectedId).length;
-      })
-      .toBe(1);
+    await expect.poll(async () => (await serverConversations(carol)).filter((c) => c.id === expectedId).length).toBe(1);
 
     // Messaging the same person again reuses the conversation.
     await page.goto('/team-members');
@@ -106,12 +102,7 @@ test.describe('Team Members', () => {
     await page.getByRole('button', { name: `Message ${demoUsers.admin.name}` }).click();
     await expect(page).toHaveURL(/\/direct-messages$/);
     await goOnline(context);
-    await expect
-      .poll(async () => {
-        const answer = await admin.get<{ conversations: { id: string }[] }>('/api/direct-messages/conversations');
-        return answer.body.conversations.some((c) => c.id === expectedId);
-      })
-      .toBe(true);
+    await expect.poll(async () => (await serverConversations(admin)).some((c) => c.id === expectedId)).toBe(true);
   });
 
   test('on a desktop and on a phone', async ({ page }) => {
