@@ -14,6 +14,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import type { NotificationType } from '@office/sync-protocol';
+import { EmptyState } from '../../components/empty-state';
 import { useNow } from '../../components/use-now';
 import type { LocalNotification } from '../../data/db';
 import { useMutate } from '../../data/hooks';
@@ -201,13 +202,14 @@ export function NotificationPanel({
           Loading...
         </p>
       ) : notifications.length === 0 ? (
-        <div className={styles.empty}>
-          <span className={styles.emptyIcon} aria-hidden="true">
-            <BellOff size={24} />
-          </span>
-          <p className={styles.emptyTitle}>No notifications yet</p>
-          <p className={styles.emptyText}>Task assignments, comments and messages will show up here.</p>
-        </div>
+        <EmptyState
+          variant="compact"
+          icon={<BellOff size={24} />}
+          title="No notifications yet"
+          titleAs="p"
+          text="Task assignments, comments and messages will show up here."
+          classNames={{ root: styles.empty, icon: styles.emptyIcon }}
+        />
       ) : (
         <ul className={styles.list} aria-label="Notification list" onKeyDown={handleListKeyDown}>
           {notifications.map((notification) => {

@@ -4,6 +4,7 @@ import { SearchField } from '../../components/search-field';
 import { canModerateChatMessage, chatFileAccept, uuidv7, type Actor } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { mobileMediaQuery } from '../../app/shell/use-is-mobile';
+import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
 import { useHasSynced, useMutate, useOnline, useUsers } from '../../data/hooks';
@@ -29,6 +30,14 @@ const sendFailed = (withFiles: boolean): string =>
 const isChatUpload = (entry: OutboxEntry): boolean => entry.name === 'chat.sendFiles';
 /** Within this distance of the bottom the list follows new messages. */
 const followThresholdPx = 120;
+
+/** The empty list's sizes (chat.module.css). */
+const emptyClasses = {
+  root: styles.empty,
+  icon: styles.emptyIcon,
+  title: styles.emptyTitle,
+  text: styles.emptyText,
+};
 
 /** Team Chat (/chat): reads only the local database; text sends, edits and deletes work offline. */
 export function ChatScreen() {
@@ -194,25 +203,24 @@ export function ChatScreen() {
                     Loading messages...
                   </p>
                 ) : messages.length === 0 ? (
-                  <div className={styles.empty}>
-                    <span className={styles.emptyIcon} aria-hidden="true">
-                      <MessagesSquare size={30} />
-                    </span>
-                    <h2 className={styles.emptyTitle}>Welcome to Team Chat!</h2>
-                    <p className={styles.emptyText}>Start a conversation with your team members.</p>
-                  </div>
+                  <EmptyState
+                    icon={<MessagesSquare size={30} />}
+                    title="Welcome to Team Chat!"
+                    text="Start a conversation with your team members."
+                    classNames={emptyClasses}
+                  />
                 ) : shown.length === 0 ? (
-                  <div className={styles.empty}>
-                    <span className={styles.emptyIcon} aria-hidden="true">
-                      <SearchX size={30} />
-                    </span>
-                    <h2 className={styles.emptyTitle}>No messages found</h2>
-                    <p className={styles.emptyText}>No messages match &ldquo;{search.trim()}&rdquo;.</p>
+                  <EmptyState
+                    icon={<SearchX size={30} />}
+                    title="No messages found"
+                    text={<>No messages match &ldquo;{search.trim()}&rdquo;.</>}
+                    classNames={emptyClasses}
+                  >
                     <button type="button" className={styles.clearSearch} onClick={() => setSearch('')}>
                       <X size={14} aria-hidden="true" />
                       Clear search
                     </button>
-                  </div>
+                  </EmptyState>
                 ) : (
                   <MessageDays groups={groups}>
                     {(message) => {

@@ -1,11 +1,15 @@
 import { MessagesSquare, SearchX, SquarePen } from 'lucide-react';
 import type { LocalUser } from '../../data/db';
 import type { ConversationSummary } from '../../data/direct-hooks';
+import { EmptyState } from '../../components/empty-state';
 import { SearchField } from '../../components/search-field';
 import { UserAvatar } from '../../components/user-avatar';
 import { conversationPreview, filterConversations, formatConversationTime, unreadLabel } from './direct-format';
 import chatStyles from '../chat/chat.module.css';
 import styles from './direct-messages.module.css';
+
+/** The empty list's padding and sizes (direct-messages.module.css). */
+const emptyClasses = { root: styles.sidebarEmpty, icon: styles.sidebarEmptyIcon, text: styles.sidebarEmptyText };
 
 interface ConversationListProps {
   /** Undefined while the local database is read, or before the first sync of a new device. */
@@ -64,21 +68,23 @@ export function ConversationList({
           Loading conversations...
         </p>
       ) : conversations.length === 0 ? (
-        <div className={styles.sidebarEmpty}>
-          <span className={styles.sidebarEmptyIcon} aria-hidden="true">
-            <MessagesSquare size={26} />
-          </span>
-          <p className={styles.sidebarEmptyTitle}>No conversations yet</p>
-          <p className={styles.sidebarEmptyText}>Start a new conversation from Team Members</p>
-        </div>
+        <EmptyState
+          variant="compact"
+          icon={<MessagesSquare size={26} />}
+          title="No conversations yet"
+          titleAs="p"
+          text="Start a new conversation from Team Members"
+          classNames={emptyClasses}
+        />
       ) : shown.length === 0 ? (
-        <div className={styles.sidebarEmpty}>
-          <span className={styles.sidebarEmptyIcon} aria-hidden="true">
-            <SearchX size={26} />
-          </span>
-          <p className={styles.sidebarEmptyTitle}>No conversations found</p>
-          <p className={styles.sidebarEmptyText}>No one in your conversations matches &ldquo;{search.trim()}&rdquo;.</p>
-        </div>
+        <EmptyState
+          variant="compact"
+          icon={<SearchX size={26} />}
+          title="No conversations found"
+          titleAs="p"
+          text={<>No one in your conversations matches &ldquo;{search.trim()}&rdquo;.</>}
+          classNames={emptyClasses}
+        />
       ) : (
         <ul className={styles.conversationList} aria-label="Conversations">
           {shown.map(({ conversation, other, unreadCount }) => {

@@ -4,6 +4,7 @@ import { directFileAccept, isUnreadBy, readByOf, uuidv7 } from '@office/sync-pro
 import type { LocalDirectMessage, LocalUser, OutboxEntry } from '../../data/db';
 import { useConversationMessages, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
 import { useMutate, useOutbox } from '../../data/hooks';
+import { EmptyState } from '../../components/empty-state';
 import { UserAvatar } from '../../components/user-avatar';
 import { groupByDate } from '../chat/chat-format';
 import { MessageDays, TypingLine } from '../chat/message-days';
@@ -178,13 +179,18 @@ export function ConversationView({ summary, selfId, usersById, token, now, onBac
                 Loading messages...
               </p>
             ) : messages.length === 0 ? (
-              <div className={chatStyles.empty}>
-                <span className={chatStyles.emptyIcon} aria-hidden="true">
-                  <MessageCircle size={30} />
-                </span>
-                <h3 className={chatStyles.emptyTitle}>No messages yet</h3>
-                <p className={chatStyles.emptyText}>Say hello to {otherName}.</p>
-              </div>
+              <EmptyState
+                icon={<MessageCircle size={30} />}
+                title="No messages yet"
+                titleAs="h3"
+                text={`Say hello to ${otherName}.`}
+                classNames={{
+                  root: chatStyles.empty,
+                  icon: chatStyles.emptyIcon,
+                  title: chatStyles.emptyTitle,
+                  text: chatStyles.emptyText,
+                }}
+              />
             ) : (
               <MessageDays groups={groups}>
                 {(message) => {

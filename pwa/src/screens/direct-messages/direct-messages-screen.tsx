@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { MessagesSquare } from 'lucide-react';
 import { useAuth } from '../../app/auth/use-auth';
 import { useIsMobile } from '../../app/shell/use-is-mobile';
+import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
 import { useConversations } from '../../data/direct-hooks';
@@ -114,13 +115,17 @@ export function DirectMessagesScreen() {
               onBack={isMobile ? () => select(null) : null}
             />
           ) : (
-            <div className={styles.placeholder}>
-              <span className={chatStyles.emptyIcon} aria-hidden="true">
-                <MessagesSquare size={30} />
-              </span>
-              <h2 className={chatStyles.emptyTitle}>Select a conversation</h2>
-              <p className={chatStyles.emptyText}>Choose someone on the left, or start a new conversation.</p>
-            </div>
+            <EmptyState
+              icon={<MessagesSquare size={30} />}
+              title="Select a conversation"
+              text="Choose someone on the left, or start a new conversation."
+              classNames={{
+                root: styles.placeholder,
+                icon: chatStyles.emptyIcon,
+                title: chatStyles.emptyTitle,
+                text: chatStyles.emptyText,
+              }}
+            />
           ))}
       </div>
 

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { CircleAlert, CircleCheck, LayoutGrid, List, UserCheck, Users, UserX } from 'lucide-react';
 import type { EmployeeSummary } from '@office/sync-protocol';
+import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { SearchField } from '../../components/search-field';
 import { useFlash } from '../../components/use-flash';
@@ -171,13 +172,13 @@ export function EmployeesScreen() {
           Loading employees...
         </p>
       ) : shown.length === 0 ? (
-        <div className={styles.empty}>
-          <span className={styles.emptyIcon} aria-hidden="true">
-            {all.length === 0 ? <Users size={28} /> : <UserX size={28} />}
-          </span>
-          <h2 className={styles.emptyTitle}>{empty.title}</h2>
-          <p className={styles.emptyText}>{empty.text}</p>
-        </div>
+        <EmptyState
+          variant="card"
+          icon={all.length === 0 ? <Users size={28} /> : <UserX size={28} />}
+          title={empty.title}
+          text={empty.text}
+          classNames={{ text: styles.emptyText }}
+        />
       ) : (
         <ul className={layout === 'grid' ? styles.grid : styles.list} aria-label="Employees">
           {shown.map((employee) => (

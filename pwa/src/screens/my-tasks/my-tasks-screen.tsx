@@ -3,6 +3,7 @@ import { ClipboardList, Filter, Lock, Percent, SearchX } from 'lucide-react';
 import { SearchField } from '../../components/search-field';
 import { canOpenMyTasks, completionRate } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
+import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { completionTone } from '../../components/tasks/task-display';
 import { useTasks, useToday } from '../../data/hooks';
@@ -95,15 +96,13 @@ export function MyTasksScreen() {
       {tasks === undefined ? (
         <p className={styles.loading}>Loading tasks...</p>
       ) : shown.length === 0 ? (
-        <div className={styles.empty}>
-          <span className={styles.emptyIcon} aria-hidden="true">
-            {filtering ? <SearchX size={28} /> : <ClipboardList size={28} />}
-          </span>
-          <h2 className={styles.emptyTitle}>No tasks found</h2>
-          <p className={styles.emptyText}>
-            {filtering ? 'No tasks match your current filters.' : "You don't have any tasks assigned yet."}
-          </p>
-        </div>
+        <EmptyState
+          variant="card"
+          icon={filtering ? <SearchX size={28} /> : <ClipboardList size={28} />}
+          title="No tasks found"
+          text={filtering ? 'No tasks match your current filters.' : "You don't have any tasks assigned yet."}
+          classNames={{ text: styles.emptyText }}
+        />
       ) : (
         <ul className={styles.list} aria-label="My tasks">
           {shown.map((task) => (
@@ -119,12 +118,13 @@ export function MyTasksScreen() {
 
 function AccessRestricted() {
   return (
-    <div className={styles.restricted}>
-      <span className={styles.emptyIcon} aria-hidden="true">
-        <Lock size={28} />
-      </span>
-      <h1 className={styles.emptyTitle}>Access Restricted</h1>
-      <p className={styles.emptyText}>This feature is only available for employees.</p>
-    </div>
+    <EmptyState
+      variant="notice"
+      icon={<Lock size={28} />}
+      title="Access Restricted"
+      titleAs="h1"
+      text="This feature is only available for employees."
+      classNames={{ root: styles.restricted, text: styles.emptyText }}
+    />
   );
 }

@@ -5,6 +5,7 @@ import { SearchField } from '../../components/search-field';
 import { canManageTasks, taskStatuses, type Actor, type TaskStatus } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { Button } from '../../components/button';
+import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { statusLabels } from '../../components/tasks/task-display';
 import { useTasks, useToday, useUsers } from '../../data/hooks';
@@ -155,12 +156,13 @@ export function TasksScreen() {
           Loading tasks...
         </p>
       ) : shown.length === 0 ? (
-        <div className={styles.empty}>
-          <span className={styles.emptyIcon} aria-hidden="true">
-            <ClipboardList size={28} />
-          </span>
-          <h2 className={styles.emptyTitle}>No tasks found</h2>
-          <p className={styles.emptyText}>{emptyStateText(tasks.length, filters)}</p>
+        <EmptyState
+          variant="card"
+          icon={<ClipboardList size={28} />}
+          title="No tasks found"
+          text={emptyStateText(tasks.length, filters)}
+          classNames={{ text: styles.emptyText }}
+        >
           {tasks.length > 0 && filtersActive ? (
             <Button variant="secondary" size="small" onClick={clearFilters}>
               Clear filters
@@ -171,7 +173,7 @@ export function TasksScreen() {
               Create your first task
             </Button>
           ) : null}
-        </div>
+        </EmptyState>
       ) : (
         <ul className={styles.grid} aria-label="Tasks">
           {shown.map((task) => (

@@ -6,6 +6,7 @@ import { useHasSynced, useSyncState, useUsers } from '../../data/hooks';
 import { useStartConversation } from '../../data/direct-hooks';
 import { useWorkspace } from '../../sync/sync-context';
 import { Button } from '../../components/button';
+import { EmptyState } from '../../components/empty-state';
 import { FormAlert } from '../../components/form-alert';
 import { PageHeader } from '../../components/page-header';
 import { RoleBadge } from '../../components/role-badge';
@@ -86,13 +87,12 @@ export function TeamMembersScreen() {
           Loading team members...
         </p>
       ) : shown.length === 0 ? (
-        <div className={styles.state}>
-          <span className={styles.stateIcon} aria-hidden="true">
-            <Users size={28} />
-          </span>
-          <h2 className={styles.stateTitle}>No team members found</h2>
-          <p className={styles.stateText}>{emptyMembersText(users.length)}</p>
-        </div>
+        <EmptyState
+          icon={<Users size={28} />}
+          title="No team members found"
+          text={emptyMembersText(users.length)}
+          classNames={{ root: styles.state, icon: styles.stateIcon, title: styles.stateTitle, text: styles.stateText }}
+        />
       ) : (
         <ul className={styles.grid} aria-label="Team members">
           {shown.map((member) => (
