@@ -49,7 +49,7 @@ export const DirectMessageItem = memo(function DirectMessageItem({
           {isOwn && (
             <button
               type="button"
-              className={styles.deleteButton}
+              className={`${chatStyles.menuButton} ${styles.deleteButton}`}
               aria-label="Delete message"
               title="Delete message"
               onClick={() => onDelete(message)}
