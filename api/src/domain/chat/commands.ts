@@ -137,12 +137,3 @@ export const deleteChatCommand = defineCommand({
     return { id: args.id };
   },
 });
-
-/** Files cannot travel in a JSON push: a queued `chat.sendFiles` goes to POST /api/messages/upload. */
-export const refuseFilesThroughPushCommand = defineCommand({
-  name: 'chat.sendFiles',
-  args: z.unknown(),
-  run() {
-    throw new DomainError('invalid_input', 'Files are sent through POST /api/messages/upload, not /api/sync/push.');
-  },
-});

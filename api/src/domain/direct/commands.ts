@@ -228,15 +228,3 @@ export const markReadCommand = defineCommand({
     return { conversationId: conversation.id, readAt };
   },
 });
-
-/** Files cannot travel in a JSON push: a queued `dm.sendFiles` goes to the multipart messages route. */
-export const refuseDirectFilesThroughPushCommand = defineCommand({
-  name: 'dm.sendFiles',
-  args: z.unknown(),
-  run() {
-    throw new DomainError(
-      'invalid_input',
-      'Files are sent through POST /api/direct-messages/conversations/{id}/messages, not /api/sync/push.',
-    );
-  },
-});

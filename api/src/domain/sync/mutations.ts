@@ -1,6 +1,7 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { MutationName } from '@office/sync-protocol';
-import type { Command } from '../commands';
+import { defineCommand, type Command } from '../commands';
+import { DomainError } from '../errors';
 import {
   addCommentCommand,
   createTaskCommand,
@@ -10,14 +11,18 @@ import {
 } from '../tasks/commands';
 import { updateDetailsCommand } from '../users/commands';
 import { markAllNotificationsReadCommand, markNotificationReadCommand } from '../notifications/commands';
-import { deleteChatCommand, editChatCommand, refuseFilesThroughPushCommand, sendChatCommand } from '../chat/commands';
-import {
-  deleteDirectCommand,
-  markReadCommand,
-  refuseDirectFilesThroughPushCommand,
-  sendDirectCommand,
-  startConversationCommand,
-} from '../direct/commands';
+import { deleteChatCommand, editChatCommand, sendChatCommand } from '../chat/commands';
+import { deleteDirectCommand, markReadCommand, sendDirectCommand, startConversationCommand } from '../direct/commands';
+
+/** Files cannot travel in a JSON push: a queued message with files goes to its multipart route. */
+const filesGoThrough = (name: MutationName, route: string) =>
+  defineCommand({
+    name,
+    args: z.unknown(),
+    run() {
+      throw new DomainError('invalid_input', `Files are sent through ${route}, not /api/sync/push.`);
+    },
+  });
 
 /** The command each client mutation runs: the same one its REST route calls. */
 export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>> = {
@@ -30,10 +35,10 @@ export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>>
   'chat.send': sendChatCommand,
   'chat.edit': editChatCommand,
   'chat.delete': deleteChatCommand,
-  'chat.sendFiles': refuseFilesThroughPushCommand,
+  'chat.sendFiles': filesGoThrough('chat.sendFiles', 'POST /api/messages/upload'),
   'dm.start': startConversationCommand,
   'dm.send': sendDirectCommand,
-  'dm.sendFiles': refuseDirectFilesThroughPushCommand,
+  'dm.sendFiles': filesGoThrough('dm.sendFiles', 'POST /api/direct-messages/conversations/{id}/messages'),
   'dm.delete': deleteDirectCommand,
   'dm.markRead': markReadCommand,
   'notification.markRead': markNotificationReadCommand,
