@@ -82,7 +82,7 @@ export function EmployeeDetailModal({ employee, today, now, onClose }: EmployeeD
             Recent Tasks
           </h3>
           {employee.recentTasks.length === 0 ? (
-            <p className={styles.noTasks}>This employee has no tasks.</p>
+            <p className={styles.noTasks}>no tasks</p>
           ) : (
             <ul className={styles.recentTasks} aria-label="Recent tasks">
               {employee.recentTasks.map((task) => {
