@@ -10,7 +10,7 @@ import { UploadStore } from './domain/chat/uploads';
 /** The built PWA sits in pwa/dist beside this bundle's workspace. */
 function pwaDist(): string | null {
   let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 6; i++) {
     const candidate = join(dir, 'pwa', 'dist');
     if (existsSync(join(candidate, 'index.html'))) return candidate;
     dir = dirname(dir);

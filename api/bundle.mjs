@@ -1,0 +1,31 @@
+// Bundles the server entry into one ES module. npm packages stay external (resolved from node_modules
+// at run time); our own workspaces (sync-protocol) are TypeScript source and get bundled in.
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const apiDir = fileURLToPath(new URL('.', import.meta.url));
+
+/** Writes the server bundle to `outfile` (absolute, or relative to api/). */
+export async function bundleServer(outfile, { sourcemap = true } = {}) {
+  await build({
+    absWorkingDir: apiDir,
+    entryPoints: ['src/main.ts'],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'externalize-npm-packages',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@office/') ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+}

@@ -1,0 +1,27 @@
+/** One row of the benchmark table: what was measured, what it should be, what it was. */
+export interface Measure {
+  /** What was measured, e.g. "Authenticated 50-task page read at 1 000 req/s (p99)". */
+  name: string;
+  /** The issue's target in words, e.g. "p99 ≤ 25 ms"; "—" for a figure without one. */
+  target: string;
+  /** The result in words, e.g. "p50 3.1 / p95 8.0 / p99 12.4 ms". */
+  result: string;
+  /** Whether the target was met; null for a figure without a target. */
+  met: boolean | null;
+  /** The raw numbers behind `result` (milliseconds, counts, bytes), for the JSON file. */
+  values: Record<string, number>;
+  /** Why a missed target is wrong for this machine, or what the figure depends on. */
+  note?: string;
+}
+
+/** Percentiles of a sample (nearest rank), in the sample's unit. */
+export function percentiles(sample: readonly number[]): { p50: number; p95: number; p99: number; max: number } {
+  const sorted = [...sample].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? NaN };
+}
+
+/** The median of repeated runs. */
+export function median(runs: readonly number[]): number {
+  return percentiles(runs).p50;
+}
