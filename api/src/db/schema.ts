@@ -118,6 +118,8 @@ export const tasks = sqliteTable(
     index('tasks_assigned_to').on(t.assignedTo),
     index('tasks_assigned_by').on(t.assignedBy),
     index('tasks_due_date').on(t.dueDate),
+    // The task list pages read the newest changes first.
+    index('tasks_updated').on(t.updatedAt),
   ],
 );
 

@@ -65,3 +65,12 @@ export type AddCommentArgs = z.input<typeof addCommentArgsSchema>;
 /** `task.delete`: DELETE /api/tasks/{id}. */
 export const deleteTaskArgsSchema = z.object({ id: idSchema });
 export type DeleteTaskArgs = z.input<typeof deleteTaskArgsSchema>;
+
+/** `GET /api/tasks?page=&limit=`: one page of the visible tasks, most recently updated first. Without either, all of them. */
+export const tasksPageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+});
+
+/** The page size when only `page` is given. */
+export const tasksPageDefaultLimit = 50;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import {
   isStaff,
   type Actor,
@@ -111,7 +111,29 @@ export function visibleTasksWhere(actor: Actor): SQL | undefined {
 /** Every task `actor` may see, most recently updated first. */
 export function listVisibleTasks(db: Db | Tx, actor: Actor): Task[] {
   const rows = db.select().from(tasks).where(visibleTasksWhere(actor)).orderBy(asc(tasks.createdAt)).all();
-  return toTasks(db, rows).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  // The order of the pages below: newest update first, ties by id (both compared as SQLite does, by code unit).
+  const newestFirst = (a: Task, b: Task) =>
+    a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1;
+  return toTasks(db, rows).sort(newestFirst);
+}
+
+/** One page of the tasks `actor` may see, most recently updated first, with how many there are in all. */
+export function listVisibleTaskPage(
+  db: Db | Tx,
+  actor: Actor,
+  { page, limit }: { page: number; limit: number },
+): { tasks: Task[]; page: number; limit: number; total: number } {
+  const where = visibleTasksWhere(actor);
+  const rows = db
+    .select()
+    .from(tasks)
+    .where(where)
+    .orderBy(desc(tasks.updatedAt), desc(tasks.id))
+    .limit(limit)
+    .offset((page - 1) * limit)
+    .all();
+  const total = db.select({ n: count() }).from(tasks).where(where).get()?.n ?? 0;
+  return { tasks: toTasks(db, rows), page, limit, total };
 }
 
 /** One live task row, for commands. */

@@ -1,8 +1,8 @@
 import type { FastifyPluginCallback } from 'fastify';
-import { uuidv7, type Task } from '@office/sync-protocol';
+import { tasksPageDefaultLimit, tasksPageQuerySchema, uuidv7, type Task } from '@office/sync-protocol';
 import { newPendingEffects, runCommand, runInTransaction } from '../../domain/commands';
-import { DomainError } from '../../domain/errors';
-import { listVisibleTasks } from '../../domain/tasks/read';
+import { DomainError, parseInput } from '../../domain/errors';
+import { listVisibleTaskPage, listVisibleTasks } from '../../domain/tasks/read';
 import {
   addCommentCommand,
   createTaskCommand,
@@ -19,7 +19,11 @@ const bodyOf = (body: unknown): Body => {
 
 export const taskRoutes: FastifyPluginCallback = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
-  app.get('/', auth, (request) => ({ tasks: listVisibleTasks(app.db, request.actor) }));
+  app.get('/', auth, (request) => {
+    const { page, limit } = parseInput(tasksPageQuerySchema, request.query);
+    if (page === undefined && limit === undefined) return { tasks: listVisibleTasks(app.db, request.actor) };
+    return listVisibleTaskPage(app.db, request.actor, { page: page ?? 1, limit: limit ?? tasksPageDefaultLimit });
+  });
 
   app.post('/', auth, (request, reply) => {
     const body = bodyOf(request.body);

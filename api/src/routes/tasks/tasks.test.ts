@@ -121,6 +121,33 @@ describe('who sees which tasks', () => {
     expect(live.length).toBeGreaterThan(alices.length + 4);
   });
 
+  test('GET /api/tasks?page=&limit= pages the visible tasks, most recently updated first, with the total', async () => {
+    const { manager, alice } = people;
+    await createTask(manager);
+    const everything = await listTasks(manager);
+    const firstPage = await call<{ tasks: Task[]; page: number; limit: number; total: number }>(
+      manager,
+      'GET',
+      '/api/tasks?page=1&limit=3',
+    );
+    expect(firstPage.status).toBe(200);
+    expect(firstPage.body).toMatchObject({ page: 1, limit: 3, total: everything.length });
+    const secondPage = await call<{ tasks: Task[] }>(manager, 'GET', '/api/tasks?page=2&limit=3');
+    expect([...firstPage.body.tasks, ...secondPage.body.tasks].map((task) => task.id)).toEqual(
+      everything.slice(0, 6).map((task) => task.id),
+    );
+
+    const alicesPage = await call<{ tasks: Task[]; total: number }>(alice, 'GET', '/api/tasks?page=1');
+    expect(alicesPage.body.total).toBe((await listTasks(alice)).length);
+    expect(
+      alicesPage.body.tasks.every(
+        (task) => task.assignedTo?.id === alice.user.id || task.assignedBy.id === alice.user.id,
+      ),
+    ).toBe(true);
+    expect((await call(manager, 'GET', '/api/tasks?page=0')).status).toBe(400);
+    expect((await call(manager, 'GET', '/api/tasks?limit=101')).status).toBe(400);
+  });
+
   test('a bootstrap pull holds the same tasks as GET /api/tasks for employees, managers and admins, and only own notifications', async () => {
     const { manager, admin, alice, bob } = people;
     for (const session of [alice, bob, manager, admin]) {
