@@ -7,6 +7,8 @@ import { googleJwks } from './domain/users/accounts';
 import { LoginThrottle } from './domain/users/login-throttle';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
+import { drainPlugin } from './plugins/drain';
+import { rateLimitPlugin, RequestRateLimiter } from './plugins/rate-limit';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { staticPwaPlugin } from './plugins/static-pwa';
 import { realtimePlugin } from './realtime/io';
@@ -25,11 +27,18 @@ export interface BuildOptions {
   config: Config;
   /** Replaces the login throttle's clock and limits in tests. */
   throttle?: LoginThrottle;
+  /** Replaces the request limiter built from the config (tests give it a clock). */
+  rateLimiter?: RequestRateLimiter;
   logger?: boolean;
 }
 
 /** Builds the whole server: API, Socket.IO and (when configured) the PWA, on one Fastify instance. */
-export async function buildApp({ config, throttle, logger = true }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  throttle,
+  rateLimiter,
+  logger = true,
+}: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
     bodyLimit: limits.jsonBodyBytes,
@@ -72,8 +81,13 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
     },
   });
   await app.register(errorHandlerPlugin, { spaFallback: config.staticDir !== null });
+  // First among the request hooks: while draining, nothing else runs for a new request.
+  await app.register(drainPlugin);
   await app.register(dbPlugin, { config });
   await app.register(authPlugin);
+  await app.register(rateLimitPlugin, {
+    limiter: rateLimiter ?? new RequestRateLimiter({ perUser: config.rateLimitPerUser, perIp: config.rateLimitPerIp }),
+  });
   await app.register(realtimePlugin);
   await app.register(pushPlugin);
 

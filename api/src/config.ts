@@ -13,6 +13,20 @@ export interface Config {
   /** Where the built PWA lives; null serves the API only (tests). */
   staticDir: string | null;
   logLevel: string;
+  /** API requests per minute of one signed-in user; 0 turns the limit off. */
+  rateLimitPerUser: number;
+  /** API requests per minute without a valid token, per IP address; 0 turns the limit off. */
+  rateLimitPerIp: number;
+}
+
+/** A non-negative whole number from the environment, or the default when unset. */
+function countFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a whole number (0 turns it off), got ${raw}`);
+  return value;
 }
 
 const DEFAULT_GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs';
@@ -43,6 +57,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     googleJwksUrl: env.GOOGLE_JWKS_URL || DEFAULT_GOOGLE_JWKS_URL,
     staticDir: null,
     logLevel: env.LOG_LEVEL ?? 'info',
+    rateLimitPerUser: countFrom(env, 'RATE_LIMIT_PER_USER', 200),
+    rateLimitPerIp: countFrom(env, 'RATE_LIMIT_PER_IP', 100),
     ...overrides,
   };
 }

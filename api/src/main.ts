@@ -34,20 +34,27 @@ app.addHook('onClose', (_instance, done) => {
   done();
 });
 
+/** Requests in flight get this long to finish; the rest of the 10 s is for closing sockets and the database. */
+const DRAIN_MS = 8_000;
+const SHUTDOWN_LIMIT_MS = 10_000;
+
 let closing = false;
 const shutdown = (signal: string) => {
   if (closing) return;
   closing = true;
-  app.log.info(`${signal}: closing sockets, finishing requests, closing the database`);
-  const force = setTimeout(() => process.exit(1), 10_000);
+  app.log.info(`${signal}: answering 503 to new requests, finishing those in flight, then closing`);
+  const force = setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS);
   force.unref();
-  app.close().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    },
-  );
+  app
+    .drain(DRAIN_MS)
+    .then(() => app.close())
+    .then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
 };
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

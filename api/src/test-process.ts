@@ -54,6 +54,9 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       JWT_SECRET: TEST_JWT_SECRET,
       SEED_DEMO: '0',
       LOG_LEVEL: 'warn',
+      // One test process is many clients on one IP; a test that proves the limits sets them.
+      RATE_LIMIT_PER_USER: '0',
+      RATE_LIMIT_PER_IP: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
