@@ -7,16 +7,30 @@ type VersionedRow = LocalRow & { id: string; version?: number };
 
 const allTables = (db: WorkspaceDb) => [db.outbox, db.meta, ...syncedTableNames.map((name) => db.table(name))];
 
-/** Newer version wins: an older state of an entity never overwrites a newer one. */
-async function applyChange(db: WorkspaceDb, change: Change): Promise<void> {
-  const table = db.table<VersionedRow, string>(entityTables[change.entity]);
-  if (change.op === 'delete') {
-    await table.delete(change.id);
-    return;
+/**
+ * Applies a page of changes, table by table with bulk reads and writes (a bootstrap holds tens of
+ * thousands). Newer version wins: an older state of an entity never overwrites a newer one. A page
+ * names each entity once, so grouping by table keeps every entity's outcome.
+ */
+async function applyChanges(db: WorkspaceDb, changes: readonly Change[], emptyTables: boolean): Promise<void> {
+  const byTable = new Map<string, { puts: VersionedRow[]; deletes: string[] }>();
+  for (const change of changes) {
+    const name = entityTables[change.entity];
+    const group = byTable.get(name) ?? { puts: [], deletes: [] };
+    byTable.set(name, group);
+    if (change.op === 'delete') group.deletes.push(change.id);
+    else group.puts.push(change.data);
   }
-  const current = await table.get(change.id);
-  if (current && (current.version ?? 0) > change.data.version) return;
-  await table.put(change.data);
+  for (const [name, { puts, deletes }] of byTable) {
+    const table = db.table<VersionedRow, string>(name);
+    if (deletes.length) await table.bulkDelete(deletes);
+    if (emptyTables) {
+      await table.bulkPut(puts);
+      continue;
+    }
+    const current = await table.bulkGet(puts.map((row) => row.id));
+    await table.bulkPut(puts.filter((row, i) => (current[i]?.version ?? 0) <= (row.version ?? 0)));
+  }
 }
 
 /**
@@ -41,7 +55,7 @@ export async function rebase(db: WorkspaceDb, ctx: MutatorContext): Promise<void
 export async function applyPull(db: WorkspaceDb, ctx: MutatorContext, page: PullResponse): Promise<void> {
   await db.transaction('rw', allTables(db), async () => {
     if (page.reset) for (const name of syncedTableNames) await db.table(name).clear();
-    for (const change of page.changes) await applyChange(db, change);
+    await applyChanges(db, page.changes, page.reset);
     await writeCursor(db, page.reset ? page.cursor : Math.max(page.cursor, await readCursor(db)));
     await db.outbox
       .where('id')
@@ -73,7 +87,7 @@ export async function applyLiveChange(
   change: Change,
 ): Promise<'applied' | 'gap'> {
   return db.transaction('rw', allTables(db), async () => {
-    await applyChange(db, change);
+    await applyChanges(db, [change], false);
     const overlapsPendingWrite = await hasPendingWrite(db, change);
     await rebase(db, ctx);
     const cursor = await readCursor(db);
