@@ -43,8 +43,8 @@ export async function buildApp({
     logger: logger ? { level: config.logLevel } : false,
     bodyLimit: limits.jsonBodyBytes,
     trustProxy: false,
-    // In-flight requests finish on close; new ones get 503 meanwhile (Fastify's default, stated on purpose).
-    return503OnClosing: true,
+    // Off: the drain plugin answers new requests with our own 503 (body and Retry-After), during close() too.
+    return503OnClosing: false,
     logController: new LogController({ disableRequestLogging: true }),
   });
 

@@ -18,7 +18,8 @@ function pwaDist(): string | null {
   return null;
 }
 
-const config = loadConfig(process.env, { staticDir: pwaDist() });
+// SERVE_PWA=0 serves the API alone (the tests' child servers, which must not depend on a build in progress).
+const config = loadConfig(process.env, { staticDir: process.env.SERVE_PWA === '0' ? null : pwaDist() });
 const app = await buildApp({ config });
 
 if (config.seedDemo && isEmpty(app.db)) {

@@ -57,6 +57,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       // One test process is many clients on one IP; a test that proves the limits sets them.
       RATE_LIMIT_PER_USER: '0',
       RATE_LIMIT_PER_IP: '0',
+      // The API alone, unless a caller needs the PWA (the bench's browser figures).
+      SERVE_PWA: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,11 +5,19 @@ import type { z } from 'zod';
 export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorBody['details'];
+  /** Sent as the Retry-After header (whole seconds) of a 429 or 503. */
+  retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message?: string, details?: ErrorBody['details']) {
     super(message ?? errorCatalogue[code].message);
     this.code = code;
     this.details = details;
+  }
+
+  /** The same refusal, telling the caller how long to wait. */
+  retryAfter(ms: number): this {
+    this.retryAfterSeconds = Math.max(1, Math.ceil(ms / 1000));
+    return this;
   }
 
   get status(): number {

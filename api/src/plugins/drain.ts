@@ -11,12 +11,14 @@ declare module 'fastify' {
      * their connections, so that `close()`, which comes next, is not held up by a stalled client.
      */
     drain(timeoutMs: number): Promise<void>;
+    /** Whether `drain` has begun: nothing new is taken from then on. */
+    isDraining(): boolean;
   }
 }
 
 const POLL_MS = 20;
 /** What a 503 asks callers to wait: about as long as a restart takes. */
-const RETRY_AFTER_SECONDS = '5';
+const RETRY_AFTER_MS = 5_000;
 
 export const drainPlugin = fp(
   (app, _options, done) => {
@@ -25,8 +27,8 @@ export const drainPlugin = fp(
 
     app.addHook('onRequest', async (request, reply) => {
       if (draining) {
-        reply.header('Retry-After', RETRY_AFTER_SECONDS).header('Connection', 'close');
-        throw new DomainError('unavailable');
+        reply.header('Connection', 'close');
+        throw new DomainError('unavailable').retryAfter(RETRY_AFTER_MS);
       }
       inFlight.add(request);
     });
@@ -37,6 +39,7 @@ export const drainPlugin = fp(
       inFlight.delete(request);
     });
 
+    app.decorate('isDraining', () => draining);
     app.decorate('drain', async (timeoutMs: number) => {
       draining = true;
       const deadline = Date.now() + timeoutMs;

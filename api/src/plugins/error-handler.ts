@@ -34,7 +34,10 @@ function codeForStatus(status: number): ErrorCode {
 export const errorHandlerPlugin = fp<{ spaFallback: boolean }>(
   (app, { spaFallback }, done) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      if (error instanceof DomainError) return reply.status(error.status).send(error.toBody());
+      if (error instanceof DomainError) {
+        if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+        return reply.status(error.status).send(error.toBody());
+      }
       if (error instanceof SyntaxError) return reply.status(400).send(bodyOf('malformed_json'));
       const mapped = error.code ? fastifyCodes[error.code] : undefined;
       if (mapped) return reply.status(errorCatalogue[mapped].status).send(bodyOf(mapped));

@@ -57,15 +57,16 @@ const isUncounted = (request: FastifyRequest): boolean =>
  */
 export const rateLimitPlugin = fp<{ limiter: RequestRateLimiter }>(
   (app, { limiter }, done) => {
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', async (request) => {
       if (!request.url.startsWith('/api/') || isUncounted(request)) return;
       const subject = signedInUserOf(request);
       const waitMs = subject
         ? limiter.take(`user:${subject}`, limiter.limits.perUser)
         : limiter.take(`ip:${request.ip}`, limiter.limits.perIp);
       if (waitMs === 0) return;
-      reply.header('Retry-After', String(Math.ceil(waitMs / 1000)));
-      throw new DomainError('rate_limited', 'Too many requests. Please wait a minute and try again.');
+      throw new DomainError('rate_limited', 'Too many requests. Please wait a minute and try again.').retryAfter(
+        waitMs,
+      );
     });
 
     function signedInUserOf(request: FastifyRequest): string | null {

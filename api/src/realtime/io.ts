@@ -10,7 +10,7 @@ import {
 import type { ChangeRef } from '../domain/change-log';
 import type { Announcement } from '../domain/commands';
 import { DomainError } from '../domain/errors';
-import { principalsOf, syncedEntities } from '../domain/sync/entities';
+import { loadCurrent, principalsOf } from '../domain/sync/entities';
 import { PresenceTracker } from './presence';
 import { handleConversationEvents } from './conversations';
 
@@ -40,7 +40,12 @@ declare module 'fastify' {
 export const realtimePlugin = fp(
   (app, _opts, done) => {
     // Connection-state recovery stays off (the default): missed changes come back through pull, never a replayed buffer.
-    const io: IoServer = new Server(app.server, { path: '/socket.io', serveClient: false });
+    const io: IoServer = new Server(app.server, {
+      path: '/socket.io',
+      serveClient: false,
+      // A handshake while the server drains is refused at the transport, which clients retry with backoff.
+      allowRequest: (_request, answer) => answer(null, !app.isDraining()),
+    });
     const presence = new PresenceTracker(app.db);
     presence.resetAll();
 
@@ -81,8 +86,9 @@ export const realtimePlugin = fp(
     });
 
     const publish = (changes: ChangeRef[]): void => {
+      const states = loadCurrent(app.db, changes);
       for (const ref of changes) {
-        const [current] = ref.op === 'put' ? syncedEntities[ref.entity].load(app.db, [ref.id]) : [];
+        const current = ref.op === 'put' ? states.get(`${ref.entity}:${ref.id}`) : undefined;
         const change = current ?? { entity: ref.entity, op: 'delete' as const, id: ref.id };
         const reached = current ? ref.audience : [...ref.audience, ...(ref.formerAudience ?? [])];
         if (reached.length) io.to(reached).emit('sync.change', { seq: ref.seq, change });
@@ -113,5 +119,5 @@ export const realtimePlugin = fp(
     });
     done();
   },
-  { name: 'realtime', dependencies: ['db', 'auth'] },
+  { name: 'realtime', dependencies: ['db', 'auth', 'drain'] },
 );

@@ -54,7 +54,7 @@ export async function login(deps: AccountDeps, body: unknown, ip: string): Promi
     throw new DomainError(
       'rate_limited',
       `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    );
+    ).retryAfter(waitMs);
   }
   const row = findByEmail(deps.db, input.email);
   const usableHash = row && !row.deactivatedAt ? row.passwordHash : null;
