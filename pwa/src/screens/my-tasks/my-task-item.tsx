@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { CalendarClock, History, RefreshCw } from 'lucide-react';
 import { Button } from '../../components/button';
 import { OverdueBadge, PriorityBadge, StatusBadge } from '../../components/tasks/task-badges';
@@ -9,11 +10,30 @@ import styles from './my-tasks.module.css';
 interface MyTaskItemProps {
   task: LocalTask;
   today: string;
+  /** The screen's clock (epoch ms, refreshed every minute), so "Last updated ... ago" stays true. */
+  now: number;
   onUpdateStatus: (task: LocalTask) => void;
 }
 
+/**
+ * Every live query hands out new task objects, so without this each status change (and the modal
+ * opening or closing) re-rendered every row; a row now re-renders only when what it shows changed.
+ */
+const sameRow = (before: MyTaskItemProps, after: MyTaskItemProps): boolean =>
+  before.today === after.today &&
+  before.now === after.now &&
+  before.onUpdateStatus === after.onUpdateStatus &&
+  before.task.id === after.task.id &&
+  before.task.title === after.task.title &&
+  before.task.description === after.task.description &&
+  before.task.status === after.task.status &&
+  before.task.priority === after.task.priority &&
+  before.task.dueDate === after.task.dueDate &&
+  before.task.updatedAt === after.task.updatedAt &&
+  before.task.pending === after.task.pending;
+
 /** One assigned task on My Tasks, with its "Update Status" button. */
-export function MyTaskItem({ task, today, onUpdateStatus }: MyTaskItemProps) {
+export const MyTaskItem = memo(function MyTaskItem({ task, today, onUpdateStatus }: MyTaskItemProps) {
   const due = dueLabel(task, today);
   return (
     <li className={`${styles.item} ${due.tone === 'overdue' ? styles.itemOverdue : ''}`}>
@@ -57,4 +77,4 @@ export function MyTaskItem({ task, today, onUpdateStatus }: MyTaskItemProps) {
       </div>
     </li>
   );
-}
+}, sameRow);

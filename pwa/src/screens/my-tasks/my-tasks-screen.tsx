@@ -28,7 +28,7 @@ export function MyTasksScreen() {
   const tasks = useTasks();
   const today = useToday();
   // Re-renders every minute so "Last updated ... ago" stays true.
-  useNow();
+  const now = useNow().getTime();
   const [search, setSearch] = useState('');
   const [statusFilter, setStatusFilter] = useState<StatusFilter>('all');
   const [editingId, setEditingId] = useState<string | null>(null);
@@ -106,7 +106,7 @@ export function MyTasksScreen() {
       ) : (
         <ul className={styles.list} aria-label="My tasks">
           {shown.map((task) => (
-            <MyTaskItem key={task.id} task={task} today={today} onUpdateStatus={openModal} />
+            <MyTaskItem key={task.id} task={task} today={today} now={now} onUpdateStatus={openModal} />
           ))}
         </ul>
       )}
