@@ -1,4 +1,4 @@
-import { Dexie, type EntityTable } from 'dexie';
+import { Dexie, type DBCore, type EntityTable, type Middleware } from 'dexie';
 import type {
   ChatMessage,
   Conversation,
@@ -16,7 +16,8 @@ export interface LocalRow {
 }
 export type LocalUser = User & LocalRow;
 export type LocalTask = Task & LocalRow;
-export type LocalNotification = Notification & LocalRow;
+/** `unread: 1` exists only on unread rows, so the sparse `unread` index counts them without a scan. */
+export type LocalNotification = Notification & LocalRow & { unread?: 1 };
 export type LocalChatMessage = ChatMessage & LocalRow;
 export type LocalConversation = Conversation & LocalRow;
 export type LocalDirectMessage = DirectMessage & LocalRow;
@@ -90,7 +91,50 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
   });
   // Direct messages are read per conversation in time order.
   db.version(2).stores({ directMessages: 'id, conversationId, [conversationId+createdAt], createdAt, pending' });
+  // The bell counts unread notifications on every change; a manager holds tens of thousands.
+  db.version(3)
+    .stores({ notifications: 'id, createdAt, pending, unread' })
+    .upgrade((tx) =>
+      tx
+        .table<LocalNotification, string>('notifications')
+        .toCollection()
+        .modify((row) => {
+          withUnreadKey(row);
+        }),
+    );
+  db.use(unreadKeyMiddleware);
   return db;
 }
 
 export const syncedTableNames = Object.values(entityTables);
+
+/** Sets or removes the `unread` index key from `read`; mutates and returns the row. */
+function withUnreadKey(row: LocalNotification): LocalNotification {
+  if (row.read) delete row.unread;
+  else row.unread = 1;
+  return row;
+}
+
+/**
+ * Derives `unread` on every write of a notification (server pulls, live changes, read marks, undo),
+ * in one place below all of them: Dexie's put, add, update and modify all reach DBCore as put or add.
+ */
+const unreadKeyMiddleware: Middleware<DBCore> = {
+  stack: 'dbcore',
+  name: 'notification-unread-key',
+  create: (down) => ({
+    ...down,
+    table(name) {
+      const table = down.table(name);
+      if (name !== 'notifications') return table;
+      return {
+        ...table,
+        mutate(request) {
+          if (request.type !== 'put' && request.type !== 'add') return table.mutate(request);
+          const values = (request.values as LocalNotification[]).map((row) => withUnreadKey({ ...row }));
+          return table.mutate({ ...request, values });
+        },
+      };
+    },
+  }),
+};

@@ -12,7 +12,7 @@ export function listNotifications(db: WorkspaceDb, limit = NOTIFICATION_LIST_LIM
 
 /** How many of the user's notifications are unread on this device, pending read marks included. */
 export function countUnreadNotifications(db: WorkspaceDb): Promise<number> {
-  return db.notifications.filter((notification) => !notification.read).count();
+  return db.notifications.where('unread').equals(1).count();
 }
 
 /** The bell's list, live: it follows pulls, socket pokes and optimistic read marks. */
