@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { join } from 'node:path';
 import type { Config } from '../config';
 import { openDatabase, type Db } from '../db/client';
+import { GroupCommit, walFlusher } from '../db/group-commit';
 import type { EffectsFlusher } from '../domain/commands';
 
 declare module 'fastify' {
@@ -10,12 +11,24 @@ declare module 'fastify' {
     db: Db;
     /** Publishes a committed command and runs its after-commit effects. */
     flush: EffectsFlusher;
+    /** Resolves once every write committed so far is on disk; wait for it before acknowledging one. */
+    durable(): Promise<void>;
   }
 }
 
 export const dbPlugin = fp<{ config: Config }>(
   (app, { config }, done) => {
-    const db = openDatabase(join(config.dataDir, 'workspace.db'));
+    const file = join(config.dataDir, 'workspace.db');
+    const db = openDatabase(file);
+    const wal = walFlusher(file);
+    const totalChanges = db.$client.prepare('SELECT total_changes()').pluck();
+    const groupCommit = new GroupCommit(() => totalChanges.get() as number, wal.flush);
+    app.decorate('durable', () => groupCommit.durable());
+    // A write's answer leaves only once the write is on disk; reads never wait.
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') await groupCommit.durable();
+      return payload;
+    });
     app.decorate('config', config);
     app.decorate('db', db);
     app.decorate('flush', (pending) => {
@@ -31,6 +44,7 @@ export const dbPlugin = fp<{ config: Config }>(
       }
     });
     app.addHook('onClose', (_instance, hookDone) => {
+      wal.close();
       db.$client.close();
       hookDone();
     });

@@ -62,7 +62,8 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
       const { id, ...args } =
         typeof payload === 'object' && payload !== null ? payload : ({} as Partial<typeof payload>);
       const message = runCommand(app.db, app.flush, actor, sendDirectCommand, { ...args, id: id ?? uuidv7() });
-      if (typeof ack === 'function') ack({ message });
+      // Acknowledged once on disk, as an HTTP write is.
+      if (typeof ack === 'function') void app.durable().then(() => ack({ message }));
     } catch (error) {
       const body = refuse(error);
       if (typeof ack === 'function') ack({ error: { code: body.code, message: body.message } });
