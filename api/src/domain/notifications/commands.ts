@@ -93,7 +93,7 @@ export const markAllNotificationsReadCommand = defineCommand({
         .where(inArray(notifications.id, ids.slice(i, i + 500)))
         .run();
     }
-    for (const id of ids) ctx.record({ entity: 'notification', id, op: 'put', audience: [`user:${ctx.actor.id}`] });
+    ctx.recordAll(ids.map((id) => ({ entity: 'notification', id, op: 'put', audience: [`user:${ctx.actor.id}`] })));
     return { marked: ids.length };
   },
 });

@@ -35,9 +35,9 @@ export function notify(ctx: CommandContext, items: NewNotification[]): string[] 
     createdAt,
   }));
   ctx.tx.insert(notifications).values(rows).run();
-  for (const row of rows) {
-    ctx.record({ entity: 'notification', id: row.id, op: 'put', audience: [`user:${row.recipientId}`] });
-  }
+  ctx.recordAll(
+    rows.map((row) => ({ entity: 'notification', id: row.id, op: 'put', audience: [`user:${row.recipientId}`] })),
+  );
   for (const notification of toNotifications(
     ctx.tx,
     ctx.tx

@@ -96,6 +96,31 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
   },
 };
 
+/**
+ * The current state of every entity these committed changes put, loaded with one query per kind (a
+ * chat message puts one notification per member), keyed `entity:id`; a missing key means it is gone.
+ */
+export function loadCurrent(
+  db: Db | Tx,
+  refs: readonly { entity: EntityName; id: string; op: 'put' | 'delete' }[],
+): Map<string, PutChange> {
+  const idsByEntity = new Map<EntityName, Set<string>>();
+  for (const ref of refs) {
+    if (ref.op !== 'put') continue;
+    idsByEntity.set(ref.entity, (idsByEntity.get(ref.entity) ?? new Set<string>()).add(ref.id));
+  }
+  const current = new Map<string, PutChange>();
+  for (const [entity, idSet] of idsByEntity) {
+    const ids = [...idSet];
+    // Slices stay well under SQLite's bound-variable limit (marking all read puts thousands at once).
+    for (let start = 0; start < ids.length; start += 500) {
+      for (const change of syncedEntities[entity].load(db, ids.slice(start, start + 500)))
+        current.set(`${entity}:${change.id}`, change);
+    }
+  }
+  return current;
+}
+
 /** The visible current state of these ids for `actor`. */
 export function loadVisible(db: Db | Tx, actor: Actor, entity: EntityName, ids: string[]): PutChange[] {
   const kind = syncedEntities[entity];

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import {
   isStaff,
   type Actor,
@@ -16,10 +16,68 @@ const CHUNK = 500;
 const chunks = <T>(items: T[]): T[][] =>
   Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
 
+/** `column IN` the ids passed as one JSON array: one statement text for any number of ids, so it is prepared once. */
+const inJsonIds = (column: AnyColumn): SQL =>
+  sql`${column} in (select value from json_each(${sql.placeholder('ids')}))`;
+
+/**
+ * Statements prepared once per database handle: building and preparing them on every call was a third of
+ * a task page read. A transaction's handle lives for one command, so a command prepares its own, as before.
+ */
+function perHandle<T>(prepare: (db: Db | Tx) => T): (db: Db | Tx) => T {
+  const prepared = new WeakMap<Db | Tx, T>();
+  return (db) => {
+    let statements = prepared.get(db);
+    if (!statements) {
+      statements = prepare(db);
+      prepared.set(db, statements);
+    }
+    return statements;
+  };
+}
+
+/** What turns task rows into tasks: the names of users, the comments and the status history. */
+const detailReads = perHandle((db) => ({
+  userRefs: db.select({ id: users.id, name: users.name }).from(users).prepare(),
+  comments: db
+    .select()
+    .from(taskComments)
+    .where(inJsonIds(taskComments.taskId))
+    .orderBy(asc(taskComments.createdAt))
+    .prepare(),
+  history: db
+    .select()
+    .from(taskStatusHistory)
+    .where(inJsonIds(taskStatusHistory.taskId))
+    .orderBy(asc(taskStatusHistory.updatedAt), asc(taskStatusHistory.id))
+    .prepare(),
+}));
+
+/** A page of the visible tasks and their count, for staff (all tasks) and for an employee (`me`'s). */
+const pageReads = perHandle((db) => {
+  const employeeSees = visibleTo(false, sql.placeholder('me'));
+  const page = (where: SQL | undefined) =>
+    db
+      .select()
+      .from(tasks)
+      .where(where)
+      .orderBy(desc(tasks.updatedAt), desc(tasks.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare();
+  const total = (where: SQL | undefined) => db.select({ n: count() }).from(tasks).where(where).prepare();
+  return {
+    staffPage: page(visibleTo(true, '')),
+    staffTotal: total(visibleTo(true, '')),
+    employeePage: page(employeeSees),
+    employeeTotal: total(employeeSees),
+  };
+});
+
 /** Names of every user, deactivated ones included: history keeps the names of people who left. */
-function userRefs(db: Db | Tx): Map<string, UserRef> {
+function userRefs(reads: ReturnType<typeof detailReads>): Map<string, UserRef> {
   const refs = new Map<string, UserRef>();
-  for (const row of db.select({ id: users.id, name: users.name }).from(users).all()) {
+  for (const row of reads.userRefs.all()) {
     refs.set(row.id, { _id: row.id, id: row.id, name: row.name });
   }
   return refs;
@@ -28,47 +86,36 @@ function userRefs(db: Db | Tx): Map<string, UserRef> {
 /** Tasks with their comments and status history, oldest first, as the wire carries them. */
 function toTasks(db: Db | Tx, rows: TaskRow[]): Task[] {
   if (rows.length === 0) return [];
-  const refs = userRefs(db);
+  const reads = detailReads(db);
+  const refs = userRefs(reads);
   const ref = (id: string): UserRef => refs.get(id) ?? { _id: id, id, name: 'Unknown' };
   const comments = new Map<string, Comment[]>();
   const history = new Map<string, StatusHistoryEntry[]>();
-  for (const ids of chunks(rows.map((row) => row.id))) {
-    for (const c of db
-      .select()
-      .from(taskComments)
-      .where(inArray(taskComments.taskId, ids))
-      .orderBy(asc(taskComments.createdAt))
-      .all()) {
-      const list = comments.get(c.taskId) ?? [];
-      list.push({
-        _id: c.id,
-        id: c.id,
-        userId: c.userId,
-        userName: ref(c.userId).name,
-        text: c.text,
-        createdAt: c.createdAt,
-      });
-      comments.set(c.taskId, list);
-    }
-    const entries = db
-      .select()
-      .from(taskStatusHistory)
-      .where(inArray(taskStatusHistory.taskId, ids))
-      .orderBy(asc(taskStatusHistory.updatedAt), asc(taskStatusHistory.id))
-      .all();
-    for (const h of entries) {
-      const list = history.get(h.taskId) ?? [];
-      list.push({
-        _id: h.id,
-        id: h.id,
-        status: h.status,
-        updatedBy: ref(h.updatedBy),
-        updatedAt: h.updatedAt,
-        note: h.note,
-        superseded: h.superseded,
-      });
-      history.set(h.taskId, list);
-    }
+  const ids = JSON.stringify(rows.map((row) => row.id));
+  for (const c of reads.comments.all({ ids })) {
+    const list = comments.get(c.taskId) ?? [];
+    list.push({
+      _id: c.id,
+      id: c.id,
+      userId: c.userId,
+      userName: ref(c.userId).name,
+      text: c.text,
+      createdAt: c.createdAt,
+    });
+    comments.set(c.taskId, list);
+  }
+  for (const h of reads.history.all({ ids })) {
+    const list = history.get(h.taskId) ?? [];
+    list.push({
+      _id: h.id,
+      id: h.id,
+      status: h.status,
+      updatedBy: ref(h.updatedBy),
+      updatedAt: h.updatedAt,
+      note: h.note,
+      superseded: h.superseded,
+    });
+    history.set(h.taskId, list);
   }
   return rows.map((row) => ({
     _id: row.id,
@@ -105,7 +152,12 @@ export function loadTasks(db: Db | Tx, ids: string[]): Task[] {
 
 /** The SQL condition of spec section 6: staff see all tasks, an employee those assigned to or by them. */
 export function visibleTasksWhere(actor: Actor): SQL | undefined {
-  return isStaff(actor) ? live : and(live, or(eq(tasks.assignedTo, actor.id), eq(tasks.assignedBy, actor.id)));
+  return visibleTo(isStaff(actor), actor.id);
+}
+
+/** The same condition with the employee's id given, or left as a placeholder of a prepared statement. */
+function visibleTo(staff: boolean, me: string | ReturnType<typeof sql.placeholder>): SQL | undefined {
+  return staff ? live : and(live, or(eq(tasks.assignedTo, me), eq(tasks.assignedBy, me)));
 }
 
 /** Every task `actor` may see, most recently updated first. */
@@ -123,16 +175,11 @@ export function listVisibleTaskPage(
   actor: Actor,
   { page, limit }: { page: number; limit: number },
 ): { tasks: Task[]; page: number; limit: number; total: number } {
-  const where = visibleTasksWhere(actor);
-  const rows = db
-    .select()
-    .from(tasks)
-    .where(where)
-    .orderBy(desc(tasks.updatedAt), desc(tasks.id))
-    .limit(limit)
-    .offset((page - 1) * limit)
-    .all();
-  const total = db.select({ n: count() }).from(tasks).where(where).get()?.n ?? 0;
+  const reads = pageReads(db);
+  const window = { limit, offset: (page - 1) * limit, me: actor.id };
+  const staff = isStaff(actor);
+  const rows = staff ? reads.staffPage.all(window) : reads.employeePage.all(window);
+  const total = (staff ? reads.staffTotal.get(window) : reads.employeeTotal.get(window))?.n ?? 0;
   return { tasks: toTasks(db, rows), page, limit, total };
 }
 

@@ -1,0 +1,19 @@
+/** Email and password of one seeded account. */
+export interface BenchCredentials {
+  email: string;
+  password: string;
+}
+
+/** What the browser figures get from the server half of `npm run bench`. */
+export interface BrowserBenchContext {
+  /** The running bench server, e.g. "http://127.0.0.1:41234"; it serves the built PWA too. */
+  url: string;
+  /** `--quick`: smaller organisation and shorter runs. */
+  quick: boolean;
+  /** The server's DATA_DIR (its SQLite file is `workspace.db` there). */
+  dataDir: string;
+  /** A manager: sees every seeded task (5 000 in a full run). */
+  manager: BenchCredentials;
+  /** An employee with tasks assigned to them. */
+  employee: BenchCredentials;
+}

@@ -1,0 +1,56 @@
+// `npm run bench`: Node 20 cannot run TypeScript, so this bundles bench/main.ts with esbuild and runs the
+// bundle with the same arguments (`npm run bench -- --quick`). npm packages stay external (resolved from
+// node_modules at run time); our workspaces (@office/*) and the api sources the bench seeds with are bundled.
+import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outfile = resolve(root, 'node_modules/.cache/bench/main.mjs');
+
+await build({
+  absWorkingDir: root,
+  entryPoints: ['bench/main.ts'],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'inline',
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'externalize-npm-packages',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          args.path.startsWith('@office/') ? undefined : { path: args.path, external: true },
+        );
+      },
+    },
+    {
+      // The api code finds its migrations, its bundler and the test-server cache by walking up from
+      // its own file (import.meta). Bundled into node_modules/.cache it would look in the wrong place,
+      // so each of our modules keeps the location of its source file, as when run from source.
+      name: 'keep-source-locations',
+      setup(b) {
+        b.onLoad({ filter: /\.(ts|mts|js|mjs)$/ }, async (args) => {
+          if (args.path.includes('/node_modules/')) return undefined;
+          const source = await readFile(args.path, 'utf8');
+          if (!source.includes('import.meta')) return undefined;
+          const contents = source
+            .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))
+            .replaceAll('import.meta.dirname', JSON.stringify(dirname(args.path)))
+            .replaceAll('import.meta.filename', JSON.stringify(args.path));
+          return { contents, loader: ['.ts', '.mts'].includes(extname(args.path)) ? 'ts' : 'js' };
+        });
+      },
+    },
+  ],
+});
+
+const child = spawn(process.execPath, [outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
+// Ctrl-C reaches the bench through the terminal's process group; this process only waits for it.
+process.on('SIGINT', () => undefined);
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,305 @@
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { isoToday, uuidv7, type Actor, type Role, type TaskPriority, type TaskStatus } from '@office/sync-protocol';
+import { openDatabase, type Db, type Tx } from '../api/src/db/client';
+import { newPendingEffects, runInTransaction, type Command } from '../api/src/domain/commands';
+import { sendChatCommand } from '../api/src/domain/chat/commands';
+import { sendDirectCommand, startConversationCommand } from '../api/src/domain/direct/commands';
+import { createTaskCommand, setTaskStatusCommand } from '../api/src/domain/tasks/commands';
+import { createUserCommand } from '../api/src/domain/users/commands';
+import { hashPassword } from '../api/src/domain/users/passwords';
+import type { BenchCredentials } from './context';
+
+/** How big the seeded organisation is. */
+export interface OrgSize {
+  users: number;
+  tasks: number;
+  chatMessages: number;
+  conversations: number;
+  /** Direct messages per conversation: between 2 and this many. */
+  directMessagesMax: number;
+}
+
+/** The issue's organisation. */
+export const fullOrg: OrgSize = {
+  users: 50,
+  tasks: 5_000,
+  chatMessages: 50_000,
+  conversations: 500,
+  directMessagesMax: 10,
+};
+/** `--quick`: the same people, less history (seeding is most of a quick run), so it stays under two minutes. */
+export const quickOrg: OrgSize = {
+  users: 50,
+  tasks: 1_000,
+  chatMessages: 2_000,
+  conversations: 100,
+  directMessagesMax: 6,
+};
+
+export const BENCH_PASSWORD = 'bench-password-1234';
+
+export interface SeededUser extends BenchCredentials {
+  id: string;
+  name: string;
+  role: Role;
+  department: string;
+}
+
+export interface SeededOrg {
+  users: SeededUser[];
+  /** Direct conversations as [conversation id, participant a, participant b]. */
+  conversations: [string, string, string][];
+  /** Each employee's assigned task ids. */
+  tasksByAssignee: Map<string, string[]>;
+  /** Row counts after seeding, for the table. */
+  counts: Record<string, number>;
+}
+
+const departments = ['Engineering', 'Design', 'Marketing', 'Sales', 'Finance', 'Support', 'People', 'Operations'];
+const firstNames = ['Ada', 'Ben', 'Chloe', 'Dev', 'Ella', 'Finn', 'Gina', 'Hugo', 'Iris', 'Jon', 'Kira', 'Liam'];
+const lastNames = ['Novak', 'Okafor', 'Patel', 'Quinn', 'Rossi', 'Silva', 'Tanaka', 'Umar', 'Varga', 'Weber'];
+const taskTopics = ['report', 'review', 'migration', 'campaign', 'audit', 'onboarding', 'release', 'budget', 'survey'];
+const chatLines = [
+  'Stand-up in ten minutes, same room as yesterday.',
+  'The build is green again, thanks for the quick fix.',
+  'Can someone review my pull request before lunch?',
+  'Customer call moved to 3 pm, invite updated.',
+  'Reminder: timesheets are due on Friday.',
+  'Deploying the new release to staging now.',
+  'Anyone seen the projector remote in room 2?',
+  'Great job on the demo today, everyone.',
+];
+
+/** A small deterministic generator (mulberry32), so every run seeds the same organisation. */
+function randomSource(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const DAY = 86_400_000;
+/** Commands per SQLite transaction: one fsync per batch instead of one per command. */
+const BATCH = 500;
+
+/**
+ * Seeds the organisation into DATA_DIR/workspace.db through the app's own commands (so the change log,
+ * audiences and notifications are what the real writes leave), batched in large transactions. The
+ * server is not running yet; nothing is published, exactly as the demo seed on an empty database.
+ */
+export async function seedOrganisation(dataDir: string, size: OrgSize): Promise<SeededOrg> {
+  const db = openDatabase(join(dataDir, 'workspace.db'));
+  try {
+    const random = randomSource(9);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const now = Date.now();
+    // Hashing is deliberately slow (argon2id): one hash serves every account.
+    const passwordHash = await hashPassword(BENCH_PASSWORD);
+
+    const users = seedUsers(db, size, passwordHash, pick);
+    const employees = users.filter((user) => user.role === 'employee');
+    const staff = users.filter((user) => user.role !== 'employee');
+    const actor = (user: SeededUser): Actor => ({ id: user.id, role: user.role });
+
+    const tasksByAssignee = seedTasks(db, size, employees, staff, actor, random, pick, now);
+    const conversations = seedDirect(db, size, users, actor, random, now);
+    seedChat(db, size, users, actor, pick, now);
+    // Notifications older than a day have been read: nobody keeps 50 000 unread.
+    db.$client
+      .prepare('UPDATE notifications SET read_at = created_at WHERE created_at < ?')
+      .run(new Date(now - DAY).toISOString());
+
+    const count = (table: string) =>
+      (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const counts = Object.fromEntries(
+      [
+        'users',
+        'tasks',
+        'chat_messages',
+        'conversations',
+        'direct_messages',
+        'notifications',
+        'change_log',
+        'change_audience',
+      ].map((table) => [table, count(table)]),
+    );
+    return { users, conversations, tasksByAssignee, counts };
+  } finally {
+    db.$client.close();
+  }
+}
+
+/** Runs many commands in one transaction; a refusal is a bug in the seed and stops it. */
+function inBatches<T>(db: Db, items: readonly T[], apply: (tx: Tx, item: T) => void): void {
+  for (let start = 0; start < items.length; start += BATCH) {
+    db.transaction((tx) => {
+      for (const item of items.slice(start, start + BATCH)) apply(tx, item);
+    });
+  }
+}
+
+/** Runs one command; returns its result and the ids of the notifications it created. */
+function run<S extends z.ZodType, O>(
+  tx: Tx,
+  actor: Actor,
+  command: Command<S, O>,
+  args: z.input<S>,
+): { result: O; notificationIds: string[] } {
+  const pending = newPendingEffects();
+  const result = runInTransaction(tx, actor, command, args, pending);
+  return { result, notificationIds: pending.notifications };
+}
+
+function seedUsers(db: Db, size: OrgSize, passwordHash: string, pick: <T>(items: readonly T[]) => T): SeededUser[] {
+  const roleOf = (index: number): Role => (index < 2 ? 'manager' : index === 2 ? 'admin' : 'employee');
+  const users: SeededUser[] = Array.from({ length: size.users }, (_, index) => {
+    const role = roleOf(index);
+    const email = role === 'employee' ? `employee${index - 2}@bench.local` : `${role}${index + 1}@bench.local`;
+    return {
+      id: uuidv7(),
+      name: `${pick(firstNames)} ${pick(lastNames)}`,
+      email,
+      password: BENCH_PASSWORD,
+      role,
+      department: role === 'admin' ? 'IT' : role === 'manager' ? 'Operations' : (departments[index % 8] ?? 'Support'),
+    };
+  });
+  inBatches(db, users, (tx, user) => {
+    const { password: _password, ...fields } = user;
+    run(tx, { id: user.id, role: user.role }, createUserCommand, { ...fields, passwordHash });
+  });
+  return users;
+}
+
+const priorities: TaskPriority[] = ['low', 'medium', 'medium', 'high', 'high', 'critical'];
+
+function seedTasks(
+  db: Db,
+  size: OrgSize,
+  employees: SeededUser[],
+  staff: SeededUser[],
+  actor: (user: SeededUser) => Actor,
+  random: () => number,
+  pick: <T>(items: readonly T[]) => T,
+  now: number,
+): Map<string, string[]> {
+  const managers = staff.filter((user) => user.role === 'manager');
+  const tasksByAssignee = new Map<string, string[]>();
+  const today = isoToday(new Date(now));
+  const plans = Array.from({ length: size.tasks }, (_, index) => {
+    const assignee = employees[index % employees.length] as SeededUser;
+    // A fifth of the open work is overdue; the rest is due within the next two months.
+    const dueInDays = random() < 0.2 ? -Math.ceil(random() * 30) : Math.floor(random() * 60);
+    const roll = random();
+    const steps: TaskStatus[] =
+      roll < 0.35 ? [] : roll < 0.6 ? ['working'] : roll < 0.7 ? ['working', 'waiting'] : ['working', 'completed'];
+    return {
+      id: uuidv7(),
+      title: `${pick(departments)} ${pick(taskTopics)} #${index + 1}`,
+      assignee,
+      by: managers[index % managers.length] ?? (staff[0] as SeededUser),
+      priority: pick(priorities),
+      dueInDays,
+      steps,
+    };
+  });
+  const moveDueDate = db.$client.prepare('UPDATE tasks SET due_date = ? WHERE id = ?');
+  inBatches(db, plans, (tx, plan) => {
+    run(tx, actor(plan.by), createTaskCommand, {
+      id: plan.id,
+      title: plan.title,
+      description: `Seeded by the benchmark for ${plan.assignee.department}.`,
+      assignedTo: plan.assignee.id,
+      priority: plan.priority,
+      dueDate: today,
+    });
+    // The command refuses a past due date (as the app does), so overdue work is moved back afterwards.
+    moveDueDate.run(
+      new Date(Date.parse(`${today}T00:00:00Z`) + plan.dueInDays * DAY).toISOString().slice(0, 10),
+      plan.id,
+    );
+    for (const status of plan.steps) run(tx, actor(plan.assignee), setTaskStatusCommand, { id: plan.id, status });
+    tasksByAssignee.set(plan.assignee.id, [...(tasksByAssignee.get(plan.assignee.id) ?? []), plan.id]);
+  });
+  return tasksByAssignee;
+}
+
+function seedDirect(
+  db: Db,
+  size: OrgSize,
+  users: SeededUser[],
+  actor: (user: SeededUser) => Actor,
+  random: () => number,
+  now: number,
+): [string, string, string][] {
+  // Distinct pairs: walk the pairs in a shuffled order until there are enough.
+  const pairs: [SeededUser, SeededUser][] = [];
+  for (let a = 0; a < users.length; a++)
+    for (let b = a + 1; b < users.length; b++) pairs.push([users[a] as SeededUser, users[b] as SeededUser]);
+  for (let i = pairs.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [pairs[i], pairs[j]] = [pairs[j] as [SeededUser, SeededUser], pairs[i] as [SeededUser, SeededUser]];
+  }
+  const chosen = pairs.slice(0, size.conversations);
+  const conversations: [string, string, string][] = [];
+  const stampMessage = db.$client.prepare('UPDATE direct_messages SET created_at = ? WHERE id = ?');
+  const stampNotification = db.$client.prepare('UPDATE notifications SET created_at = ? WHERE id = ?');
+  const stampConversation = db.$client.prepare(
+    'UPDATE conversations SET last_message_at = ?, user_a_read_at = ?, user_b_read_at = ? WHERE id = ?',
+  );
+  inBatches(db, chosen, (tx, [first, second]) => {
+    const { result } = run(tx, actor(first), startConversationCommand, { recipientId: second.id });
+    const conversationId = result.conversation.id;
+    const messages = 2 + Math.floor(random() * (size.directMessagesMax - 1));
+    let at = now - Math.floor(random() * 30 * DAY);
+    for (let i = 0; i < messages; i++) {
+      at += Math.floor(random() * 3_600_000);
+      const sender = i % 2 === 0 ? first : second;
+      const id = uuidv7(at);
+      const { notificationIds } = run(tx, actor(sender), sendDirectCommand, {
+        id,
+        conversationId,
+        text: `${chatLines[i % chatLines.length] ?? 'Hello'} (${i + 1})`,
+      });
+      const stamp = new Date(Math.min(at, now)).toISOString();
+      stampMessage.run(stamp, id);
+      for (const notificationId of notificationIds) stampNotification.run(stamp, notificationId);
+    }
+    // Both have read everything: the conversation list opens without unread badges.
+    const last = new Date(Math.min(at, now)).toISOString();
+    stampConversation.run(last, last, last, conversationId);
+    conversations.push([conversationId, first.id, second.id]);
+  });
+  return conversations;
+}
+
+function seedChat(
+  db: Db,
+  size: OrgSize,
+  users: SeededUser[],
+  actor: (user: SeededUser) => Actor,
+  pick: <T>(items: readonly T[]) => T,
+  now: number,
+): void {
+  // Spread over the last 90 days, oldest first, like a real history.
+  const span = 90 * DAY;
+  const messages = Array.from({ length: size.chatMessages }, (_, index) => ({
+    at: now - span + Math.floor(((index + 1) * span) / (size.chatMessages + 1)),
+    author: pick(users),
+    text: `${pick(chatLines)} [${index + 1}]`,
+  }));
+  const stampMessage = db.$client.prepare('UPDATE chat_messages SET created_at = ?, updated_at = ? WHERE id = ?');
+  const stampNotification = db.$client.prepare('UPDATE notifications SET created_at = ? WHERE id = ?');
+  inBatches(db, messages, (tx, message) => {
+    const id = uuidv7(message.at);
+    const { notificationIds } = run(tx, actor(message.author), sendChatCommand, { id, text: message.text });
+    const stamp = new Date(message.at).toISOString();
+    stampMessage.run(stamp, stamp, id);
+    for (const notificationId of notificationIds) stampNotification.run(stamp, notificationId);
+  });
+}
