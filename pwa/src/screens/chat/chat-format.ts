@@ -70,15 +70,17 @@ export const groupMessagesByDate = <T extends ChatMessageLike>(
   now: Date = new Date(),
 ): DateGroup<T>[] => groupByDate(messages, (message) => message.timestamp, now);
 
-/** The messages whose text or author contains the search text, ignoring case; all of them for a blank search. */
-export function filterChatMessages<T extends ChatMessageLike>(messages: readonly T[], search: string): readonly T[] {
+/**
+ * Whether a message's text or author contains the search text, ignoring case; null for a blank
+ * search, which every message matches.
+ */
+export function chatSearchMatcher(search: string): ((message: ChatMessageLike) => boolean) | null {
   const needle = search.trim().toLocaleLowerCase();
-  if (needle === '') return messages;
-  return messages.filter((message) =>
+  if (needle === '') return null;
+  return (message) =>
     [message.text, message.userName, message.userId?.name ?? ''].some((value) =>
       value.toLocaleLowerCase().includes(needle),
-    ),
-  );
+    );
 }
 
 /** How many users are online right now. */

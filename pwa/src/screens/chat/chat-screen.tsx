@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { ArrowDown, MessagesSquare, SearchX, Users, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, MessagesSquare, SearchX, Users, X } from 'lucide-react';
 import { SearchField } from '../../components/search-field';
 import { canModerateChatMessage, chatFileAccept, uuidv7, type Actor } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
@@ -7,11 +7,12 @@ import { mobileMediaQuery } from '../../app/shell/use-is-mobile';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
+import { useWhenVisible } from '../../components/use-when-visible';
 import { useHasSynced, useMutate, useOnline, useUsers } from '../../data/hooks';
 import { LocalWriteError } from '../../sync/mutate';
 import { useWorkspace } from '../../sync/sync-context';
 import type { OutboxEntry } from '../../data/db';
-import { countOnline, filterChatMessages, groupMessagesByDate } from './chat-format';
+import { countOnline, groupMessagesByDate } from './chat-format';
 import { Composer } from './composer';
 import { chatEmojis } from './emojis';
 import { toQueuedFiles } from './selected-files';
@@ -19,7 +20,7 @@ import { MembersPanel } from './members-panel';
 import { MessageDays, TypingLine } from './message-days';
 import { MessageItem } from './message-item';
 import { typingText } from './typing';
-import { useChatMessages, useTypingAnnouncer, useTypingUsers } from './use-chat-data';
+import { useChatWindow, useTypingAnnouncer, useTypingUsers } from './use-chat-data';
 import styles from './chat.module.css';
 
 const membersPanelId = 'chat-members';
@@ -30,6 +31,12 @@ const sendFailed = (withFiles: boolean): string =>
 const isChatUpload = (entry: OutboxEntry): boolean => entry.name === 'chat.sendFiles';
 /** Within this distance of the bottom the list follows new messages. */
 const followThresholdPx = 120;
+
+/** Where a message's element is in the list's content, in pixels from its top. */
+const contentTop = (list: HTMLElement, element: Element): number =>
+  element.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+const messageElement = (list: HTMLElement, id: string): Element | null =>
+  list.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
 
 /** The empty list's sizes (chat.module.css). */
 const emptyClasses = {
@@ -44,7 +51,6 @@ export function ChatScreen() {
   const { user, token } = useAuth();
   const { ctx } = useWorkspace();
   const mutate = useMutate();
-  const messages = useChatMessages();
   const hasSynced = useHasSynced();
   const online = useOnline();
   const users = useUsers();
@@ -59,6 +65,8 @@ export function ChatScreen() {
   const listRef = useRef<HTMLDivElement>(null);
   const atBottomRef = useRef(true);
   const [atBottom, setAtBottom] = useState(true);
+  const { chatWindow, loadOlder } = useChatWindow(search, atBottom);
+  const loadOlderWhenVisible = useWhenVisible(loadOlder);
   const [seenLastId, setSeenLastId] = useState<string | null>(null);
 
   const usersById = useMemo(() => new Map((users ?? []).map((person) => [person.id, person])), [users]);
@@ -66,7 +74,9 @@ export function ChatScreen() {
   const actor: Actor = { id: selfId, role: self?.role ?? user?.role ?? 'employee' };
   const onlineCount = users ? countOnline(users) : 0;
 
-  const shown = useMemo(() => (messages ? filterChatMessages(messages, search) : []), [messages, search]);
+  // The window answers the search it was read for, which lags the search box by one read.
+  const shown = useMemo(() => chatWindow?.messages ?? [], [chatWindow]);
+  const shownSearch = chatWindow?.search ?? '';
   const groups = useMemo(() => groupMessagesByDate(shown, now), [shown, now]);
   const lastMessage = shown.at(-1);
   const lastId = lastMessage?.id ?? null;
@@ -77,20 +87,35 @@ export function ChatScreen() {
   const typingIds = useMemo(() => new Set(typing.map((entry) => entry.userId)), [typing]);
   const typingLine = typingText(typingNames);
 
+  // Older messages added above keep the reader's place: the message that was first stays where it was.
+  const firstId = shown[0]?.id ?? null;
+  const firstPlace = useRef<{ id: string; top: number } | null>(null);
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    const previous = firstPlace.current;
+    const previousElement = previous ? messageElement(list, previous.id) : null;
+    if (previous && previousElement && previous.id !== firstId && !atBottomRef.current) {
+      list.scrollTop += contentTop(list, previousElement) - previous.top;
+    }
+    const firstElement = firstId === null ? null : messageElement(list, firstId);
+    firstPlace.current = firstId !== null && firstElement ? { id: firstId, top: contentTop(list, firstElement) } : null;
+  }, [firstId]);
+
   // Newest message in view on open, on a new search, on one's own message and on new messages
   // while the reader is at the bottom. Someone reading older messages gets a "New messages" button instead.
-  const previousSearch = useRef(search);
+  const previousSearch = useRef(shownSearch);
   const scrolledOnce = useRef(false);
   useLayoutEffect(() => {
     const list = listRef.current;
     if (!list || lastId === null) return;
-    const searchChanged = previousSearch.current !== search;
-    previousSearch.current = search;
+    const searchChanged = previousSearch.current !== shownSearch;
+    previousSearch.current = shownSearch;
     if (!scrolledOnce.current || searchChanged || lastIsOwn || atBottomRef.current) {
       scrolledOnce.current = true;
       list.scrollTop = list.scrollHeight;
     }
-  }, [lastId, lastIsOwn, search]);
+  }, [lastId, lastIsOwn, shownSearch]);
 
   // Content that grows later (a long edit, a slow font) keeps a reader who was at the bottom there.
   const innerRef = useRef<HTMLDivElement>(null);
@@ -154,7 +179,7 @@ export function ChatScreen() {
   );
 
   // A new device shows its first download as loading, not as an empty chat.
-  const loading = messages === undefined || (messages.length === 0 && hasSynced !== true && online);
+  const loading = chatWindow === undefined || (chatWindow.chatIsEmpty && hasSynced !== true && online);
 
   const closeMembers = useCallback(() => setMembersOpen(false), []);
 
@@ -202,7 +227,7 @@ export function ChatScreen() {
                   <p className={styles.loading} role="status">
                     Loading messages...
                   </p>
-                ) : messages.length === 0 ? (
+                ) : chatWindow.chatIsEmpty ? (
                   <EmptyState
                     icon={<MessagesSquare size={30} />}
                     title="Welcome to Team Chat!"
@@ -213,7 +238,7 @@ export function ChatScreen() {
                   <EmptyState
                     icon={<SearchX size={30} />}
                     title="No messages found"
-                    text={<>No messages match &ldquo;{search.trim()}&rdquo;.</>}
+                    text={<>No messages match &ldquo;{shownSearch}&rdquo;.</>}
                     classNames={emptyClasses}
                   >
                     <button type="button" className={styles.clearSearch} onClick={() => setSearch('')}>
@@ -222,26 +247,36 @@ export function ChatScreen() {
                     </button>
                   </EmptyState>
                 ) : (
-                  <MessageDays groups={groups}>
-                    {(message) => {
-                      const author = usersById.get(message.userId.id);
-                      return (
-                        <MessageItem
-                          key={message.id}
-                          message={message}
-                          authorName={author?.name ?? message.userName}
-                          authorAvatar={author ? author.avatar : message.userAvatar}
-                          isOwn={message.userId.id === selfId}
-                          canModerate={canModerateChatMessage(actor, message)}
-                          now={now}
-                          search={search}
-                          token={token}
-                          onEdit={handleEdit}
-                          onDelete={handleDelete}
-                        />
-                      );
-                    }}
-                  </MessageDays>
+                  <>
+                    {chatWindow.hasOlder && (
+                      <div ref={loadOlderWhenVisible} className={styles.older}>
+                        <button type="button" className={styles.loadOlder} onClick={loadOlder}>
+                          <ArrowUp size={14} aria-hidden="true" />
+                          Load older messages
+                        </button>
+                      </div>
+                    )}
+                    <MessageDays groups={groups}>
+                      {(message) => {
+                        const author = usersById.get(message.userId.id);
+                        return (
+                          <MessageItem
+                            key={message.id}
+                            message={message}
+                            authorName={author?.name ?? message.userName}
+                            authorAvatar={author ? author.avatar : message.userAvatar}
+                            isOwn={message.userId.id === selfId}
+                            canModerate={canModerateChatMessage(actor, message)}
+                            now={now}
+                            search={shownSearch}
+                            token={token}
+                            onEdit={handleEdit}
+                            onDelete={handleDelete}
+                          />
+                        );
+                      }}
+                    </MessageDays>
+                  </>
                 )}
               </div>
             </div>

@@ -1,15 +1,53 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { LocalChatMessage } from '../../data/db';
 import { api } from '../../api/http';
+import { useSyncState } from '../../data/hooks';
 import { useWorkspace } from '../../sync/sync-context';
+import { olderWindowStart, readChatWindow, type ChatWindow } from './chat-window';
 import { TypingAnnouncer } from './typing-announcer';
 import { addTypingEntry, expireTypingEntries, removeTypingEntry, typingCheckMs, type TypingEntry } from './typing';
 
-/** Every team chat message on this device, oldest first; pending ones included. */
-export function useChatMessages(): LocalChatMessage[] | undefined {
+/** The team chat window the screen shows, and how to widen it. */
+export interface ChatWindowState {
+  /** Undefined until the first read; while a new search is read, the previous search's window. */
+  chatWindow: ChatWindow | undefined;
+  /** Adds the next `chatWindowSize` older (matching) messages; repeated calls before they arrive add them once. */
+  loadOlder: () => void;
+}
+
+/**
+ * The newest team chat messages (those matching `search` while one is typed), widened back in time
+ * on request. The window's start is kept once read, so new messages join it instead of pushing the
+ * oldest out under a reader; `following` says the reader is at the newest message.
+ */
+export function useChatWindow(search: string, following: boolean): ChatWindowState {
   const { db } = useWorkspace();
-  return useLiveQuery(() => db.chatMessages.orderBy('timestamp').toArray(), [db]);
+  const needle = search.trim();
+  const [anchor, setAnchor] = useState<{ search: string; since: string } | null>(null);
+  const since = anchor?.search === needle ? anchor.since : null;
+  const chatWindow = useLiveQuery(() => readChatWindow(db, needle, since, following), [db, needle, since, following]);
+
+  // Keep the start the current read chose (the newest window's, or a cut-back one) for the reads after it.
+  // Not while a download runs under a reader at the newest message: a new device's first sync brings
+  // the whole history, which must not join the window.
+  const downloading = useSyncState().phase === 'syncing' && following;
+  const isCurrent = chatWindow !== undefined && chatWindow.search === needle && chatWindow.requestedSince === since;
+  if (isCurrent && !downloading && chatWindow.since !== since) setAnchor({ search: needle, since: chatWindow.since });
+
+  const requestedFrom = useRef<string | null>(null);
+  const loadOlder = useCallback(() => {
+    if (!isCurrent || !chatWindow.hasOlder || requestedFrom.current === chatWindow.since) return;
+    const { search: windowSearch, since: windowSince } = chatWindow;
+    requestedFrom.current = windowSince;
+    olderWindowStart(db, windowSearch, windowSince)
+      .then((start) => setAnchor({ search: windowSearch, since: start }))
+      .catch((error: unknown) => {
+        requestedFrom.current = null;
+        console.error('Reading older chat messages failed', error);
+      });
+  }, [db, isCurrent, chatWindow]);
+
+  return { chatWindow, loadOlder };
 }
 
 /**

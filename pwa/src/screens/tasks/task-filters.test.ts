@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { emptyStateText, filterTasks, type TaskFilters } from './task-filters';
+import { emptyStateText, filterTasks, showMoreTasksLabel, type TaskFilters } from './task-filters';
 
 const today = '2030-06-15';
 const tasks = [
@@ -47,5 +47,12 @@ describe('emptyStateText', () => {
     expect(emptyStateText(3, { ...none, status: 'waiting', overdueOnly: true })).toBe(
       'No tasks match your current filters.',
     );
+  });
+});
+
+describe('showMoreTasksLabel', () => {
+  test('the button says how many tasks are left, with thousands separated', () => {
+    expect(showMoreTasksLabel(10)).toBe('Show more tasks (10 left)');
+    expect(showMoreTasksLabel(4940)).toBe('Show more tasks (4,940 left)');
   });
 });

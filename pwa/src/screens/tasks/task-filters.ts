@@ -34,3 +34,10 @@ export function emptyStateText(totalTasks: number, filters: TaskFilters): string
   }
   return 'No tasks match your current filters.';
 }
+
+/** How many task cards show at first, and how many more each step adds: thousands of cards would stall the page. */
+export const taskPageSize = 60;
+
+/** The button under a partly shown list: "Show more tasks (4,940 left)". */
+export const showMoreTasksLabel = (remaining: number): string =>
+  `Show more tasks (${remaining.toLocaleString('en-US')} left)`;

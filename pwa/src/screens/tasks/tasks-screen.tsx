@@ -7,6 +7,7 @@ import { useAuth } from '../../app/auth/use-auth';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { useWhenVisible } from '../../components/use-when-visible';
 import { statusLabels } from '../../components/tasks/task-display';
 import { useTasks, useToday, useUsers } from '../../data/hooks';
 import { useWorkspace } from '../../sync/sync-context';
@@ -14,7 +15,7 @@ import { CreateTaskModal } from './create-task-modal';
 import { useDeleteTask } from './task-actions';
 import { TaskCard } from './task-card';
 import { TaskDetailModal } from './task-detail-modal';
-import { emptyStateText, filterTasks, type TaskFilters } from './task-filters';
+import { emptyStateText, filterTasks, showMoreTasksLabel, taskPageSize, type TaskFilters } from './task-filters';
 import styles from './tasks.module.css';
 
 /** Task Management (/tasks): reads only the local database, so it works the same offline. */
@@ -42,11 +43,18 @@ export function TasksScreen() {
   const actor: Actor = { id: ctx.userId, role: user?.role ?? 'employee' };
   const isManager = canManageTasks(actor);
   const overdueOnly = searchParams.get('filter') === 'overdue';
-  const filters: TaskFilters = { search, status, overdueOnly };
+  const filters: TaskFilters = useMemo(() => ({ search, status, overdueOnly }), [search, status, overdueOnly]);
   const filtersActive = search.trim() !== '' || status !== '' || overdueOnly;
 
   const avatars = useMemo(() => new Map((users ?? []).map((person) => [person.id, person.avatar])), [users]);
-  const shown = tasks ? filterTasks(tasks, filters, today) : [];
+  const shown = useMemo(() => (tasks ? filterTasks(tasks, filters, today) : []), [tasks, filters, today]);
+  // Cards render a page at a time; other filters start again from the first page.
+  const [page, setPage] = useState({ filters, count: taskPageSize });
+  const cardCount = page.filters === filters ? page.count : taskPageSize;
+  const cards = shown.slice(0, cardCount);
+  const remaining = shown.length - cards.length;
+  const showMore = useCallback(() => setPage({ filters, count: cardCount + taskPageSize }), [filters, cardCount]);
+  const showMoreWhenVisible = useWhenVisible(showMore);
   // The open task is read from the live list: it follows every change and closes if the task goes away.
   const openTask = openTaskId === null ? undefined : tasks?.find((task) => task.id === openTaskId);
 
@@ -175,20 +183,29 @@ export function TasksScreen() {
           ) : null}
         </EmptyState>
       ) : (
-        <ul className={styles.grid} aria-label="Tasks">
-          {shown.map((task) => (
-            <li key={task.id} className={styles.gridItem}>
-              <TaskCard
-                task={task}
-                today={today}
-                assigneeAvatar={task.assignedTo ? (avatars.get(task.assignedTo.id) ?? null) : null}
-                canDelete={isManager}
-                onOpen={handleOpen}
-                onDelete={handleDelete}
-              />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className={styles.grid} aria-label="Tasks">
+            {cards.map((task) => (
+              <li key={task.id} className={styles.gridItem}>
+                <TaskCard
+                  task={task}
+                  today={today}
+                  assigneeAvatar={task.assignedTo ? (avatars.get(task.assignedTo.id) ?? null) : null}
+                  canDelete={isManager}
+                  onOpen={handleOpen}
+                  onDelete={handleDelete}
+                />
+              </li>
+            ))}
+          </ul>
+          {remaining > 0 && (
+            <div ref={showMoreWhenVisible} className={styles.more}>
+              <Button variant="secondary" onClick={showMore}>
+                {showMoreTasksLabel(remaining)}
+              </Button>
+            </div>
+          )}
+        </>
       )}
 
       {creating && <CreateTaskModal onClose={handleCloseCreate} onCreated={handleCreated} />}
