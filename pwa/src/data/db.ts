@@ -22,7 +22,7 @@ export type LocalChatMessage = ChatMessage & LocalRow;
 export type LocalConversation = Conversation & LocalRow;
 export type LocalDirectMessage = DirectMessage & LocalRow;
 
-/** A before-image of one row, so a rejected write can be undone. `row` null: the row did not exist. */
+/** The server's row as the device last heard it, so a rejected write can be undone. `row` null: the server has none. */
 export interface UndoRecord {
   table: EntityTableName;
   key: string;

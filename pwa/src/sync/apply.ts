@@ -1,5 +1,12 @@
 import type { Change, PullResponse } from '@office/sync-protocol';
-import { entityTables, syncedTableNames, type LocalRow, type OutboxEntry, type WorkspaceDb } from '../data/db';
+import {
+  entityTables,
+  syncedTableNames,
+  type LocalRow,
+  type OutboxEntry,
+  type UndoRecord,
+  type WorkspaceDb,
+} from '../data/db';
 import { readCursor, writeCursor } from './meta';
 import { applyMutator, type MutatorContext } from './mutators';
 
@@ -7,12 +14,17 @@ type VersionedRow = LocalRow & { id: string; version?: number };
 
 const allTables = (db: WorkspaceDb) => [db.outbox, db.meta, ...syncedTableNames.map((name) => db.table(name))];
 
+/** The server's rows that changes put in place (null: removed), by table and key. */
+type ServerRows = Map<string, UndoRecord['row']>;
+const rowKey = (table: string, key: string) => `${table}:${key}`;
+
 /**
  * Applies a page of changes, table by table with bulk reads and writes (a bootstrap holds tens of
  * thousands). Newer version wins: an older state of an entity never overwrites a newer one. A page
  * names each entity once, so grouping by table keeps every entity's outcome.
  */
-async function applyChanges(db: WorkspaceDb, changes: readonly Change[], emptyTables: boolean): Promise<void> {
+async function applyChanges(db: WorkspaceDb, changes: readonly Change[], emptyTables: boolean): Promise<ServerRows> {
+  const serverRows: ServerRows = new Map();
   const byTable = new Map<string, { puts: VersionedRow[]; deletes: string[] }>();
   for (const change of changes) {
     const name = entityTables[change.entity];
@@ -24,13 +36,32 @@ async function applyChanges(db: WorkspaceDb, changes: readonly Change[], emptyTa
   for (const [name, { puts, deletes }] of byTable) {
     const table = db.table<VersionedRow, string>(name);
     if (deletes.length) await table.bulkDelete(deletes);
-    if (emptyTables) {
-      await table.bulkPut(puts);
-      continue;
-    }
-    const current = await table.bulkGet(puts.map((row) => row.id));
-    await table.bulkPut(puts.filter((row, i) => (current[i]?.version ?? 0) <= (row.version ?? 0)));
+    for (const id of deletes) serverRows.set(rowKey(name, id), null);
+    const current = emptyTables ? [] : await table.bulkGet(puts.map((row) => row.id));
+    const newer = puts.filter((row, i) => (current[i]?.version ?? 0) <= (row.version ?? 0));
+    await table.bulkPut(newer);
+    for (const row of newer) serverRows.set(rowKey(name, row.id), row);
   }
+  return serverRows;
+}
+
+/**
+ * A queued write rolls back to the server's newest row, not to the row as it was when the write was
+ * made: since then the server may have changed or removed it, and the row may have shown an earlier
+ * queued write that the server refused too. After a bootstrap, a row it did not bring is gone.
+ */
+async function refreshRollbacks(db: WorkspaceDb, serverRows: ServerRows, bootstrap: boolean): Promise<void> {
+  if (serverRows.size === 0 && !bootstrap) return;
+  await db.outbox
+    .where('status')
+    .equals('pending')
+    .modify((entry) => {
+      entry.undo = entry.undo.map((undo) => {
+        const key = rowKey(undo.table, undo.key);
+        if (serverRows.has(key)) return { ...undo, row: serverRows.get(key) ?? null };
+        return bootstrap ? { ...undo, row: null } : undo;
+      });
+    });
 }
 
 /**
@@ -55,15 +86,29 @@ export async function rebase(db: WorkspaceDb, ctx: MutatorContext): Promise<void
 export async function applyPull(db: WorkspaceDb, ctx: MutatorContext, page: PullResponse): Promise<void> {
   await db.transaction('rw', allTables(db), async () => {
     if (page.reset) for (const name of syncedTableNames) await db.table(name).clear();
-    await applyChanges(db, page.changes, page.reset);
+    await refreshRollbacks(db, await applyChanges(db, page.changes, page.reset), page.reset);
     await writeCursor(db, page.reset ? page.cursor : Math.max(page.cursor, await readCursor(db)));
-    await db.outbox
+    const processed = await db.outbox
       .where('id')
       .belowOrEqual(page.lastMutationId)
       .filter((entry) => entry.status === 'pending')
-      .delete();
+      .toArray();
+    // The server has these writes, but how each ended may never have reached this device (an answer
+    // lost, another tab's push): their rows go back to the server's state, which holds the applied
+    // ones (now or in a later page of this pull), and a refused one leaves nothing behind.
+    for (const entry of processed) await restoreRows(db, entry);
+    await db.outbox.bulkDelete(processed.map((entry) => entry.id));
     await rebase(db, ctx);
   });
+}
+
+/** Puts the rows a queued write touched back as the server last sent them (see refreshRollbacks). */
+async function restoreRows(db: WorkspaceDb, entry: OutboxEntry): Promise<void> {
+  for (const undo of entry.undo) {
+    const table = db.table<VersionedRow, string>(undo.table);
+    if (undo.row === null) await table.delete(undo.key);
+    else await table.put({ ...undo.row, id: undo.key });
+  }
 }
 
 /** Whether a queued write of this device touches the entity a change is about. */
@@ -87,7 +132,7 @@ export async function applyLiveChange(
   change: Change,
 ): Promise<'applied' | 'gap'> {
   return db.transaction('rw', allTables(db), async () => {
-    await applyChanges(db, [change], false);
+    await refreshRollbacks(db, await applyChanges(db, [change], false), false);
     const overlapsPendingWrite = await hasPendingWrite(db, change);
     await rebase(db, ctx);
     const cursor = await readCursor(db);
@@ -100,7 +145,10 @@ export async function applyLiveChange(
   });
 }
 
-/** The server refused a write: undo its optimistic change and keep it as failed, with the reason. */
+/**
+ * The server refused a write: its rows go back to the server's newest state (see refreshRollbacks),
+ * the writes still queued are applied again, and the refused one is kept as failed, with the reason.
+ */
 export async function rejectEntry(
   db: WorkspaceDb,
   ctx: MutatorContext,
@@ -110,13 +158,7 @@ export async function rejectEntry(
   await db.transaction('rw', allTables(db), async () => {
     const entry = await db.outbox.get(entryId);
     if (!entry) return;
-    for (const undo of entry.undo.toReversed()) {
-      const table = db.table<VersionedRow, string>(undo.table);
-      const current = await table.get(undo.key);
-      if (undo.row === null) await table.delete(undo.key);
-      else if (!current || (current.version ?? 0) <= (undo.row.version ?? 0))
-        await table.put({ ...undo.row, id: undo.key });
-    }
+    await restoreRows(db, entry);
     await db.outbox.update(entryId, { status: 'failed', error });
     await rebase(db, ctx);
   });

@@ -34,9 +34,13 @@ export async function mutate<N extends MutationName>(
     return await db.transaction('rw', [db.outbox, db.meta, ...syncedTableNames], async () => {
       const next = (await db.meta.get('nextMutationId'))?.value;
       const id = typeof next === 'number' ? next : 1;
+      // What a refusal rolls back to: the server's row. An earlier queued write of the same row holds
+      // it already; the row itself shows that write's change, which the server may refuse as well.
+      const queued = (await db.outbox.where('status').equals('pending').toArray()).flatMap((entry) => entry.undo);
       const undo: UndoRecord[] = [];
       for (const { table, key } of mutator.touches(args, ctx)) {
-        const row = (await db.table(table).get(key)) as UndoRecord['row'] | undefined;
+        const earlier = queued.find((record) => record.table === table && record.key === key);
+        const row = earlier ? earlier.row : ((await db.table(table).get(key)) as UndoRecord['row'] | undefined);
         undo.push({ table, key, row: row ?? null });
       }
       await mutator.apply(db, args, ctx);

@@ -278,3 +278,88 @@ describe('applying server changes', () => {
     expect(await db.outbox.count()).toBe(0);
   });
 });
+
+describe('rolling back a refused write (found by faults.property.test.ts)', () => {
+  const refuseAll = () =>
+    new SyncEngine(
+      db,
+      ctx,
+      scriptedTransport(() => 'rejected'),
+    );
+
+  test('two refused writes of one row leave the server row, not the first refused write', async () => {
+    await seeded();
+    await mutate(db, ctx, 'user.updateDetails', { name: 'First refused', email: 'alice@demo.local' });
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Second refused', email: 'alice@demo.local' });
+    const engine = refuseAll();
+    engine.kick();
+    await engine.settled();
+    expect(await db.users.get(userId)).toMatchObject({ name: 'Alice Johnson', version: 1 });
+    expect((await db.outbox.toArray()).map((e) => e.status)).toEqual(['failed', 'failed']);
+    engine.stop();
+  });
+
+  test('a refused write rolls back to the row the server sent after the write was made', async () => {
+    await seeded();
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Refused', email: 'alice@demo.local' });
+    await applyPull(db, ctx, {
+      changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Server', version: 9 }) }],
+      cursor: 9,
+      more: false,
+      reset: false,
+      lastMutationId: 0,
+    });
+    expect(await db.users.get(userId)).toMatchObject({ name: 'Refused', version: 9, pending: 1 });
+    const engine = refuseAll();
+    engine.kick();
+    await engine.settled();
+    const row = await db.users.get(userId);
+    expect(row).toMatchObject({ name: 'Server', version: 9 });
+    expect(row?.pending).toBeUndefined();
+    engine.stop();
+  });
+
+  test('a write the server refused, whose answer never arrived, is rolled back when a pull says the server has it', async () => {
+    await seeded();
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Refused unheard', email: 'alice@demo.local' });
+    // The push answer was lost; the server refused the write, so the pull brings no change for the row.
+    await applyPull(db, ctx, { changes: [], cursor: 1, more: false, reset: false, lastMutationId: 1 });
+    const row = await db.users.get(userId);
+    expect(row).toMatchObject({ name: 'Alice Johnson', version: 1 });
+    expect(row?.pending).toBeUndefined();
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  test('a refused edit does not bring back a message the server removed meanwhile', async () => {
+    await seeded();
+    const messageId = '01900000-0000-7000-8000-0000000000aa';
+    const author = { _id: userId, id: userId, name: 'Alice Johnson', avatar: null, role: 'employee' as const };
+    const message = {
+      _id: messageId,
+      id: messageId,
+      text: 'Hello',
+      type: 'text' as const,
+      attachments: [],
+      userId: author,
+      userName: 'Alice Johnson',
+      userAvatar: null,
+      timestamp: '2026-11-01T00:00:00.000Z',
+      edited: false,
+      version: 2,
+    };
+    await applyLiveChange(db, ctx, 2, { entity: 'chatMessage', op: 'put', id: messageId, data: message });
+    await mutate(db, ctx, 'chat.edit', { id: messageId, text: 'Edited' });
+    await applyPull(db, ctx, {
+      changes: [{ entity: 'chatMessage', op: 'delete', id: messageId }],
+      cursor: 3,
+      more: false,
+      reset: false,
+      lastMutationId: 0,
+    });
+    const engine = refuseAll();
+    engine.kick();
+    await engine.settled();
+    expect(await db.chatMessages.get(messageId)).toBeUndefined();
+    engine.stop();
+  });
+});

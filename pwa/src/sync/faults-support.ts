@@ -1,0 +1,495 @@
+import Database from 'better-sqlite3';
+import { decodeJwt, SignJWT } from 'jose';
+import { isDeepStrictEqual } from 'node:util';
+import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  entityNames,
+  uuidv7,
+  type MutationOutcome,
+  type PullResponse,
+  type PushRequest,
+  type PushResponse,
+  type SendChatFilesArgs,
+  type UploadOutcomeResponse,
+  type User,
+} from '@office/sync-protocol';
+import {
+  removeDataDir,
+  startServerProcess,
+  stopServerProcess,
+  type ServerProcess,
+} from '../../../api/src/test-process';
+import { ApiError } from '../api/http';
+import { entityTables, type OutboxEntry, type WorkspaceDb } from '../data/db';
+import type { SyncTransport } from './transport';
+
+/** mulberry32: a tiny seeded generator, so a seed replays the same choices. */
+export class Random {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** A whole number in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  chance(probability: number): boolean {
+    return this.next() < probability;
+  }
+
+  pick<T>(items: readonly T[]): T | undefined {
+    return items[this.int(items.length)];
+  }
+
+  /** One of the keys, drawn in proportion to its weight. */
+  weighted<K extends string>(weights: Partial<Record<K, number>>): K {
+    const entries = Object.entries(weights) as [K, number][];
+    let draw = this.next() * entries.reduce((sum, [, weight]) => sum + weight, 0);
+    for (const [key, weight] of entries) {
+      draw -= weight;
+      if (draw < 0) return key;
+    }
+    const last = entries.at(-1);
+    if (!last) throw new Error('weighted() needs at least one key');
+    return last[0];
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The faults a seed injects; the test asserts each kind keeps happening. */
+export const faultKinds = [
+  'offline',
+  'droppedAnswer',
+  'duplicatePush',
+  'outOfOrderBatch',
+  'serverCrash',
+  'expiredToken',
+] as const;
+export type FaultKind = (typeof faultKinds)[number];
+
+/** What happened in one seed, in order, with milliseconds since its start; printed when the seed fails. */
+export class Trace {
+  readonly lines: string[] = [];
+  private readonly start = performance.now();
+
+  add(line: string): void {
+    this.lines.push(`${String(Math.round(performance.now() - this.start)).padStart(5)} ms  ${line}`);
+  }
+}
+
+/** Ids in the trace: the last 6 characters tell them apart and keep lines short. */
+export const short = (id: string): string => id.slice(-6);
+
+const describeOutcome = (outcome: MutationOutcome): string =>
+  outcome.status === 'duplicate'
+    ? `${outcome.id} dup-${outcome.original}`
+    : outcome.status === 'rejected'
+      ? `${outcome.id} rejected(${outcome.code})`
+      : `${outcome.id} applied`;
+
+const idRange = (ids: number[]): string => (ids.length > 1 ? `${ids[0]}..${ids.at(-1)}` : `${ids[0]}`);
+
+/** Every answer the server gave about each mutation, whether or not the client received it. */
+export class Ledger {
+  /** client name → mutation id → what the server said, in order. */
+  readonly answers = new Map<string, Map<number, { outcome: MutationOutcome; delivered: boolean }[]>>();
+
+  record(client: string, outcomes: MutationOutcome[], delivered: boolean): void {
+    const byId = this.answers.get(client) ?? new Map<number, { outcome: MutationOutcome; delivered: boolean }[]>();
+    this.answers.set(client, byId);
+    for (const outcome of outcomes) byId.set(outcome.id, [...(byId.get(outcome.id) ?? []), { outcome, delivered }]);
+  }
+}
+
+/** The JWT secret of test-process.ts's children. */
+const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x');
+
+/** The same claims as a real token, signed with the server's secret, expired a minute ago. */
+export async function expiredTokenLike(token: string): Promise<string> {
+  const { sub, ver } = decodeJwt(token);
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ ver })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(sub ?? '')
+    .setIssuedAt(now - 3600)
+    .setExpirationTime(now - 60)
+    .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+}
+
+export interface Session {
+  token: string;
+  expiredToken: string;
+  user: User;
+}
+
+/**
+ * The bundled server as a child process on one port and data dir, restarted in place after each
+ * `kill -9`. Rate limits are off: one test process plays many clients from one IP address.
+ */
+export class ServerUnderTest {
+  private process: ServerProcess;
+  private restarting: Promise<void> | null = null;
+
+  private constructor(
+    private readonly bundle: string,
+    process: ServerProcess,
+    readonly port: number,
+  ) {
+    this.process = process;
+  }
+
+  private static readonly env = { SEED_DEMO: '1', RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0' };
+
+  /** Starts on a fresh data dir: the demo workspace, or a copy of a stopped server's data dir. */
+  static async start(bundle: string, copyOf?: string): Promise<ServerUnderTest> {
+    // On tmpfs when there is one: `kill -9` loses nothing the page cache holds, so the crashes mean
+    // the same, without the fsync of every commit (synchronous = FULL) on a shared disk.
+    const parent = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+    const dataDir = mkdtempSync(join(parent, 'office-faults-'));
+    if (copyOf) cpSync(copyOf, dataDir, { recursive: true });
+    const process = await startServerProcess({ bundle, dataDir, env: ServerUnderTest.env });
+    return new ServerUnderTest(bundle, process, Number(new URL(process.url).port));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get dataDir(): string {
+    return this.process.dataDir;
+  }
+
+  /** `kill -9`, then the same server again on the same port and data dir. One crash at a time. */
+  async killAndRestart(): Promise<void> {
+    while (this.restarting) await this.restarting;
+    this.restarting = (async () => {
+      await stopServerProcess(this.process, 'SIGKILL');
+      this.process = await this.startInPlace();
+    })();
+    try {
+      await this.restarting;
+    } finally {
+      this.restarting = null;
+    }
+  }
+
+  private async startInPlace(): Promise<ServerProcess> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await startServerProcess({
+          bundle: this.bundle,
+          dataDir: this.dataDir,
+          port: this.port,
+          env: ServerUnderTest.env,
+        });
+      } catch (error) {
+        // The killed process's port is normally free at once; give the kernel a moment if not.
+        if (attempt >= 5) throw error;
+        await sleep(100 * attempt);
+      }
+    }
+  }
+
+  /** Resolves once no restart is under way. */
+  async ready(): Promise<void> {
+    while (this.restarting) await this.restarting;
+  }
+
+  async signIn(email: string): Promise<Session> {
+    const response = await fetch(`${this.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'demo1234' }),
+    });
+    if (!response.ok) throw new Error(`sign-in of ${email} failed: ${response.status} ${await response.text()}`);
+    const { token, user } = (await response.json()) as { token: string; user: User };
+    return { token, user, expiredToken: await expiredTokenLike(token) };
+  }
+
+  /** What the server says this user may see: a bootstrap for a client it has never met. */
+  async bootstrapFor(token: string): Promise<PullResponse> {
+    const response = await fetch(`${this.url}/api/sync/pull?clientId=${uuidv7()}&cursor=0`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (!response.ok) throw new Error(`bootstrap failed: ${response.status} ${await response.text()}`);
+    return (await response.json()) as PullResponse;
+  }
+
+  /** The server's SQLite file, read-only, for the exactly-once checks. */
+  openDatabase(): Database.Database {
+    return new Database(join(this.dataDir, 'workspace.db'), { readonly: true, fileMustExist: true });
+  }
+
+  /** Stops the server; `keepData` stops it cleanly (SIGTERM) so its data dir can be copied. */
+  async close({ keepData = false } = {}): Promise<void> {
+    await this.ready();
+    await stopServerProcess(this.process, keepData ? 'SIGTERM' : 'SIGKILL');
+    if (!keepData) removeDataDir(this.dataDir);
+  }
+}
+
+/** What a client's network does to its next requests. */
+export interface ClientFaults {
+  online: boolean;
+  tokenExpired: boolean;
+  /** A one-shot fault for the next push that reaches the server. */
+  nextPush: PushFault | null;
+  /** `kill -9` the server during the next request (a push, or a pull when there is nothing to push). */
+  crashNextRequest: boolean;
+}
+export type PushFault = 'dropAnswer' | 'duplicate' | 'outOfOrder';
+
+export interface FaultTransportDeps {
+  client: string;
+  server: ServerUnderTest;
+  session: Session;
+  /** Its own generator: how often the transport draws depends on timing, the seed's steps must not. */
+  random: Random;
+  trace: Trace;
+  ledger: Ledger;
+  injected(kind: FaultKind): void;
+}
+
+const networkError = (why: string) => new ApiError(0, 'network', why);
+
+/**
+ * The engine's wire calls to the real server, like `networkTransport` in engine-server.test.ts, with
+ * faults: offline, an expired token, and for the next push an answer lost after the commit, the
+ * request sent twice, a later slice of the batch sent before the earlier one, or the server killed.
+ */
+export class FaultTransport implements SyncTransport {
+  readonly faults: ClientFaults = { online: true, tokenExpired: false, nextPush: null, crashNextRequest: false };
+
+  constructor(private readonly deps: FaultTransportDeps) {}
+
+  private async call<T>(path: string, init: RequestInit, body?: string): Promise<T> {
+    const { session, server } = this.deps;
+    if (!this.faults.online) {
+      this.deps.injected('offline');
+      throw networkError('offline');
+    }
+    const token = this.faults.tokenExpired ? session.expiredToken : session.token;
+    let response: Response;
+    let answer: T & { code?: string; message?: string };
+    try {
+      response = await fetch(`${server.url}/api${path}`, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body }),
+      });
+      answer = (await response.json()) as T & { code?: string; message?: string };
+    } catch (error) {
+      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+      const why = `${error instanceof Error ? error.message : String(error)}${cause}`;
+      this.deps.trace.add(`${this.deps.client} ${path.split('?')[0]} → no answer (${why})`);
+      throw networkError(why);
+    }
+    if (!response.ok) {
+      if (response.status === 401 && this.faults.tokenExpired) this.deps.injected('expiredToken');
+      this.deps.trace.add(`${this.deps.client} ${path.split('?')[0]} → ${response.status} ${answer.code}`);
+      throw new ApiError(response.status, answer.code ?? 'internal', answer.message ?? '');
+    }
+    return answer;
+  }
+
+  private send(request: PushRequest): Promise<PushResponse> {
+    return this.call<PushResponse>('/sync/push', { method: 'POST' }, JSON.stringify(request));
+  }
+
+  private heard(request: PushRequest, answer: PushResponse, how: string, delivered: boolean): void {
+    this.deps.ledger.record(this.deps.client, answer.outcomes, delivered);
+    const outcomes = answer.outcomes.map(describeOutcome).join(', ') || 'gap, nothing applied';
+    this.deps.trace.add(
+      `${this.deps.client} push [${idRange(request.mutations.map((m) => m.id))}]${how} → ${outcomes}` +
+        ` (last ${answer.lastMutationId})${delivered ? '' : ', answer lost'}`,
+    );
+  }
+
+  /** Starts the request, kills the server 0–15 ms later, restarts it, and lets the request end as it will. */
+  private async crashDuring<T>(what: string, sending: Promise<T>): Promise<T> {
+    this.faults.crashNextRequest = false;
+    let answered = false;
+    sending.then(
+      () => (answered = true),
+      () => undefined,
+    );
+    const delay = this.deps.random.int(16);
+    await sleep(delay);
+    await this.deps.server.killAndRestart();
+    this.deps.injected('serverCrash');
+    this.deps.trace.add(
+      `server killed -9 ${delay} ms into ${this.deps.client}'s ${what} (${answered ? 'after' : 'before'} its answer), restarted`,
+    );
+    return sending;
+  }
+
+  async push(request: PushRequest): Promise<PushResponse> {
+    const { random } = this.deps;
+    if (this.faults.crashNextRequest && this.faults.online) {
+      const ids = `[${idRange(request.mutations.map((m) => m.id))}]`;
+      const answer = await this.crashDuring(`push ${ids}`, this.send(request));
+      this.heard(request, answer, ' (survived the crash)', true);
+      return answer;
+    }
+    // A fault waits for a push that reaches the server; out of order needs two mutations to reorder.
+    const fault = this.faults.online ? this.faults.nextPush : null;
+    if (fault === 'outOfOrder' && request.mutations.length < 2) return this.plainPush(request);
+    if (fault) this.faults.nextPush = null;
+    switch (fault) {
+      case null:
+        return this.plainPush(request);
+      case 'dropAnswer': {
+        const answer = await this.send(request);
+        this.deps.injected('droppedAnswer');
+        this.heard(request, answer, '', false);
+        throw networkError('connection reset after the server committed');
+      }
+      case 'duplicate': {
+        // The same request twice at once, as a retry racing the original.
+        const [first, second] = await Promise.allSettled([this.send(request), this.send(request)]);
+        const answers = [first, second].flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+        if (answers.length > 0) this.deps.injected('duplicatePush');
+        const kept = random.int(answers.length);
+        answers.forEach((answer, index) => this.heard(request, answer, ' (sent twice)', index === kept));
+        const delivered = answers[kept];
+        if (delivered) return delivered;
+        throw first.status === 'rejected' ? first.reason : networkError('both copies failed');
+      }
+      case 'outOfOrder': {
+        // A later slice of the batch overtakes the earlier one; the server must answer it with a gap.
+        const split = 1 + random.int(request.mutations.length - 1);
+        const later = { ...request, mutations: request.mutations.slice(split) };
+        const earlier = { ...request, mutations: request.mutations.slice(0, split) };
+        const overtaking = await this.send(later);
+        this.deps.injected('outOfOrderBatch');
+        this.heard(later, overtaking, ' (out of order)', false);
+        const answer = await this.send(earlier);
+        this.heard(earlier, answer, ' (after the overtaking slice)', true);
+        return answer;
+      }
+    }
+  }
+
+  private async plainPush(request: PushRequest): Promise<PushResponse> {
+    const answer = await this.send(request);
+    this.heard(request, answer, '', true);
+    return answer;
+  }
+
+  async pull({ clientId, cursor, limit }: { clientId: string; cursor: number; limit: number }): Promise<PullResponse> {
+    const sending = this.call<PullResponse>(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`, {
+      method: 'GET',
+    });
+    const crash = this.faults.crashNextRequest && this.faults.online;
+    const page = await (crash ? this.crashDuring(`pull from ${cursor}`, sending) : sending);
+    this.deps.trace.add(
+      `${this.deps.client} pull from ${cursor} → ${page.changes.length} changes${page.reset ? ' (bootstrap)' : ''},` +
+        ` cursor ${page.cursor}, last mutation ${page.lastMutationId}`,
+    );
+    return page;
+  }
+
+  async upload(clientId: string, entry: OutboxEntry): Promise<MutationOutcome | 'gap'> {
+    if (!this.faults.online) {
+      this.deps.injected('offline');
+      throw networkError('offline');
+    }
+    const args = entry.args as SendChatFilesArgs;
+    const form = new FormData();
+    form.append('clientId', clientId);
+    form.append('mutationId', String(entry.id));
+    form.append('at', entry.at);
+    form.append('id', args.id);
+    form.append('text', args.text ?? '');
+    for (const file of args.files) form.append('files', file.blob, file.name);
+    const token = this.faults.tokenExpired ? this.deps.session.expiredToken : this.deps.session.token;
+    let response: Response;
+    let body: UploadOutcomeResponse & { code?: string; message?: string };
+    try {
+      response = await fetch(`${this.deps.server.url}/api/messages/upload`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      body = (await response.json()) as typeof body;
+    } catch (error) {
+      throw networkError(error instanceof Error ? error.message : String(error));
+    }
+    if (!response.ok) {
+      if (response.status === 401 && this.faults.tokenExpired) this.deps.injected('expiredToken');
+      this.deps.trace.add(`${this.deps.client} upload #${entry.id} → ${response.status} ${body.code}`);
+      throw new ApiError(response.status, body.code ?? 'internal', body.message ?? '');
+    }
+    const drop = this.faults.nextPush === 'dropAnswer';
+    if (drop) this.faults.nextPush = null;
+    if (body.outcome !== 'gap') this.deps.ledger.record(this.deps.client, [body.outcome], !drop);
+    this.deps.trace.add(
+      `${this.deps.client} upload #${entry.id} → ${body.outcome === 'gap' ? 'gap' : describeOutcome(body.outcome)}` +
+        `${drop ? ', answer lost' : ''}`,
+    );
+    if (drop) {
+      this.deps.injected('droppedAnswer');
+      throw networkError('connection reset after the server committed');
+    }
+    return body.outcome;
+  }
+}
+
+type Row = Record<string, unknown>;
+
+/** Fields only the device keeps (data/db.ts): the mark of an unconfirmed write, the bell's index key. */
+const localOnlyFields = new Set(['pending', 'unread']);
+
+/** One line per difference between a client's synced tables and the server's bootstrap for that user. */
+export async function diffAgainstBootstrap(db: WorkspaceDb, bootstrap: PullResponse): Promise<string[]> {
+  const differences: string[] = [];
+  for (const entity of entityNames) {
+    const table = entityTables[entity];
+    const expected = new Map<string, Row>();
+    for (const change of bootstrap.changes)
+      if (change.entity === entity && change.op === 'put') expected.set(change.id, change.data);
+    const actual = new Map<string, Row>();
+    for (const row of await db.table<Row, string>(table).toArray()) {
+      const synced = Object.fromEntries(Object.entries(row).filter(([key]) => !localOnlyFields.has(key)));
+      actual.set(String(row.id), synced);
+    }
+    for (const [id, row] of actual) {
+      const server = expected.get(id);
+      if (!server) {
+        differences.push(`${table} ${short(id)}: on the device only: ${clip(row)}`);
+        continue;
+      }
+      if (isDeepStrictEqual(row, server)) continue;
+      const keys = [...new Set([...Object.keys(row), ...Object.keys(server)])].filter(
+        (key) => !isDeepStrictEqual(row[key], server[key]),
+      );
+      for (const key of keys)
+        differences.push(`${table} ${short(id)}.${key}: device ${clip(row[key])}, server ${clip(server[key])}`);
+    }
+    for (const [id, row] of expected)
+      if (!actual.has(id)) differences.push(`${table} ${short(id)}: on the server only: ${clip(row)}`);
+  }
+  return differences;
+}
+
+const clip = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+};
