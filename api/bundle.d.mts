@@ -1,1 +1,4 @@
+import type { Plugin } from 'esbuild';
+
+export const externalizeNpmPackages: Plugin;
 export function bundleServer(outfile: string, options?: { sourcemap?: boolean }): Promise<void>;

@@ -5,6 +5,16 @@ import { fileURLToPath } from 'node:url';
 
 const apiDir = fileURLToPath(new URL('.', import.meta.url));
 
+/** npm packages stay imports of the bundle; our workspaces (@office/*) are bundled from source. */
+export const externalizeNpmPackages = {
+  name: 'externalize-npm-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@office/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
 /** Writes the server bundle to `outfile` (absolute, or relative to api/). */
 export async function bundleServer(outfile, { sourcemap = true } = {}) {
   await build({
@@ -17,15 +27,6 @@ export async function bundleServer(outfile, { sourcemap = true } = {}) {
     target: 'node20',
     sourcemap,
     logLevel: 'warning',
-    plugins: [
-      {
-        name: 'externalize-npm-packages',
-        setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('@office/') ? undefined : { path: args.path, external: true },
-          );
-        },
-      },
-    ],
+    plugins: [externalizeNpmPackages],
   });
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page, type Route } from '@playwright/test';
+import { chromiumLaunchOptions } from '../e2e/chromium';
 import type { BenchCredentials, BrowserBenchContext } from './context';
 import { median, percentiles, type Measure } from './measure';
 
@@ -8,16 +9,6 @@ import { median, percentiles, type Measure } from './measure';
 // Timings are taken inside the page (performance.now(), event.timeStamp), so Playwright's own
 // round trips are not part of them.
 
-/** playwright.config.ts `use.launchOptions`: Debian's Chromium (or CHROMIUM_PATH), never a downloaded one. */
-const launchArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 const viewport = { width: 1280, height: 800 } as const;
 
 /** Per-tab sessionStorage keys of the app: pwa/src/app/splash/splash-session.ts and app/auth/session-storage.ts. */
@@ -676,10 +667,7 @@ async function measureBootstrap(
 export async function measureBrowser(bench: BrowserBenchContext): Promise<Measure[]> {
   // Lets context routes see the service worker's requests, as in playwright.config.ts.
   process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS ??= '1';
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: launchArgs,
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const measures: Measure[] = [];
     measures.push(await measureLocalWrite(browser, bench));

@@ -2,6 +2,7 @@
 // bundle with the same arguments (`npm run bench -- --quick`). npm packages stay external (resolved from
 // node_modules at run time); our workspaces (@office/*) and the api sources the bench seeds with are bundled.
 import { build } from 'esbuild';
+import { externalizeNpmPackages } from '../api/bundle.mjs';
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
@@ -21,14 +22,7 @@ await build({
   sourcemap: 'inline',
   logLevel: 'warning',
   plugins: [
-    {
-      name: 'externalize-npm-packages',
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path.startsWith('@office/') ? undefined : { path: args.path, external: true },
-        );
-      },
-    },
+    externalizeNpmPackages,
     {
       // The api code finds its migrations, its bundler and the test-server cache by walking up from
       // its own file (import.meta). Bundled into node_modules/.cache it would look in the wrong place,

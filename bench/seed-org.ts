@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { seededRandom } from '../api/src/test-random';
 import type { z } from 'zod';
 import { isoToday, uuidv7, type Actor, type Role, type TaskPriority, type TaskStatus } from '@office/sync-protocol';
 import { openDatabase, type Db, type Tx } from '../api/src/db/client';
@@ -71,18 +72,6 @@ const chatLines = [
   'Great job on the demo today, everyone.',
 ];
 
-/** A small deterministic generator (mulberry32), so every run seeds the same organisation. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const DAY = 86_400_000;
 /** Commands per SQLite transaction: one fsync per batch instead of one per command. */
 const BATCH = 500;
@@ -95,7 +84,7 @@ const BATCH = 500;
 export async function seedOrganisation(dataDir: string, size: OrgSize): Promise<SeededOrg> {
   const db = openDatabase(join(dataDir, 'workspace.db'));
   try {
-    const random = randomSource(9);
+    const random = seededRandom(9);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
     const now = Date.now();
     // Hashing is deliberately slow (argon2id): one hash serves every account.

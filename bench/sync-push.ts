@@ -173,7 +173,7 @@ export async function measurePushThroughput({
 
 /** Why pushed mutations cannot reach 1 000/s here, for the rows that miss. */
 const perMutationCost =
-  'Each mutation runs in its own transaction (its writes, the client’s last mutation id and its stored outcome commit together) with an fsync, and a chat message among them notifies 49 users: a few ms of one core each. 1 000/s needs one transaction per pushed batch (a savepoint per mutation), which changes what a fault in mid-batch keeps; that is a decision on the push contract, not a tuning.';
+  'Each mutation runs in its own transaction (its writes, the client’s last mutation id and its stored outcome commit together; the answer waits for one group fsync), and a chat message among them notifies 49 users: a few ms of one core each, which is where the time goes. 1 000/s needs one transaction per pushed batch (a savepoint per mutation), which changes what a fault in mid-batch keeps; that is a decision on the push contract, not a tuning.';
 
 /** Everything `expected` names is in what the reader holds. */
 function missingFrom(held: Map<string, Change>, expected: Expected): number {

@@ -5,7 +5,6 @@ import {
   uuidv7,
   type PullResponse,
   type PushResponse,
-  type SendChatFilesArgs,
   type UploadOutcomeResponse,
 } from '@office/sync-protocol';
 import { signIn, startTestServer, type TestServer } from '../../../api/src/test-support';
@@ -14,7 +13,7 @@ import type { WorkspaceDb } from '../data/db';
 import { SyncEngine } from './engine';
 import { mutate } from './mutate';
 import { freshDb } from './test-support';
-import type { SyncTransport } from './transport';
+import { uploadForm, type SyncTransport } from './transport';
 
 let server: TestServer;
 let db: WorkspaceDb;
@@ -54,14 +53,7 @@ function networkTransport(token: string) {
       call<PullResponse>(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`),
     async upload(clientId, entry) {
       if (!state.online) throw new ApiError(0, 'network', 'offline');
-      const args = entry.args as SendChatFilesArgs;
-      const form = new FormData();
-      form.append('clientId', clientId);
-      form.append('mutationId', String(entry.id));
-      form.append('at', entry.at);
-      form.append('id', args.id);
-      form.append('text', args.text ?? '');
-      for (const file of args.files) form.append('files', file.blob, file.name);
+      const form = uploadForm(clientId, entry);
       const response = await fetch(`${server.url}/api/messages/upload`, {
         method: 'POST',
         body: form,

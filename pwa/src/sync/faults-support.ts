@@ -11,7 +11,6 @@ import {
   type PullResponse,
   type PushRequest,
   type PushResponse,
-  type SendChatFilesArgs,
   type UploadOutcomeResponse,
   type User,
 } from '@office/sync-protocol';
@@ -23,22 +22,15 @@ import {
 } from '../../../api/src/test-process';
 import { ApiError } from '../api/http';
 import { entityTables, type OutboxEntry, type WorkspaceDb } from '../data/db';
-import type { SyncTransport } from './transport';
+import { uploadForm, type SyncTransport } from './transport';
+import { seededRandom } from '../../../api/src/test-random';
 
-/** mulberry32: a tiny seeded generator, so a seed replays the same choices. */
+/** Seeded choices, so a seed replays the same run. */
 export class Random {
-  private state: number;
+  readonly next: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.next = seededRandom(seed);
   }
 
   /** A whole number in [0, n). */
@@ -411,14 +403,7 @@ export class FaultTransport implements SyncTransport {
       this.deps.injected('offline');
       throw networkError('offline');
     }
-    const args = entry.args as SendChatFilesArgs;
-    const form = new FormData();
-    form.append('clientId', clientId);
-    form.append('mutationId', String(entry.id));
-    form.append('at', entry.at);
-    form.append('id', args.id);
-    form.append('text', args.text ?? '');
-    for (const file of args.files) form.append('files', file.blob, file.name);
+    const form = uploadForm(clientId, entry);
     const token = this.faults.tokenExpired ? this.deps.session.expiredToken : this.deps.session.token;
     let response: Response;
     let body: UploadOutcomeResponse & { code?: string; message?: string };

@@ -19,6 +19,21 @@ export interface SyncTransport {
   upload(clientId: string, entry: OutboxEntry): Promise<MutationOutcome | 'gap'>;
 }
 
+/** The multipart body of a queued message with files. */
+export function uploadForm(clientId: string, entry: OutboxEntry): FormData {
+  // The entry's args passed its schema (chat.sendFiles or dm.sendFiles) when it was queued.
+  const args = entry.args as SendChatFilesArgs | SendDirectFilesArgs;
+  const form = new FormData();
+  // The sync fields come first: the server reads them before it stores the files.
+  form.append('clientId', clientId);
+  form.append('mutationId', String(entry.id));
+  form.append('at', entry.at);
+  form.append('id', args.id);
+  form.append('text', args.text ?? '');
+  for (const file of args.files) form.append('files', file.blob, file.name);
+  return form;
+}
+
 export const httpTransport: SyncTransport = {
   push: (request) => api.post<PushResponse>('/sync/push', request),
   pull: ({ clientId, cursor, limit }) =>
@@ -30,15 +45,7 @@ export const httpTransport: SyncTransport = {
       entry.name === 'dm.sendFiles'
         ? `/direct-messages/conversations/${(args as SendDirectFilesArgs).conversationId}/messages`
         : '/messages/upload';
-    const form = new FormData();
-    // The sync fields come first: the server reads them before it stores the files.
-    form.append('clientId', clientId);
-    form.append('mutationId', String(entry.id));
-    form.append('at', entry.at);
-    form.append('id', args.id);
-    form.append('text', args.text ?? '');
-    for (const file of args.files) form.append('files', file.blob, file.name);
-    const answer = await api.post<UploadOutcomeResponse>(url, form, { timeoutMs: 120_000 });
+    const answer = await api.post<UploadOutcomeResponse>(url, uploadForm(clientId, entry), { timeoutMs: 120_000 });
     return answer.outcome;
   },
 };
