@@ -1,12 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  uuidv7,
-  type PullResponse,
-  type PushResponse,
-  type UploadOutcomeResponse,
-} from '@office/sync-protocol';
+import { uuidv7, type PullResponse, type PushResponse, type UploadOutcomeResponse } from '@office/sync-protocol';
 import { signIn, startTestServer, type TestServer } from '../../../api/src/test-support';
 import { ApiError } from '../api/http';
 import type { WorkspaceDb } from '../data/db';
