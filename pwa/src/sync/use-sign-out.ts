@@ -1,5 +1,7 @@
 import { useCallback } from 'react';
 import { Dexie } from 'dexie';
+import { forgetDeviceAccount } from '../app/auth/device-accounts';
+import { clearEndedSession } from '../app/auth/ended-session';
 import { useAuth } from '../app/auth/use-auth';
 import { databaseName } from '../data/db';
 import { endPushSubscription } from '../push/push-subscription';
@@ -7,14 +9,21 @@ import { useOptionalWorkspace } from './sync-context';
 
 /**
  * The Logout button: warns before discarding unsynced writes, then ends the session and deletes
- * this user's local database. (A 401 ends the session too, but keeps the database and its outbox.)
+ * this user's local database and what this device remembers to open the account offline. (A 401 ends
+ * the session too, but keeps the database, its outbox and the offline sign-in.)
  */
 export function useSignOut(): () => Promise<void> {
-  const { logout } = useAuth();
+  const { logout, user } = useAuth();
+  const userId = user?.id ?? null;
   const workspace = useOptionalWorkspace();
   return useCallback(async () => {
+    const forgetDevice = async (): Promise<void> => {
+      clearEndedSession();
+      if (userId !== null) await forgetDeviceAccount(userId);
+    };
     if (!workspace) {
       await endPushSubscription({ tellServer: true });
+      await forgetDevice();
       logout();
       return;
     }
@@ -32,6 +41,7 @@ export function useSignOut(): () => Promise<void> {
     workspace.socket.close();
     workspace.db.close();
     await Dexie.delete(databaseName(workspace.ctx.userId));
+    await forgetDevice();
     logout();
-  }, [logout, workspace]);
+  }, [logout, userId, workspace]);
 }

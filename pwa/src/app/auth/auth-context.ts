@@ -16,6 +16,8 @@ export interface AuthContextValue {
   login: (email: string, password: string) => Promise<AuthResult>;
   register: (name: string, email: string, password: string) => Promise<AuthResult>;
   googleLogin: (tokenId: string) => Promise<AuthResult>;
+  /** Offline: opens the account that last signed in with Google on this device (it has no password). */
+  continueOffline: (userId: string) => Promise<AuthResult>;
   /** Ends the session: clears the user, the token and the session flag. */
   logout: () => void;
   /** Replaces the current user in memory and in storage (password stripped). */

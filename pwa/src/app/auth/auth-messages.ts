@@ -1,4 +1,5 @@
 import { ApiError } from '../../api/http';
+import type { OfflineSignIn } from './device-accounts';
 
 /** The sentences of spec section 8 for each way of signing in. */
 export const authMessages = {
@@ -6,7 +7,30 @@ export const authMessages = {
   login: { failure: 'Invalid email or password', exception: 'Login failed. Please try again.' },
   register: { failure: 'Registration failed', exception: 'Registration failed. Please try again.' },
   google: { failure: 'Google login failed', exception: 'Google login failed. Please try again.' },
+  /** Offline, for an account that never signed in online on this device. */
+  offlineUnknownAccount: 'You are offline. Sign in once with a connection on this device to use it offline.',
+  /** The note on the sign-in form while the device has no network. */
+  offlineNote: "You're offline — signing in with what this device knows",
+  /** After the server refused the stored token while writes were still queued. */
+  signInToSync: 'Sign in again to sync your changes',
 } as const;
+
+/** "Continue offline as {name}": the Google account last used on this device. */
+export const continueOfflineLabel = (name: string): string => `Continue offline as ${name}`;
+
+/** The banner text for a refused offline sign-in. */
+export function offlineSignInMessage(outcome: Exclude<OfflineSignIn, { ok: true }>): string {
+  switch (outcome.reason) {
+    case 'unknown-account':
+      return authMessages.offlineUnknownAccount;
+    case 'wrong-password':
+      return authMessages.login.failure;
+    case 'wait': {
+      const seconds = Math.ceil(outcome.retryInMs / 1000);
+      return `Too many wrong passwords. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
+    }
+  }
+}
 
 /**
  * The banner text for a failed sign-in call: the server's message when the server answered,

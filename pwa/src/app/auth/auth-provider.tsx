@@ -1,10 +1,19 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AuthResponse, User } from '@office/sync-protocol';
-import { onUnauthorized } from '../../api/http';
+import { isNetworkError, onUnauthorized } from '../../api/http';
 import { fetchCurrentUser, googleLoginRequest, loginRequest, registerRequest } from '../../api/auth-api';
 import { AuthContext, type AuthContextValue, type AuthResult } from './auth-context';
-import { authFailureMessage, authMessages } from './auth-messages';
+import { authFailureMessage, authMessages, offlineSignInMessage } from './auth-messages';
 import { avatarUpdatedEvent, avatarUpdatedUserId } from './avatar-events';
+import {
+  deviceAccountById,
+  deviceAccountFor,
+  rememberGoogleAccount,
+  rememberPasswordAccount,
+  signInOffline,
+  updateDeviceAccount,
+} from './device-accounts';
+import { clearEndedSession, markSessionEnded } from './ended-session';
 import {
   clearStoredSession,
   readStoredSession,
@@ -32,6 +41,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const applySession = useCallback((user: User, token: string) => {
     const clean = withoutPassword(user);
     writeStoredSession({ user: clean, token });
+    clearEndedSession();
     tokenRef.current = token;
     setState({ user: clean, token, loading: false });
   }, []);
@@ -40,12 +50,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const clean = withoutPassword(user);
     writeStoredUser(clean);
     setState((current) => ({ ...current, user: clean }));
+    void updateDeviceAccount(clean.id, { user: clean });
   }, []);
 
   const renewToken = useCallback((token: string) => {
     writeStoredToken(token);
     tokenRef.current = token;
-    setState((current) => ({ ...current, token }));
+    setState((current) => {
+      if (current.user) void updateDeviceAccount(current.user.id, { token });
+      return { ...current, token };
+    });
   }, []);
 
   /** The one place a session ends: the Logout button and any 401 both come here. */
@@ -94,8 +108,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, [refreshUser]);
 
-  // A 401 on any authenticated call ends the session; the route guards then show /login.
-  useEffect(() => onUnauthorized(logout), [logout]);
+  // A 401 on any authenticated call ends the session; the route guards then show /login, which asks
+  // the same person to sign in again when their queued writes wait for it.
+  const userIdRef = useRef<string | null>(null);
+  useEffect(() => {
+    userIdRef.current = state.user?.id ?? null;
+  }, [state.user]);
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        if (userIdRef.current !== null) markSessionEnded(userIdRef.current);
+        logout();
+      }),
+    [logout],
+  );
 
   // An avatar change of the current user: re-fetch the user and bump the cache-busting counter.
   const currentUserId = state.user?.id ?? null;
@@ -118,38 +144,80 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     async (
       call: () => Promise<AuthResponse>,
       messages: { failure: string; exception: string },
-    ): Promise<AuthResult> => {
+      remember: (user: User, token: string) => Promise<void>,
+    ): Promise<AuthResult & { unreachable?: boolean }> => {
       try {
         const answer = await call();
         if (!answer.ok || !answer.token || !answer.user) {
           return { ok: false, message: answer.message || messages.failure };
         }
         applySession(answer.user, answer.token);
+        // In the background: the password's key derivation takes a moment, the dashboard need not wait.
+        remember(answer.user, answer.token).catch((error: unknown) =>
+          console.warn('Could not remember this account for offline use', error),
+        );
         return { ok: true };
       } catch (error) {
-        return { ok: false, message: authFailureMessage(error, messages) };
+        return { ok: false, message: authFailureMessage(error, messages), unreachable: isNetworkError(error) };
       }
     },
     [applySession],
   );
 
+  /** Signs in with what this device knows: the verifier of an earlier online sign-in. */
+  const signInWithDevice = useCallback(
+    async (email: string, password: string): Promise<AuthResult> => {
+      const outcome = await signInOffline(email, password);
+      if (!outcome.ok) return { ok: false, message: offlineSignInMessage(outcome) };
+      applySession(outcome.user, outcome.token);
+      return { ok: true };
+    },
+    [applySession],
+  );
+
   const login = useCallback(
-    (email: string, password: string) => signIn(() => loginRequest(email, password), authMessages.login),
-    [signIn],
+    async (email: string, password: string): Promise<AuthResult> => {
+      if (!navigator.onLine) return signInWithDevice(email, password);
+      const online = await signIn(
+        () => loginRequest(email, password),
+        authMessages.login,
+        (user, token) => rememberPasswordAccount(user, token, password),
+      );
+      // The network claims to be up but the server is out of reach (a captive portal, flaky Wi-Fi).
+      if (!online.ok && online.unreachable === true && (await deviceAccountFor(email))) {
+        return signInWithDevice(email, password);
+      }
+      return online.ok ? online : { ok: false, message: online.message };
+    },
+    [signIn, signInWithDevice],
   );
   const register = useCallback(
     (name: string, email: string, password: string) =>
-      signIn(() => registerRequest(name, email, password), authMessages.register),
+      signIn(
+        () => registerRequest(name, email, password),
+        authMessages.register,
+        (user, token) => rememberPasswordAccount(user, token, password),
+      ),
     [signIn],
   );
   const googleLogin = useCallback(
-    (tokenId: string) => signIn(() => googleLoginRequest(tokenId), authMessages.google),
+    (tokenId: string) => signIn(() => googleLoginRequest(tokenId), authMessages.google, rememberGoogleAccount),
     [signIn],
+  );
+  /** "Continue offline as {name}": the account that last signed in with Google on this device. */
+  const continueOffline = useCallback(
+    async (userId: string): Promise<AuthResult> => {
+      const account = await deviceAccountById(userId);
+      if (!account?.googleSignedInAt) return { ok: false, message: authMessages.offlineUnknownAccount };
+      applySession(account.user, account.token);
+      return { ok: true };
+    },
+    [applySession],
   );
 
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, avatarVersion, login, register, googleLogin, logout, setUser, renewToken }),
-    [state, avatarVersion, login, register, googleLogin, logout, setUser, renewToken],
+    () => ({ ...state, avatarVersion, login, register, googleLogin, continueOffline, logout, setUser, renewToken }),
+    [state, avatarVersion, login, register, googleLogin, continueOffline, logout, setUser, renewToken],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

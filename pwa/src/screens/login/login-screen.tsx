@@ -1,19 +1,27 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Lock, Mail } from 'lucide-react';
 import { AuthLayout } from '../../components/auth-layout';
 import { Button } from '../../components/button';
 import { FormAlert } from '../../components/form-alert';
+import { FormNotice } from '../../components/form-notice';
+import { UserAvatar } from '../../components/user-avatar';
 import { PasswordField, TextField } from '../../components/text-field';
-import { authMessages } from '../../app/auth/auth-messages';
+import { authMessages, continueOfflineLabel } from '../../app/auth/auth-messages';
+import { lastGoogleAccount, type DeviceAccount } from '../../app/auth/device-accounts';
+import { writesAwaitingSignIn } from '../../app/auth/ended-session';
+import { useOnline } from '../../data/hooks';
 import { GoogleSignInButton } from '../../app/auth/google-sign-in-button';
 import { useAuth } from '../../app/auth/use-auth';
 import styles from '../../components/auth-form.module.css';
 
 /** /login: email and password, or Google (spec section 2). */
 export function LoginScreen() {
-  const { login, googleLogin } = useAuth();
+  const { login, googleLogin, continueOffline } = useAuth();
   const navigate = useNavigate();
+  const online = useOnline();
+  const googleAccount = useLastGoogleAccount();
+  const awaitingWrites = useWritesAwaitingSignIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -52,6 +60,18 @@ export function LoginScreen() {
     setError(result.message);
   };
 
+  const handleContinueOffline = async (account: DeviceAccount): Promise<void> => {
+    setError(null);
+    setSubmitting(true);
+    const result = await continueOffline(account.userId);
+    if (result.ok) {
+      void navigate('/dashboard', { replace: true });
+      return;
+    }
+    setSubmitting(false);
+    setError(result.message);
+  };
+
   return (
     <AuthLayout
       title="Welcome back"
@@ -63,6 +83,8 @@ export function LoginScreen() {
       }
     >
       <form className={styles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
+        {!online && <FormNotice>{authMessages.offlineNote}</FormNotice>}
+        {awaitingWrites > 0 && <FormNotice>{authMessages.signInToSync}</FormNotice>}
         {error !== null && <FormAlert message={error} />}
         <TextField
           label="Email"
@@ -88,7 +110,55 @@ export function LoginScreen() {
           {submitting ? 'Signing in...' : 'Sign in'}
         </Button>
       </form>
-      <GoogleSignInButton onCredential={(credential) => void handleGoogleCredential(credential)} />
+      {!online && googleAccount ? (
+        <Button
+          variant="secondary"
+          block
+          disabled={submitting}
+          onClick={() => void handleContinueOffline(googleAccount)}
+        >
+          <span aria-hidden="true">
+            <UserAvatar src={googleAccount.user.avatar} name={googleAccount.user.name} size={24} />
+          </span>
+          {continueOfflineLabel(googleAccount.user.name)}
+        </Button>
+      ) : (
+        <GoogleSignInButton onCredential={(credential) => void handleGoogleCredential(credential)} />
+      )}
     </AuthLayout>
   );
+}
+
+/** The Google account that may continue offline on this device, once read. */
+function useLastGoogleAccount(): DeviceAccount | undefined {
+  const [account, setAccount] = useState<DeviceAccount>();
+  useEffect(() => {
+    let active = true;
+    lastGoogleAccount()
+      .then((found) => {
+        if (active) setAccount(found);
+      })
+      .catch((error: unknown) => console.warn('Could not read this device’s accounts', error));
+    return () => {
+      active = false;
+    };
+  }, []);
+  return account;
+}
+
+/** Writes of a person whose session the server ended, waiting for them to sign in again. */
+function useWritesAwaitingSignIn(): number {
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    let active = true;
+    writesAwaitingSignIn()
+      .then((found) => {
+        if (active) setCount(found);
+      })
+      .catch((error: unknown) => console.warn('Could not read the writes waiting for sign-in', error));
+    return () => {
+      active = false;
+    };
+  }, []);
+  return count;
 }
