@@ -20,19 +20,30 @@ export class ApiError extends Error {
   /** Stable code; a server may send one this client does not know yet, so any string is kept. */
   readonly code: ApiErrorCode | (string & {});
   readonly details: readonly { path: string; message: string }[] | undefined;
+  /**
+   * The sentence the server itself sent, or null when its answer had none (a proxy's page, an empty
+   * body, or no answer at all): the spec's fallbacks apply exactly then ("the server's message, or ...").
+   */
+  readonly serverMessage: string | null;
 
   constructor(
     status: number,
     code: ApiErrorCode | (string & {}),
     message: string,
     details?: readonly { path: string; message: string }[],
+    serverMessage: string | null = null,
   ) {
     super(message);
     this.status = status;
     this.code = code;
     this.details = details;
+    this.serverMessage = serverMessage;
   }
 }
+
+/** The server's own sentence in a failure, or the spec's fallback when it sent none. */
+export const serverMessageOr = (error: unknown, fallback: string): string =>
+  error instanceof ApiError && error.serverMessage?.trim() ? error.serverMessage : fallback;
 
 /** Whether the error came from the client side (no answer from the server). */
 export const isNetworkError = (error: unknown): boolean =>
@@ -110,7 +121,7 @@ async function readBody(response: Response): Promise<unknown> {
 function errorFromResponse(status: number, body: unknown): ApiError {
   if (isErrorBody(body)) {
     const details = Array.isArray(body.details) ? (body.details as { path: string; message: string }[]) : undefined;
-    return new ApiError(status, body.code, body.message, details);
+    return new ApiError(status, body.code, body.message, details, body.message);
   }
   // No catalogue body: a proxy or a gateway answered. Keep the status, name it generically.
   const code: ErrorCode =

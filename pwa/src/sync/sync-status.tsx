@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { AlertTriangle, CloudOff, RefreshCw, UploadCloud } from 'lucide-react';
+import { refusalMessage } from '../app/failure-messages';
 import { useOnline, useOutbox, useSyncState } from '../data/hooks';
 import { useOptionalWorkspace, useWorkspace } from './sync-context';
 import { discardFailed, mutationLabels, retryFailed } from './outbox-actions';
@@ -67,7 +68,7 @@ function SignedInSyncStatus() {
                   <li key={entry.id} className={styles.failedItem}>
                     <div>
                       <strong>{mutationLabels[entry.name]}</strong>
-                      <p className={styles.reason}>{entry.error?.message ?? 'Refused by the server.'}</p>
+                      <p className={styles.reason}>{refusalMessage(entry.name, entry.error?.message)}</p>
                     </div>
                     <div className={styles.actions}>
                       <button type="button" onClick={() => void retryFailed(db, ctx, entry.id).then(engine.kick)}>

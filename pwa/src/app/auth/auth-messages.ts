@@ -1,12 +1,13 @@
-import { ApiError } from '../../api/http';
+import { ApiError, serverMessageOr } from '../../api/http';
+import { failureTexts } from '../failure-messages';
 import type { OfflineSignIn } from './device-accounts';
 
 /** The sentences of spec section 8 for each way of signing in. */
 export const authMessages = {
-  emptyFields: 'Please fill in all fields',
-  login: { failure: 'Invalid email or password', exception: 'Login failed. Please try again.' },
-  register: { failure: 'Registration failed', exception: 'Registration failed. Please try again.' },
-  google: { failure: 'Google login failed', exception: 'Google login failed. Please try again.' },
+  emptyFields: failureTexts.fillAllFields,
+  login: { failure: failureTexts.loginFailed, exception: failureTexts.loginException },
+  register: { failure: failureTexts.registrationFailed, exception: failureTexts.registrationException },
+  google: { failure: failureTexts.googleFailed, exception: failureTexts.googleException },
   /** Offline, for an account that never signed in online on this device. */
   offlineUnknownAccount: 'You are offline. Sign in once with a connection on this device to use it offline.',
   /** The note on the sign-in form while the device has no network. */
@@ -37,8 +38,6 @@ export function offlineSignInMessage(outcome: Exclude<OfflineSignIn, { ok: true 
  * otherwise the "please try again" sentence (network error, timeout or any other exception).
  */
 export function authFailureMessage(error: unknown, messages: { failure: string; exception: string }): string {
-  if (error instanceof ApiError && error.status > 0) {
-    return error.message || messages.failure;
-  }
+  if (error instanceof ApiError && error.status > 0) return serverMessageOr(error, messages.failure);
   return messages.exception;
 }

@@ -19,7 +19,8 @@ const bob = aUser('01900000-0000-7000-8000-000000000002', { name: 'Bob Smith', e
 beforeEach(() => setDeviceDatabaseDeps({ indexedDB: new IDBFactory(), IDBKeyRange }));
 afterEach(() => setDeviceDatabaseDeps(undefined));
 
-describe('what a device remembers to open an account offline', () => {
+// Every remembered password derives 600 000 PBKDF2 rounds, which takes a while on a busy machine.
+describe('what a device remembers to open an account offline', { timeout: 60_000 }, () => {
   test('the right password restores the user and token of the last online sign-in', async () => {
     await rememberPasswordAccount({ ...alice, password: 'never stored' } as typeof alice, 'token-a', 'demo1234');
     await expect(signInOffline(' ALICE@demo.local ', 'demo1234')).resolves.toEqual({

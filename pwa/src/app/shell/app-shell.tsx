@@ -8,6 +8,7 @@ import { useAuth } from '../auth/use-auth';
 import { HeaderStatus } from './header-status';
 import { MobileTopBar } from './mobile-top-bar';
 import { NotificationBell } from './notification-bell';
+import { RefusedWriteAlerts } from './refused-write-alerts';
 import { Sidebar } from './sidebar';
 import { useIsMobile } from './use-is-mobile';
 import styles from './app-shell.module.css';
@@ -73,6 +74,7 @@ export function AppShell({ user }: { user: User }) {
         <main className={styles.main} id="main-content">
           {workspaceReady ? <Outlet /> : <p role="status">Loading...</p>}
         </main>
+        {workspaceReady && <RefusedWriteAlerts />}
       </div>
     </div>
   );

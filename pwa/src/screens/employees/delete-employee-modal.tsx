@@ -4,6 +4,7 @@ import { deleteEmployeeRequest } from '../../api/auth-api';
 import { Button } from '../../components/button';
 import { FormAlert } from '../../components/form-alert';
 import { Modal } from '../../components/modal';
+import { failureTexts } from '../../app/failure-messages';
 import { useOnline } from '../../data/hooks';
 import { deleteErrorMessage } from './employee-format';
 import styles from './employees.module.css';
@@ -37,7 +38,7 @@ export function DeleteEmployeeModal({ employee, onClose, onDeleted }: DeleteEmpl
     try {
       const answer = await deleteEmployeeRequest(employee.id);
       if (answer.success === false) {
-        setError(answer.message.trim() === '' ? 'Failed to delete employee' : answer.message);
+        setError(answer.message.trim() === '' ? failureTexts.employeeDeleteFailed : answer.message);
         return;
       }
       onDeleted(employee.name);

@@ -40,13 +40,16 @@ describe('employee texts', () => {
 
 describe('deleteErrorMessage', () => {
   test("shows the server's message when the server answered", () => {
-    expect(deleteErrorMessage(new ApiError(403, 'forbidden', 'Only managers can delete employees.'))).toBe(
-      'Only managers can delete employees.',
-    );
+    const refusal = 'Only managers can delete employees.';
+    expect(deleteErrorMessage(new ApiError(403, 'forbidden', refusal, undefined, refusal))).toBe(refusal);
   });
 
   test('falls back to the generic failure when the server gave no message', () => {
-    expect(deleteErrorMessage(new ApiError(500, 'internal', ' '))).toBe('Failed to delete employee');
+    expect(deleteErrorMessage(new ApiError(500, 'internal', ' ', undefined, ' '))).toBe('Failed to delete employee');
+    // An answer without a body of ours (a proxy's page): the client names it, the server did not.
+    expect(
+      deleteErrorMessage(new ApiError(502, 'internal', 'Something went wrong on our side. Please try again.')),
+    ).toBe('Failed to delete employee');
   });
 
   test('asks to try again when no answer came (offline, network error, timeout) or the call threw', () => {

@@ -1,6 +1,7 @@
 import { formatDistance } from 'date-fns';
 import type { PresenceStatus } from '@office/sync-protocol';
-import { ApiError } from '../../api/http';
+import { ApiError, serverMessageOr } from '../../api/http';
+import { failureTexts } from '../../app/failure-messages';
 
 export const presenceLabels: Record<PresenceStatus, string> = {
   online: 'Online',
@@ -30,8 +31,6 @@ export const deletedText = (name: string): string => `${name} has been successfu
  * no answer came (offline, network error, timeout) "Failed to delete employee. Please try again.".
  */
 export function deleteErrorMessage(error: unknown): string {
-  if (error instanceof ApiError && error.status > 0) {
-    return error.message.trim() === '' ? 'Failed to delete employee' : error.message;
-  }
-  return 'Failed to delete employee. Please try again.';
+  if (error instanceof ApiError && error.status > 0) return serverMessageOr(error, failureTexts.employeeDeleteFailed);
+  return failureTexts.employeeDeleteException;
 }

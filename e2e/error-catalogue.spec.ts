@@ -1,0 +1,211 @@
+import type { BrowserContext, Locator, Page } from '@playwright/test';
+import {
+  createApiClient,
+  demoUsers,
+  expect,
+  goOffline,
+  goOnline,
+  openDevice,
+  phoneViewport,
+  registerPerson,
+  saveScreen,
+  signIn,
+  test,
+  type ApiClient,
+} from './fixtures';
+import { createTask, isoDate, serverTasks, unique } from './api-helpers';
+
+// The spec's error catalogue (section 8), word for word, where a person can reach it: refusals of
+// queued writes that arrive later, anywhere in the app, and the fallbacks used when the server answers
+// without a message or not at all. Failures come from real server refusals where the server can be made
+// to refuse; otherwise the test answers the request itself (an empty 500, a dropped connection).
+
+const refusals = (page: Page): Locator => page.getByRole('region', { name: 'Refused changes' });
+const sidebarLink = (page: Page, name: string): Locator =>
+  page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name, exact: true });
+const taskCard = (page: Page, title: string): Locator =>
+  page
+    .getByRole('list', { name: 'Tasks', exact: true })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+
+/** Answers every call to `path` with an empty body and `status`, as a proxy or a crashed server would. */
+async function answerEmpty(context: BrowserContext | Page, path: string, status: number): Promise<void> {
+  await context.route(
+    (url) => url.pathname === path,
+    (route) => route.fulfill({ status, body: '' }),
+  );
+}
+
+/** Drops every call to `path` before it reaches the server (a network error). */
+async function dropCalls(context: BrowserContext | Page, path: string): Promise<void> {
+  await context.route(
+    (url) => url.pathname === path,
+    (route) => route.abort('connectionreset'),
+  );
+}
+
+test.describe('a queued write the server refuses later shows the spec’s sentence wherever the person is', () => {
+  let manager: ApiClient;
+
+  test.beforeEach(async () => {
+    manager = await createApiClient(demoUsers.manager.email);
+  });
+  test.afterEach(async () => {
+    await manager.dispose();
+  });
+
+  test('a task created offline and refused: "Failed to create task: " plus the server’s message, with Retry and Discard', async ({
+    browser,
+  }) => {
+    const employee = await registerPerson('Leaving Lee');
+    const [context, page] = await openDevice(browser, demoUsers.manager);
+    await sidebarLink(page, 'Tasks').click();
+    await page.getByRole('button', { name: 'Create Task', exact: true }).click();
+    const modal = page.getByRole('dialog', { name: 'Create Task' });
+    // The new employee has reached this device.
+    await expect(
+      modal.getByLabel('Assign To', { exact: true }).locator('option', { hasText: employee.name }),
+    ).toHaveCount(1);
+
+    await goOffline(context);
+    const title = `Refused task ${unique()}`;
+    await modal.getByLabel('Title', { exact: true }).fill(title);
+    await modal.getByLabel('Assign To', { exact: true }).selectOption({ label: employee.name });
+    await modal.getByLabel('Due Date', { exact: true }).fill(isoDate(3));
+    await modal.getByRole('button', { name: 'Create Task', exact: true }).click();
+    await expect(taskCard(page, title)).toBeVisible();
+
+    // Meanwhile the employee leaves: the server now refuses a task for them.
+    expect((await manager.delete(`/api/auth/users/${employee.id}`)).status).toBe(200);
+    // The person has moved on to another screen when the refusal arrives.
+    await sidebarLink(page, 'Dashboard').click();
+    await goOnline(context);
+
+    const alert = refusals(page).getByRole('alert');
+    await expect(alert).toHaveCount(1);
+    await expect(alert.getByText(/^Failed to create task: /)).toHaveText(
+      'Failed to create task: Tasks can only be assigned to employees',
+    );
+    await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await saveScreen(page, 'refused-task-desktop');
+    // The failed list of the header names it the same way.
+    await page.getByRole('status', { name: 'Sync status' }).getByRole('button', { name: '1 change failed' }).click();
+    await expect(page.getByRole('dialog', { name: 'Failed changes' })).toContainText(
+      'Failed to create task: Tasks can only be assigned to employees',
+    );
+
+    await alert.getByRole('button', { name: 'Discard' }).click();
+    await expect(refusals(page)).toHaveCount(0);
+    expect((await serverTasks(manager)).some((task) => task.title === title)).toBe(false);
+    await context.close();
+  });
+
+  test('a comment refused later: "Failed to add comment: " plus the error, also on a phone', async ({ browser }) => {
+    const employee = await registerPerson('Commenting Cam');
+    const title = `Comment target ${unique()}`;
+    const task = await createTask(manager, { title, assignedTo: employee.id });
+    const [context, page] = await openDevice(browser, employee, phoneViewport);
+    await page.goto('/tasks');
+    await taskCard(page, title).getByRole('button', { name: title, exact: true }).click();
+    const detail = page.getByRole('dialog', { name: title });
+
+    await goOffline(context);
+    await detail.getByLabel('Add a comment').fill('Looks good to me');
+    await detail.getByRole('button', { name: 'Add Comment' }).click();
+    await expect(detail.getByRole('listitem').filter({ hasText: 'Looks good to me' })).toBeVisible();
+    expect((await manager.delete(`/api/tasks/${task.id}`)).status).toBe(200);
+    await goOnline(context);
+
+    const alert = refusals(page).getByRole('alert');
+    await expect(alert.getByText(/^Failed to add comment: /)).toHaveText(
+      'Failed to add comment: Task not found. It may have been deleted.',
+    );
+    await expect(alert.getByRole('button', { name: 'Discard' })).toBeVisible();
+    await saveScreen(page, 'refused-comment-phone');
+    // Closing the alert keeps the change in the header's failed list.
+    await alert.getByRole('button', { name: 'Close alert' }).click();
+    await expect(refusals(page)).toHaveCount(0);
+    await expect(page.getByRole('status', { name: 'Sync status' }).getByRole('button')).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe('sign-in and registration fall back to the spec’s sentences', () => {
+  const fillLogin = async (page: Page): Promise<void> => {
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill(demoUsers.carol.email);
+    await page.getByLabel('Password', { exact: true }).fill('demo1234');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  };
+
+  test('a wrong password reads the server’s message', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email', { exact: true }).fill(demoUsers.carol.email);
+    await page.getByLabel('Password', { exact: true }).fill('not-her-password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
+  });
+
+  for (const status of [401, 500, 502]) {
+    test(`a login answered ${status} without a message reads "Invalid email or password"`, async ({ page }) => {
+      await answerEmpty(page, '/api/auth/login', status);
+      await fillLogin(page);
+      await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
+    });
+  }
+
+  test('a login that never reaches the server reads "Login failed. Please try again."', async ({ page }) => {
+    await dropCalls(page, '/api/auth/login');
+    await fillLogin(page);
+    await expect(page.getByRole('alert')).toHaveText('Login failed. Please try again.');
+  });
+
+  test('registration: the server’s message, "Registration failed", or "Registration failed. Please try again."', async ({
+    page,
+  }) => {
+    const register = async (email: string): Promise<void> => {
+      await page.goto('/signup');
+      await page.getByLabel('Full name', { exact: true }).fill('Reg Istration');
+      await page.getByLabel('Email', { exact: true }).fill(email);
+      await page.getByLabel('Password', { exact: true }).fill('demo1234');
+      await page.getByRole('button', { name: 'Create account', exact: true }).click();
+    };
+    await register(demoUsers.bob.email);
+    await expect(page.getByRole('alert')).toHaveText('An account with this email already exists');
+
+    await answerEmpty(page, '/api/auth/register', 500);
+    await register(`reg.${unique()}@demo.local`);
+    await expect(page.getByRole('alert')).toHaveText('Registration failed');
+
+    await page.unrouteAll();
+    await dropCalls(page, '/api/auth/register');
+    await register(`reg.${unique()}@demo.local`);
+    await expect(page.getByRole('alert')).toHaveText('Registration failed. Please try again.');
+  });
+});
+
+test.describe('employee deletion falls back to the spec’s sentences', () => {
+  test('"Failed to delete employee" without a message, "… Please try again." without an answer', async ({ page }) => {
+    const employee = await registerPerson('Staying Sam');
+    await signIn(page, demoUsers.manager.email);
+    await sidebarLink(page, 'Employees').click();
+    await page.getByRole('searchbox', { name: /Search employees/ }).fill(employee.name);
+    const openDelete = async (): Promise<Locator> => {
+      await page.getByRole('button', { name: `Delete ${employee.name}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete Employee' });
+      await dialog.getByRole('button', { name: 'Delete Employee' }).click();
+      return dialog;
+    };
+
+    await answerEmpty(page, `/api/auth/users/${employee.id}`, 500);
+    const dialog = await openDelete();
+    await expect(dialog.getByRole('alert')).toHaveText('Failed to delete employee');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.unrouteAll();
+    await dropCalls(page, `/api/auth/users/${employee.id}`);
+    const again = await openDelete();
+    await expect(again.getByRole('alert')).toHaveText('Failed to delete employee. Please try again.');
+  });
+});
