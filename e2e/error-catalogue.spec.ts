@@ -209,3 +209,76 @@ test.describe('employee deletion falls back to the spec’s sentences', () => {
     await expect(again.getByRole('alert')).toHaveText('Failed to delete employee. Please try again.');
   });
 });
+
+test.describe('profile settings use the spec’s failure sentences', () => {
+  /** A one-pixel PNG: enough for the photo input, which checks the type and size only. */
+  const pixel = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+
+  test('a photo upload answered without a message flashes "Failed to update profile photo: Failed to upload avatar"', async ({
+    page,
+  }) => {
+    const me = await registerPerson('Photo Phil');
+    await signIn(page, me.email, me.password);
+    await sidebarLink(page, 'Dashboard').waitFor();
+    await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('button', { name: 'Settings' }).click();
+    await answerEmpty(page, '/api/auth/upload-avatar', 500);
+    await page
+      .getByRole('region', { name: 'Profile Photo' })
+      .getByLabel('Profile photo file')
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: pixel });
+    await expect(page.getByRole('alert').filter({ hasText: 'Failed to update profile photo' })).toHaveText(
+      'Failed to update profile photo: Failed to upload avatar',
+    );
+  });
+
+  test('a password change answered without a message, or not at all, starts with "Failed to update password"', async ({
+    page,
+  }) => {
+    const me = await registerPerson('Password Pam');
+    await signIn(page, me.email, me.password);
+    await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('button', { name: 'Settings' }).click();
+    const section = page.getByRole('region', { name: 'Password' });
+    const submit = async (): Promise<void> => {
+      await section.getByLabel('Current Password', { exact: true }).fill(me.password);
+      await section.getByLabel('New Password', { exact: true }).fill('new-secret-1');
+      await section.getByLabel('Confirm New Password', { exact: true }).fill('new-secret-1');
+      await section.getByRole('button', { name: 'Update Password' }).click();
+    };
+    await section.getByRole('button', { name: 'Change Password' }).click();
+    await answerEmpty(page, '/api/auth/updatepassword', 500);
+    await submit();
+    await expect(section.getByRole('alert')).toHaveText('Failed to update password');
+
+    await page.unrouteAll();
+    await dropCalls(page, '/api/auth/updatepassword');
+    await submit();
+    // The spec's sentence first, then why.
+    await expect(section.getByRole('alert')).toHaveText(
+      'Failed to update password. Changing your password needs a connection. Please try again when you are online.',
+    );
+  });
+});
+
+test.describe('team chat', () => {
+  test('a queued upload the server refuses reads "Failed to upload files: " with the server’s reason', async ({
+    page,
+  }) => {
+    const me = await registerPerson('Upload Ursula');
+    await signIn(page, me.email, me.password);
+    await sidebarLink(page, 'Chat').click();
+    const text = `Minutes ${unique()}`;
+    // Named as a PDF, sent as a web page: the server refuses what the device could not tell apart.
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'minutes.pdf', mimeType: 'text/html', buffer: Buffer.from('<script>1</script>') });
+    await page.getByRole('textbox', { name: 'Type your message...' }).fill(text);
+    await page.keyboard.press('Enter');
+    const alert = refusals(page).getByRole('alert');
+    await expect(alert.getByText(/^Failed to upload files: /)).toBeVisible();
+    await expect(alert.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await saveScreen(page, 'refused-upload-desktop');
+  });
+});

@@ -90,15 +90,29 @@ async function openProfileFromSidebar(page: Page, name: string): Promise<void> {
   await expect(detail(page, 'Full Name')).toHaveText(name);
 }
 
-/** Edits Basic Information and saves; the save is a local write, so the form closes at once, online or not. */
-async function editProfile(page: Page, change: { name?: string; email?: string }): Promise<void> {
+/** What the profile says after a save: the server accepted it, it waits on the device, or it was refused. */
+const savedFlash = {
+  accepted: 'Profile updated successfully!',
+  offline: 'Saved on this device — will sync when online',
+  refused: 'Failed to update profile',
+} as const;
+
+/**
+ * Edits Basic Information and saves; the save is a local write, so the form closes at once, online or
+ * not, and the flash says how it went (success only once the server has accepted it).
+ */
+async function editProfile(
+  page: Page,
+  change: { name?: string; email?: string },
+  outcome: keyof typeof savedFlash = 'accepted',
+): Promise<void> {
   const section = basicInformation(page);
   await section.getByRole('button', { name: 'Edit' }).click();
   if (change.name !== undefined) await section.getByLabel('Full Name', { exact: true }).fill(change.name);
   if (change.email !== undefined) await section.getByLabel('Email', { exact: true }).fill(change.email);
   await section.getByRole('button', { name: 'Save Changes' }).click();
-  await expect(page.getByText('Profile updated successfully!', { exact: true })).toBeVisible();
   await expect(section.getByRole('button', { name: 'Save Changes' })).toHaveCount(0);
+  await expect(page.getByText(savedFlash[outcome], { exact: true })).toBeVisible();
 }
 
 /** Puts the seeded Alice back if a test's write reached the server after all (the app was broken). */
@@ -120,7 +134,7 @@ async function makeRefusedEmailChange(page: Page): Promise<Locator> {
   await expect(detail(page, 'Email')).toHaveText(demoUsers.alice.email);
 
   const pushed = page.waitForResponse((response) => isSyncCall('push')(response.request()), syncCallWait);
-  await editProfile(page, { email: demoUsers.bob.email });
+  await editProfile(page, { email: demoUsers.bob.email }, 'refused');
   expect(await (await pushed).json()).toMatchObject({
     outcomes: [{ status: 'rejected', code: 'email_taken', message: 'An account with this email already exists' }],
   });
@@ -131,7 +145,10 @@ async function makeRefusedEmailChange(page: Page): Promise<Locator> {
   await expect(detail(page, 'Email')).toHaveText(demoUsers.alice.email);
   await expect(detail(page, 'Full Name')).toHaveText(demoUsers.alice.name);
   await expect(pendingMarks(page)).toHaveCount(0);
-  await expect(basicInformation(page).getByRole('alert')).toContainText('An account with this email already exists');
+  // The app-wide alert names the refused write in the spec's words, with the server's reason.
+  await expect(page.getByRole('region', { name: 'Refused changes' }).getByRole('alert')).toContainText(
+    'Failed to update profile: An account with this email already exists',
+  );
 
   await failedButton.click();
   const failedChanges = page.getByRole('dialog', { name: 'Failed changes' });
@@ -209,7 +226,7 @@ test.describe('profile edits and their sync', () => {
     await expect(syncStatus(page)).toHaveText('Offline');
 
     const newName = `Dana Offline ${unique()}`;
-    await editProfile(page, { name: newName });
+    await editProfile(page, { name: newName }, 'offline');
     await expect(detail(page, 'Full Name')).toHaveText(newName);
     await expect(detail(page, 'Full Name').getByRole('img', { name: 'Pending sync' })).toBeVisible();
     await expect(syncStatus(page)).toHaveText('Offline · 1 unsynced change');
@@ -299,7 +316,7 @@ test.describe('profile edits and their sync', () => {
 
     await goOffline(context);
     const newName = `Gale Queued ${unique()}`;
-    await editProfile(page, { name: newName });
+    await editProfile(page, { name: newName }, 'offline');
     await expect(detail(page, 'Full Name').getByRole('img', { name: 'Pending sync' })).toBeVisible();
     await expect(syncStatus(page)).toHaveText('Offline · 1 unsynced change');
 
@@ -350,7 +367,7 @@ test.describe('changes that never reach the server', () => {
     await expect(failedChanges).toHaveCount(0);
     await expect(syncStatus(page).getByRole('button')).toHaveCount(0);
     await expect(syncStatus(page)).toHaveText('');
-    await expect(basicInformation(page).getByRole('alert')).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Refused changes' })).toHaveCount(0);
     await expect(detail(page, 'Email')).toHaveText(demoUsers.alice.email);
 
     // Discarded for good: a reload brings neither the failed change nor bob's email back.
@@ -389,7 +406,7 @@ test.describe('changes that never reach the server', () => {
 
     await goOffline(context);
     const offlineName = `Alice Unsent ${unique()}`;
-    await editProfile(page, { name: offlineName });
+    await editProfile(page, { name: offlineName }, 'offline');
     await expect(detail(page, 'Full Name').getByRole('img', { name: 'Pending sync' })).toBeVisible();
     await expect(syncStatus(page)).toHaveText('Offline · 1 unsynced change');
 

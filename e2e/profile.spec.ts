@@ -256,7 +256,9 @@ test.describe('profile photo', () => {
     await goOffline(context);
     await photoInput(page).setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: teal() });
     await expect(
-      page.getByRole('alert').filter({ hasText: 'Changing your profile photo needs a connection.' }),
+      page.getByRole('alert').filter({
+        hasText: 'Failed to update profile photo. Changing your profile photo needs a connection.',
+      }),
     ).toBeVisible();
     await expect(preview(page)).toHaveCount(0);
     await goOnline(context);
@@ -299,11 +301,15 @@ test.describe('basic information', () => {
     await section.getByRole('button', { name: 'Edit' }).click();
     await section.getByLabel('Full Name', { exact: true }).fill(newName);
     await section.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(flash(page, 'Profile updated successfully!')).toBeVisible();
+    // Honest while offline: no success claimed before the server has the change.
+    await expect(flash(page, 'Saved on this device — will sync when online')).toBeVisible();
+    await expect(flash(page, 'Profile updated successfully!')).toHaveCount(0);
     await expect(fullName(page)).toContainText(newName);
     expect((await serverMe(api)).name, 'nothing reaches the server while offline').toBe(me.name);
 
     await goOnline(context);
+    // Once the server has accepted it, and only then, the success message of the spec.
+    await expect(flash(page, 'Profile updated successfully!')).toBeVisible();
     await expect.poll(async () => (await serverMe(api)).name).toBe(newName);
     await expect(fullName(page)).toHaveText(newName);
     await expect(sidebar(page).getByText(newName, { exact: true })).toBeVisible();
@@ -394,7 +400,7 @@ test.describe('password', () => {
       await fill(me.password);
       await submit.click();
       await expect(section.getByRole('alert')).toHaveText(
-        'Changing your password needs a connection. Please try again when you are online.',
+        'Failed to update password. Changing your password needs a connection. Please try again when you are online.',
       );
       expect(calls(), 'nothing is sent while offline').toBe(0);
       await goOnline(context);

@@ -5,10 +5,13 @@ import { Button } from '../../components/button';
 import { FormAlert } from '../../components/form-alert';
 import { TextField } from '../../components/text-field';
 import type { Flash } from '../../components/use-flash';
-import { useMutate, useOutbox } from '../../data/hooks';
+import { useMutate } from '../../data/hooks';
 import type { LocalUser } from '../../data/db';
 import { LocalWriteError } from '../../sync/mutate';
 import { PendingMark } from '../../sync/pending-mark';
+import { whenSettled } from '../../sync/settled';
+import { useWorkspace } from '../../sync/sync-context';
+import { profileTexts } from './profile-forms';
 import styles from './profile-settings.module.css';
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -18,16 +21,18 @@ interface BasicInformationProps {
   onFlash: (flash: Flash) => void;
 }
 
-/** Name and email, read or edited; a save is a local write that syncs when it can. */
+/**
+ * Name and email, read or edited; a save is a local write that syncs when it can. "Profile updated
+ * successfully!" waits for the server's acceptance; offline the save says where it is instead.
+ */
 export function BasicInformation({ user, onFlash }: BasicInformationProps) {
   const mutate = useMutate();
-  const outbox = useOutbox() ?? [];
+  const { db } = useWorkspace();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(user.name);
   const [email, setEmail] = useState(user.email);
   const [error, setError] = useState<string | null>(null);
   const pending = 'pending' in user && user.pending === 1;
-  const refused = outbox.findLast((entry) => entry.name === 'user.updateDetails' && entry.status === 'failed');
 
   const startEditing = () => {
     setName(user.name);
@@ -46,18 +51,30 @@ export function BasicInformation({ user, onFlash }: BasicInformationProps) {
       setError('Name and email are required');
       return;
     }
+    let mutationId: number;
     try {
-      await mutate('user.updateDetails', { name, email });
-      setEditing(false);
-      onFlash({ kind: 'success', text: 'Profile updated successfully!' });
+      mutationId = await mutate('user.updateDetails', { name, email });
     } catch (failure) {
       if (failure instanceof LocalWriteError && failure.code === 'invalid_input') setError(failure.message);
       else
         onFlash({
           kind: 'error',
-          text: failure instanceof LocalWriteError ? failure.message : 'Failed to update profile',
+          text:
+            failure instanceof LocalWriteError
+              ? `${profileTexts.profileFailed}. ${failure.message}`
+              : profileTexts.profileFailed,
         });
+      return;
     }
+    setEditing(false);
+    if (!navigator.onLine) onFlash({ kind: 'success', text: profileTexts.profileSavedOffline });
+    // The refusal's reason, Retry and Discard are in the app-wide alert; the flash names the failure.
+    const settled = await whenSettled(db, mutationId);
+    onFlash(
+      settled.status === 'accepted'
+        ? { kind: 'success', text: profileTexts.profileUpdated }
+        : { kind: 'error', text: profileTexts.profileFailed },
+    );
   };
 
   return (
@@ -73,11 +90,6 @@ export function BasicInformation({ user, onFlash }: BasicInformationProps) {
           </Button>
         )}
       </div>
-      {refused && !pending ? (
-        <FormAlert
-          message={`Failed to update profile: ${refused.error?.message ?? 'the server refused the change.'}`}
-        />
-      ) : null}
       {editing ? (
         <form className={styles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
           {error ? <FormAlert message={error} /> : null}

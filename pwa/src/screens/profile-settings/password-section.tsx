@@ -53,18 +53,18 @@ export function PasswordSection({ onFlash }: PasswordSectionProps) {
       return;
     }
     if (!online) {
-      setError(accountTexts.passwordNeedsNetwork);
+      setError(`${profileTexts.passwordFailed}. ${accountTexts.passwordNeedsNetwork}`);
       return;
     }
     setError(null);
     setBusy(true);
     try {
       const answer = await updatePasswordRequest(form.currentPassword, form.newPassword);
-      if (!answer.success || !answer.token) {
-        setError(answer.message || profileTexts.passwordFailed);
+      if (!answer.success) {
+        setError(answer.message.trim() || profileTexts.passwordFailed);
         return;
       }
-      renewToken(answer.token);
+      if (answer.token) renewToken(answer.token);
       close();
       onFlash({ kind: 'success', text: accountTexts.passwordUpdated });
     } catch (failure) {

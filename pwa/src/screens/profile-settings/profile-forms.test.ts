@@ -68,7 +68,8 @@ describe('validatePasswordForm', () => {
 });
 
 describe('failure messages', () => {
-  const wrongPassword = new ApiError(400, 'invalid_input', 'Current password is incorrect');
+  const refusal = 'Current password is incorrect';
+  const wrongPassword = new ApiError(400, 'invalid_input', refusal, undefined, refusal);
   const network = new ApiError(0, 'network', 'Could not reach the server. Check your connection.');
   const timeout = new ApiError(0, 'timeout', 'The server took too long to answer.');
 
@@ -76,25 +77,30 @@ describe('failure messages', () => {
     expect(passwordFailureMessage(wrongPassword)).toBe('Current password is incorrect');
   });
 
-  test('a password change without a connection says it needs one', () => {
-    expect(passwordFailureMessage(network)).toBe(accountTexts.passwordNeedsNetwork);
+  test('a password change without a connection says "Failed to update password", then why', () => {
+    expect(passwordFailureMessage(network)).toBe(
+      'Failed to update password. Changing your password needs a connection. Please try again when you are online.',
+    );
     expect(accountTexts.passwordNeedsNetwork).toBe(
       'Changing your password needs a connection. Please try again when you are online.',
     );
   });
 
-  test('a password change that times out or throws otherwise says "Failed to update password"', () => {
+  test('a password change that times out, throws, or gets an answer without a message says "Failed to update password"', () => {
     expect(passwordFailureMessage(timeout)).toBe('Failed to update password');
     expect(passwordFailureMessage(new Error('boom'))).toBe('Failed to update password');
-    expect(passwordFailureMessage(new ApiError(500, 'internal', ''))).toBe('Failed to update password');
+    expect(
+      passwordFailureMessage(new ApiError(500, 'internal', 'Something went wrong on our side. Please try again.')),
+    ).toBe('Failed to update password');
   });
 
-  test('a photo upload shows the server’s sentence, the connection notice or the fallback', () => {
-    expect(photoFailureMessage(new ApiError(413, 'payload_too_large', 'Image file must be less than 5MB'))).toBe(
-      'Image file must be less than 5MB',
+  test('a photo upload flashes "Failed to update profile photo" with the server’s sentence or "Failed to upload avatar"', () => {
+    const tooLarge = 'Image file must be less than 5MB';
+    expect(photoFailureMessage(new ApiError(413, 'payload_too_large', tooLarge, undefined, tooLarge))).toBe(
+      'Failed to update profile photo: Image file must be less than 5MB',
     );
-    expect(photoFailureMessage(network)).toBe(profileTexts.photoNeedsNetwork);
-    expect(photoFailureMessage(timeout)).toBe('Failed to update profile photo');
-    expect(photoFailureMessage(new TypeError('x'))).toBe('Failed to update profile photo');
+    expect(photoFailureMessage(network)).toBe(`Failed to update profile photo. ${profileTexts.photoNeedsNetwork}`);
+    expect(photoFailureMessage(timeout)).toBe('Failed to update profile photo: Failed to upload avatar');
+    expect(photoFailureMessage(new TypeError('x'))).toBe('Failed to update profile photo: Failed to upload avatar');
   });
 });

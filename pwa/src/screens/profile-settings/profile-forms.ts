@@ -1,13 +1,18 @@
 import { accountTexts, limits } from '@office/sync-protocol';
-import { ApiError } from '../../api/http';
+import { ApiError, serverMessageOr } from '../../api/http';
+import { failureTexts } from '../../app/failure-messages';
 
-/** Texts of the Profile Photo and Password sections that the protocol's tables do not hold. */
+/** Texts of the profile sections that the protocol's tables do not hold. */
 export const profileTexts = {
-  photoFailed: 'Failed to update profile photo',
+  photoFailed: failureTexts.photoFlashFailed,
   // The upload is never queued: a photo waiting on a device would surprise its owner later.
   photoNeedsNetwork: 'Changing your profile photo needs a connection. Please try again when you are online.',
-  passwordFailed: 'Failed to update password',
+  passwordFailed: failureTexts.passwordUpdateFailed,
   passwordNote: 'Password is hidden for security. Click "Change Password" to update.',
+  profileUpdated: 'Profile updated successfully!',
+  profileFailed: failureTexts.profileUpdateFailed,
+  /** A profile change made offline: honest about where it is until the server has it. */
+  profileSavedOffline: 'Saved on this device — will sync when online',
 } as const;
 
 /** How long the preview stays after a successful upload (spec section 9). */
@@ -37,23 +42,23 @@ export function validatePasswordForm(form: PasswordForm): string | null {
   return null;
 }
 
+const isUnreachable = (error: unknown): boolean => error instanceof ApiError && error.code === 'network';
+
 /**
- * What a failed password change says: no connection, the server's sentence, or the spec's fallback.
- * A timeout keeps the fallback: the change may have reached the server, so "you are offline" would mislead.
+ * What a failed password change says (spec section 8): the server's own sentence when it sent one,
+ * otherwise "Failed to update password", followed by why when the network was missing. A timeout keeps
+ * the plain fallback: the change may have reached the server, so "you are offline" would mislead.
  */
 export function passwordFailureMessage(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.code === 'network') return accountTexts.passwordNeedsNetwork;
-    if (error.status > 0 && error.message) return error.message;
-  }
-  return profileTexts.passwordFailed;
+  if (isUnreachable(error)) return `${profileTexts.passwordFailed}. ${accountTexts.passwordNeedsNetwork}`;
+  return serverMessageOr(error, profileTexts.passwordFailed);
 }
 
-/** What a failed photo upload says: no connection, the server's sentence, or the spec's fallback. */
+/**
+ * What a failed photo upload flashes: "Failed to update profile photo", then the reason: the server's
+ * sentence, or the service's "Failed to upload avatar" (spec section 8), or the missing network.
+ */
 export function photoFailureMessage(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.code === 'network') return profileTexts.photoNeedsNetwork;
-    if (error.status > 0 && error.message) return error.message;
-  }
-  return profileTexts.photoFailed;
+  if (isUnreachable(error)) return `${profileTexts.photoFailed}. ${profileTexts.photoNeedsNetwork}`;
+  return `${profileTexts.photoFailed}: ${serverMessageOr(error, failureTexts.avatarUploadFailed)}`;
 }

@@ -3,6 +3,7 @@ import { Camera } from 'lucide-react';
 import { accountTexts, type User } from '@office/sync-protocol';
 import { uploadAvatarRequest } from '../../api/auth-api';
 import { dispatchAvatarUpdated } from '../../app/auth/avatar-events';
+import { failureTexts } from '../../app/failure-messages';
 import { useAuth } from '../../app/auth/use-auth';
 import { Button } from '../../components/button';
 import type { Flash } from '../../components/use-flash';
@@ -60,7 +61,7 @@ export function ProfilePhoto({ user, onFlash }: ProfilePhotoProps) {
       return;
     }
     if (!online) {
-      onFlash({ kind: 'error', text: profileTexts.photoNeedsNetwork });
+      onFlash({ kind: 'error', text: `${profileTexts.photoFailed}. ${profileTexts.photoNeedsNetwork}` });
       return;
     }
     setPreview({ url: URL.createObjectURL(file), uploaded: false });
@@ -69,7 +70,10 @@ export function ProfilePhoto({ user, onFlash }: ProfilePhotoProps) {
       const answer = await uploadAvatarRequest(file, file.name);
       if (!answer.success) {
         setPreview(null);
-        onFlash({ kind: 'error', text: answer.message || profileTexts.photoFailed });
+        onFlash({
+          kind: 'error',
+          text: `${profileTexts.photoFailed}: ${answer.message.trim() || failureTexts.avatarUploadFailed}`,
+        });
         return;
       }
       // The device's copy first: the sidebar and the shell's user mirror read it. Sync would bring it too.
