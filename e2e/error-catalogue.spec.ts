@@ -282,3 +282,89 @@ test.describe('team chat', () => {
     await saveScreen(page, 'refused-upload-desktop');
   });
 });
+
+test.describe('direct messages and chat files', () => {
+  test('a direct message deletion refused later reads "Failed to delete message. Please try again." with the reason', async ({
+    browser,
+  }) => {
+    const sender = await registerPerson('Deleting Dee');
+    const other = await registerPerson('Reading Rae');
+    const api = await createApiClient(sender.email, sender.password);
+    try {
+      const started = await api.post<{ conversation: { id: string } }>('/api/direct-messages/conversations', {
+        recipientId: other.id,
+      });
+      const conversationId = started.body.conversation.id;
+      const text = `Delete me twice ${unique()}`;
+      const sent = await api.post<{ message: { _id: string } }>(
+        `/api/direct-messages/conversations/${conversationId}/messages`,
+        { text },
+      );
+      expect(sent.status).toBe(201);
+
+      const [context, page] = await openDevice(browser, sender);
+      await sidebarLink(page, 'Direct Messages').click();
+      await page
+        .getByRole('complementary', { name: 'Conversations' })
+        .getByRole('listitem')
+        .filter({ hasText: other.name })
+        .click();
+      const bubble = page
+        .getByRole('log', { name: `Messages with ${other.name}` })
+        .locator('li[data-message-id]')
+        .filter({ hasText: text });
+      await expect(bubble).toBeVisible();
+
+      await goOffline(context);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await bubble.getByRole('button', { name: 'Delete message' }).click();
+      await expect(bubble).toHaveCount(0);
+      // The same person deletes it from another device first: this device's deletion finds nothing.
+      const elsewhere = await api.delete(
+        `/api/direct-messages/conversations/${conversationId}/messages/${sent.body.message._id}`,
+      );
+      expect(elsewhere.status).toBe(200);
+      await goOnline(context);
+
+      await expect(
+        refusals(page)
+          .getByRole('alert')
+          .getByText(/^Failed to delete message/),
+      ).toHaveText('Failed to delete message. Please try again. Message not found.');
+      await context.close();
+    } finally {
+      await api.dispose();
+    }
+  });
+
+  test('a chat file that cannot be fetched says "Failed to view file. Please try again." or "Failed to download file. Please try again."', async ({
+    page,
+  }) => {
+    const me = await registerPerson('Filing Fay');
+    const api = await createApiClient(me.email, me.password);
+    const text = `Agenda attached ${unique()}`;
+    const posted = await api.request.post('/api/messages/upload', {
+      multipart: {
+        text,
+        files: { name: 'agenda.txt', mimeType: 'text/plain', buffer: Buffer.from('1. Budget') },
+      },
+    });
+    expect(posted.status()).toBe(201);
+    await api.dispose();
+
+    await signIn(page, me.email, me.password);
+    await sidebarLink(page, 'Chat').click();
+    await page.route('**/api/messages/download/**', (route) => route.fulfill({ status: 500, body: '' }));
+    const alerts: string[] = [];
+    page.on('dialog', (dialog) => {
+      alerts.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('button', { name: 'Download agenda.txt' }).click();
+    await expect.poll(() => alerts).toEqual(['Failed to download file. Please try again.']);
+    await page.getByRole('button', { name: 'View new-app-icon.png' }).last().click();
+    await expect
+      .poll(() => alerts)
+      .toEqual(['Failed to download file. Please try again.', 'Failed to view file. Please try again.']);
+  });
+});
