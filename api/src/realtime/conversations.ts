@@ -7,7 +7,7 @@ import { DomainError, parseInput } from '../domain/errors';
 import { markReadCommand, requireParticipation, sendDirectCommand } from '../domain/direct/commands';
 import { listConversationsOf } from '../domain/direct/read';
 import type { FastifyInstance } from 'fastify';
-import type { IoSocket } from './io';
+import type { IoSocket } from './types';
 
 const conversationRefSchema = z.object({ conversationId: idSchema });
 const markReadRefSchema = conversationRefSchema.extend({ messageId: idSchema });

@@ -1,24 +1,13 @@
 import fp from 'fastify-plugin';
-import { Server, type Socket } from 'socket.io';
-import {
-  presenceStatuses,
-  rooms,
-  type Actor,
-  type ClientToServerEvents,
-  type ServerToClientEvents,
-} from '@office/sync-protocol';
+import { Server } from 'socket.io';
+import { presenceStatuses, rooms } from '@office/sync-protocol';
 import type { ChangeRef } from '../domain/change-log';
 import type { Announcement } from '../domain/commands';
 import { DomainError } from '../domain/errors';
 import { loadCurrent, principalsOf } from '../domain/sync/entities';
 import { PresenceTracker } from './presence';
 import { handleConversationEvents } from './conversations';
-
-interface SocketData {
-  actor: Actor;
-}
-export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+import type { IoServer, IoSocket } from './types';
 
 export interface Realtime {
   io: IoServer;

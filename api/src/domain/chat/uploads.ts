@@ -12,7 +12,15 @@ import {
   type AttachmentKind,
 } from '@office/sync-protocol';
 import { DomainError } from '../errors';
-import type { StoredFile } from './commands';
+
+/** A file the upload route has already stored under DATA_DIR; never taken from a client's payload. */
+export interface StoredFile {
+  filename: string;
+  originalName: string;
+  mimetype: string;
+  size: number;
+  kind: AttachmentKind;
+}
 
 /** Each accepted document extension: its kind, the type it is served as, and the types browsers declare for it. */
 const documentTypes: Record<string, { kind: AttachmentKind; mimetype: string; declared: string[] }> = {
