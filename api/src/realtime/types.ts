@@ -4,6 +4,8 @@ import type { Actor, ClientToServerEvents, ServerToClientEvents } from '@office/
 /** What the handshake leaves on each socket. */
 interface SocketData {
   actor: Actor;
+  /** The session the handshake's token names. */
+  sessionId: string;
 }
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
