@@ -1,13 +1,19 @@
 import { useCallback } from 'react';
 import { Dexie } from 'dexie';
+import { logoutRequest } from '../api/auth-api';
 import { useAuth } from '../app/auth/use-auth';
 import { databaseName } from '../data/db';
 import { endPushSubscription } from '../push/push-subscription';
 import { useOptionalWorkspace } from './sync-context';
 
+/** Ends this device's session on the server; offline (or already ended) it simply expires there later. */
+const endServerSession = () =>
+  logoutRequest().catch((error: unknown) => console.warn('Could not end the session on the server', error));
+
 /**
- * The Logout button: warns before discarding unsynced writes, then ends the session and deletes
- * this user's local database. (A 401 ends the session too, but keeps the database and its outbox.)
+ * The Logout button: warns before discarding unsynced writes, then ends the session (on the server too, so
+ * its token stops working) and deletes this user's local database. (A 401 ends the session too, but keeps
+ * the database and its outbox.)
  */
 export function useSignOut(): () => Promise<void> {
   const { logout } = useAuth();
@@ -15,6 +21,7 @@ export function useSignOut(): () => Promise<void> {
   return useCallback(async () => {
     if (!workspace) {
       await endPushSubscription({ tellServer: true });
+      await endServerSession();
       logout();
       return;
     }
@@ -28,6 +35,7 @@ export function useSignOut(): () => Promise<void> {
     }
     // While the token is still valid, so the server forgets this browser's push subscription too.
     await endPushSubscription({ tellServer: true });
+    await endServerSession();
     workspace.engine.stop();
     workspace.socket.close();
     workspace.db.close();

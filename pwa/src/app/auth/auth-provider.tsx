@@ -10,7 +10,6 @@ import {
   readStoredSession,
   withoutPassword,
   writeStoredSession,
-  writeStoredToken,
   writeStoredUser,
 } from './session-storage';
 
@@ -40,12 +39,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const clean = withoutPassword(user);
     writeStoredUser(clean);
     setState((current) => ({ ...current, user: clean }));
-  }, []);
-
-  const renewToken = useCallback((token: string) => {
-    writeStoredToken(token);
-    tokenRef.current = token;
-    setState((current) => ({ ...current, token }));
   }, []);
 
   /** The one place a session ends: the Logout button and any 401 both come here. */
@@ -148,8 +141,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, avatarVersion, login, register, googleLogin, logout, setUser, renewToken }),
-    [state, avatarVersion, login, register, googleLogin, logout, setUser, renewToken],
+    () => ({ ...state, avatarVersion, login, register, googleLogin, logout, setUser }),
+    [state, avatarVersion, login, register, googleLogin, logout, setUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
