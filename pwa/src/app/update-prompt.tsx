@@ -42,7 +42,7 @@ export function UpdatePrompt() {
   return (
     <div className={styles.toast} role="alert">
       <RefreshCw size={18} aria-hidden="true" />
-      <span>A new version is available</span>
+      <span className={styles.message}>A new version is available</span>
       <button type="button" className={styles.primary} onClick={() => void handleReload()}>
         Reload
       </button>
