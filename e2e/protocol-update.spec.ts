@@ -27,8 +27,7 @@ const fullName = (page: Page): Locator =>
     .locator('div')
     .filter({ has: page.getByRole('term').filter({ hasText: 'Full Name' }) })
     .getByRole('definition');
-const updatePrompt = (page: Page): Locator =>
-  page.getByRole('alert').filter({ hasText: 'A new version is available' });
+const updatePrompt = (page: Page): Locator => page.getByRole('alert').filter({ hasText: 'A new version is available' });
 
 async function serverName(api: ApiClient): Promise<string | undefined> {
   const answer = await api.get<{ user: { name: string } }>('/api/auth/me');
