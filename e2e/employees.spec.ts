@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { APIRequestContext, Locator, Page, Route } from '@playwright/test';
+import Database from 'better-sqlite3';
 import {
   createApiClient,
   demoUsers,
@@ -87,12 +89,26 @@ async function createTaskFor(
   }: { title: string; status: TaskStatus; priority: TaskPriority; dueDate?: string; overdue?: boolean },
 ): Promise<ServerTask> {
   const task = await createTask(manager, { ...fields, assignedTo: assignee.id });
-  if (overdue) {
-    // A new task cannot be due in the past; an edit may move the date back.
-    const moved = await manager.put(`/api/tasks/${task.id}`, { dueDate: isoDate(-1) });
-    expect(moved.status, `making "${fields.title}" overdue`).toBe(200);
-  }
+  if (overdue) await letADayPass(manager, task.id, fields.title);
   return task;
+}
+
+/**
+ * Makes a task due yesterday, as if it had been created a day earlier. The server refuses a due date in the
+ * past, on creation and on an edit that changes it, so the date is written into the database the server
+ * runs on; an edit that leaves it as it is then carries the task to every device.
+ */
+async function letADayPass(manager: ApiClient, taskId: string, title: string): Promise<void> {
+  const yesterday = isoDate(-1);
+  const db = new Database(join(process.env.E2E_DATA_DIR ?? '', 'workspace.db'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.prepare('UPDATE tasks SET due_date = ? WHERE id = ?').run(yesterday, taskId);
+  } finally {
+    db.close();
+  }
+  const carried = await manager.put(`/api/tasks/${taskId}`, { dueDate: yesterday });
+  expect(carried.status, `making "${title}" overdue`).toBe(200);
 }
 
 /** A team chat message sent as `person`, with the token of their registration. */

@@ -402,14 +402,23 @@ test.describe('session', () => {
     expect(await readSessionKeys(page)).toEqual({ user: null, token: null, flag: null });
   });
 
-  test('logout clears user, token and session flag and goes to /login', async ({ page }) => {
+  test('logout clears user, token and session flag, ends the session on the server and goes to /login', async ({
+    page,
+    request,
+  }) => {
     await signIn(page, demoUsers.alice.email);
-    expect(await readSessionKeys(page)).toEqual({
+    const keys = await readSessionKeys(page);
+    expect(keys).toEqual({
       user: expect.stringContaining('Alice Johnson') as unknown,
       token: expect.any(String) as unknown,
       flag: 'true',
     });
+    const loggedOut = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/auth/logout');
     await sidebar(page).getByRole('button', { name: 'Logout' }).click();
+    expect((await loggedOut).status()).toBe(200);
+    // The token the device held no longer works anywhere.
+    const replayed = await request.get('/api/auth/me', { headers: { authorization: `Bearer ${keys.token ?? ''}` } });
+    expect(replayed.status()).toBe(401);
     await expect(page).toHaveURL(pathIs('/login'));
     await expect(signInButton(page)).toBeVisible();
     await expect(sidebar(page)).toHaveCount(0);

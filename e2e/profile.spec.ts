@@ -412,6 +412,7 @@ test.describe('password', () => {
       expect(calls()).toBe(1);
 
       // The valid change, held to see the busy state.
+      const tokenBefore = await page.evaluate(() => localStorage.getItem('token'));
       await fill(me.password);
       const held = await holdCall(context, '/api/auth/updatepassword');
       const answered = page.waitForResponse((response) => isCall('/api/auth/updatepassword')(response.request()));
@@ -434,7 +435,9 @@ test.describe('password', () => {
       expect(oldLogin.status()).toBe(401);
       const api = await apiAs(me.email, newPassword);
 
-      // This session goes on, live: with pulls cut, a rename elsewhere arrives over its renewed socket.
+      // This session goes on with the token it had (the server kept its session), live: with pulls cut, a
+      // rename elsewhere arrives over its socket, which stayed connected.
+      expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(tokenBefore);
       await setMarker(page);
       await context.route('**/api/sync/pull**', (route) => route.abort('connectionrefused'));
       const renamed = `Vera Renamed ${unique()}`;

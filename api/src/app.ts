@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { limits, uploadLimits } from '@office/sync-protocol';
 import type { Config } from './config';
 import { googleJwks } from './domain/users/accounts';
@@ -8,8 +9,10 @@ import { LoginThrottle } from './domain/users/login-throttle';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { drainPlugin } from './plugins/drain';
-import { rateLimitPlugin, RequestRateLimiter } from './plugins/rate-limit';
+import { rateLimitPlugin, RequestLimiter } from './plugins/rate-limit';
 import { errorHandlerPlugin } from './plugins/error-handler';
+import { inputGuardPlugin } from './plugins/input-guard';
+import { protocolVersionPlugin } from './plugins/protocol-version';
 import { staticPwaPlugin } from './plugins/static-pwa';
 import { realtimePlugin } from './realtime/io';
 import { pushPlugin } from './push/push-plugin';
@@ -25,20 +28,13 @@ import { employeeRoutes } from './routes/employees/index';
 
 export interface BuildOptions {
   config: Config;
-  /** Replaces the login throttle's clock and limits in tests. */
+  /** Replaces the sign-in throttle (tests shorten its slow-down). */
   throttle?: LoginThrottle;
-  /** Replaces the request limiter built from the config (tests give it a clock). */
-  rateLimiter?: RequestRateLimiter;
   logger?: boolean;
 }
 
 /** Builds the whole server: API, Socket.IO and (when configured) the PWA, on one Fastify instance. */
-export async function buildApp({
-  config,
-  throttle,
-  rateLimiter,
-  logger = true,
-}: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, throttle, logger = true }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
     bodyLimit: limits.jsonBodyBytes,
@@ -46,6 +42,17 @@ export async function buildApp({
     // Off: the drain plugin answers new requests with our own 503 (body and Retry-After), during close() too.
     return503OnClosing: false,
     logController: new LogController({ disableRequestLogging: true }),
+  });
+
+  // Routes declare their body, query and params as zod schemas (sync-protocol's); what passes is the parsed value.
+  app.setValidatorCompiler(validatorCompiler);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // Many fetch wrappers and Node clients label a DELETE or PATCH without a body as JSON: that is no body, not bad JSON.
+    if (body.length === 0) done(null, undefined);
+    // parseAs 'string' hands the parser a string; the overload's type also admits a Buffer.
+    else void parseJson(request, body as string, done);
   });
 
   await app.register(helmet, {
@@ -81,12 +88,14 @@ export async function buildApp({
     },
   });
   await app.register(errorHandlerPlugin, { spaFallback: config.staticDir !== null });
+  await app.register(inputGuardPlugin);
   // First among the request hooks: while draining, nothing else runs for a new request.
   await app.register(drainPlugin);
+  await app.register(protocolVersionPlugin);
   await app.register(dbPlugin, { config });
   await app.register(authPlugin);
   await app.register(rateLimitPlugin, {
-    limiter: rateLimiter ?? new RequestRateLimiter({ perUser: config.rateLimitPerUser, perIp: config.rateLimitPerIp }),
+    limiter: new RequestLimiter({ perUser: config.rateLimitPerUser, perIp: config.rateLimitPerIp }),
   });
   await app.register(realtimePlugin);
   await app.register(pushPlugin);

@@ -14,6 +14,7 @@ export const errorCatalogue = {
   message_not_found: { status: 404, message: 'Message not found.' },
   email_taken: { status: 409, message: 'An account with this email already exists' },
   duplicate_id: { status: 409, message: 'An item with this id already exists with different content.' },
+  client_outdated: { status: 409, message: 'A new version is available. Reload to keep working.' },
   payload_too_large: { status: 413, message: 'The request is too large.' },
   unsupported_media_type: { status: 415, message: 'This type of content is not supported.' },
   rate_limited: { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
@@ -37,6 +38,7 @@ export const clientErrorMessages = {
   network: 'Could not reach the server. Check your connection.',
   timeout: 'The server took too long to answer.',
   storage_full: 'This device is out of storage space; free some space so your changes can be saved.',
+  bad_answer: 'The server sent an answer this app does not understand.',
 } as const;
 
 /** A client-side error code. */

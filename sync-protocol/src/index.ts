@@ -15,6 +15,7 @@ export * from './commands/tasks';
 export * from './commands/notifications';
 export * from './policies/tasks';
 export * from './dates';
+export * from './text';
 export * from './commands/auth';
 export * from './commands/index';
 export * from './policies/roles';

@@ -44,14 +44,15 @@ export interface ClientToServerEvents {
   'update-presence': (payload: { status: PresenceStatus }) => void;
   /** Joins the rooms of every conversation the user takes part in. */
   'join-conversations': () => void;
-  'join-conversation': (payload: ConversationRef) => void;
-  'leave-conversation': (payload: ConversationRef) => void;
+  /** The spec names only the id: a bare conversation id works as well as `{ conversationId }`. */
+  'join-conversation': (payload: ConversationRef | string) => void;
+  'leave-conversation': (payload: ConversationRef | string) => void;
   'send-message': (
     payload: ConversationRef & { text: string; id?: string },
     ack?: (answer: SendMessageAck) => void,
   ) => void;
-  'typing-start': (payload: ConversationRef) => void;
-  'typing-stop': (payload: ConversationRef) => void;
+  'typing-start': (payload: ConversationRef | string) => void;
+  'typing-stop': (payload: ConversationRef | string) => void;
   'mark-message-read': (payload: ConversationRef & { messageId: string }) => void;
 }
 

@@ -4,6 +4,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makePrivateFile } from '../private-files';
 import * as schema from './schema';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -23,6 +24,9 @@ function migrationsFolder(): string {
 
 /** Opens (creating if needed) the SQLite file, sets durable pragmas and applies migrations. */
 export function openDatabase(file: string): Db {
+  // SQLite gives its -wal and -shm files the database file's permissions.
+  makePrivateFile(file);
+  for (const companion of [`${file}-wal`, `${file}-shm`]) if (existsSync(companion)) makePrivateFile(companion);
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   // A commit hands its pages to the OS without waiting for the disk; an acknowledged write is on disk all

@@ -24,8 +24,6 @@ export const users = sqliteTable(
     avatar: text('avatar'),
     status: text('status').$type<PresenceStatus>().notNull().default('offline'),
     lastSeen: text('last_seen'),
-    /** Bumped by deactivation and password change so older tokens stop working at once. */
-    tokenVersion: integer('token_version').notNull().default(0),
     deactivatedAt: text('deactivated_at'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
@@ -280,4 +278,22 @@ export const pushSubscriptions = sqliteTable(
     createdAt: text('created_at').notNull().default(now),
   },
   (t) => [index('push_subscriptions_user').on(t.userId)],
+);
+
+/**
+ * A signed-in device: every token names one (its `sid`). Logout ends it, a password change ends the user's
+ * others and deactivation all of them; an ended session's row is gone, so its token is refused at once.
+ */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: text('created_at').notNull(),
+    /** The token's own expiry: a row past it is kept only until the user's next sign-in clears it. */
+    expiresAt: text('expires_at').notNull(),
+  },
+  (t) => [index('sessions_user').on(t.userId)],
 );

@@ -2,7 +2,7 @@ import { eq, inArray, max, sql } from 'drizzle-orm';
 import type { EntityName } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
 import { changeAudience, changeLog, meta } from '../db/schema';
-import { syncedTables } from './sync/entities';
+import { syncedTables } from '../db/synced-tables';
 
 /** A change committed by a command: who may see the entity now, and who saw it before and may not any more. */
 export interface ChangeRef {

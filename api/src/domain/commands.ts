@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { Actor, ServerToClientEvents } from '@office/sync-protocol';
+import { containsNul, nulCharacterMessage, type Actor, type ServerToClientEvents } from '@office/sync-protocol';
 import type { Db, Tx } from '../db/client';
 import { recordChange, recordChanges, type ChangeRef } from './change-log';
-import { parseInput } from './errors';
+import { DomainError, parseInput } from './errors';
 
 /** What a command sees: its transaction, who acts, the server's time and the time the user made the change. */
 export interface CommandContext {
@@ -61,6 +61,8 @@ export function runInTransaction<S extends z.ZodType, O>(
   pending: PendingEffects,
   madeAt?: Date,
 ): O {
+  // Every way in (REST, a queued mutation, a socket event, a multipart field) stops here, so each refuses alike.
+  if (containsNul(rawArgs)) throw new DomainError('invalid_input', nulCharacterMessage);
   const args = parseInput(command.args, rawArgs);
   const now = new Date();
   const ctx: CommandContext = {

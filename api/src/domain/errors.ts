@@ -39,8 +39,21 @@ export function parseInput<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  throw invalidInput(
+    result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    code,
+  );
+}
+
+/**
+ * The refusal of input that failed its schema, whether a route's declared schema or a command's: the first
+ * problem's message is the answer's message, unless it is zod's generic wording.
+ */
+export function invalidInput(
+  details: { path: string; message: string }[],
+  code: ErrorCode = 'invalid_input',
+): DomainError {
   const first = details[0];
   const message = first && !first.message.startsWith('Invalid') ? first.message : errorCatalogue[code].message;
-  throw new DomainError(code, message, details);
+  return new DomainError(code, message, details);
 }

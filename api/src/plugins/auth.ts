@@ -1,16 +1,14 @@
 import fp from 'fastify-plugin';
 import fastifyJwt from '@fastify/jwt';
-import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { limits, type Actor } from '@office/sync-protocol';
-import { users } from '../db/schema';
 import { DomainError } from '../domain/errors';
-import type { UserRow } from '../domain/users/serialize';
+import { findLiveSession, startSession, type LiveSession } from '../domain/users/sessions';
 
-/** What our tokens carry: the user id and the token version current when it was issued. */
+/** What our tokens carry: the user id and the server-side session the token belongs to. */
 interface TokenClaims {
   sub: string;
-  ver: number;
+  sid: string;
 }
 
 declare module '@fastify/jwt' {
@@ -23,12 +21,17 @@ declare module '@fastify/jwt' {
 declare module 'fastify' {
   interface FastifyInstance {
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** Checks a token and the account behind it; throws a 401 DomainError. */
-    verifyAccessToken: (token: string | undefined) => UserRow;
-    issueToken: (user: { id: string }) => string;
+    /** Checks a token, its session and the account behind it; throws a 401 DomainError. */
+    verifyAccessToken: (token: string | undefined) => LiveSession;
+    /** Starts a session for the user (a sign-in) and returns the token that names it. */
+    issueToken: (userId: string) => string;
   }
   interface FastifyRequest {
     actor: Actor;
+    /** The session of the request's token, once `authenticate` has accepted it. */
+    sessionId: string;
+    /** What the request's bearer token proved, read once per API request: null without a token. */
+    credentials: LiveSession | DomainError | null;
   }
 }
 
@@ -46,7 +49,7 @@ export const authPlugin = fp(
       verify: { algorithms: ['HS256'] },
     });
 
-    app.decorate('verifyAccessToken', (token: string | undefined): UserRow => {
+    app.decorate('verifyAccessToken', (token: string | undefined): LiveSession => {
       if (!token) throw new DomainError('unauthenticated');
       let claims: TokenClaims;
       try {
@@ -55,22 +58,39 @@ export const authPlugin = fp(
         const code = (error as { code?: string }).code;
         throw new DomainError(code === 'FAST_JWT_EXPIRED' ? 'token_expired' : 'unauthenticated');
       }
-      if (typeof claims.sub !== 'string' || typeof claims.ver !== 'number') throw new DomainError('unauthenticated');
-      const user = app.db.select().from(users).where(eq(users.id, claims.sub)).get();
-      // Security: deactivation and password change bump the version, so older tokens stop at once.
-      if (!user || user.deactivatedAt || user.tokenVersion !== claims.ver) throw new DomainError('unauthenticated');
-      return user;
+      if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') throw new DomainError('unauthenticated');
+      // Security: logout, a password change elsewhere and deactivation remove the session, so its token stops at once.
+      const session = findLiveSession(app.db, claims.sid, claims.sub);
+      if (!session) throw new DomainError('unauthenticated');
+      return session;
     });
 
-    app.decorate('issueToken', (user: { id: string }): string => {
-      const row = app.db.select({ ver: users.tokenVersion }).from(users).where(eq(users.id, user.id)).get();
-      return app.jwt.sign({ sub: user.id, ver: row?.ver ?? 0 });
+    app.decorate('issueToken', (userId: string): string => {
+      const session = startSession(app.db, userId);
+      return app.jwt.sign({ sub: userId, sid: session.id });
     });
 
     app.decorateRequest('actor', null as unknown as Actor);
+    app.decorateRequest('sessionId', '');
+    app.decorateRequest('credentials', null);
+    // Read before the request limiter, which counts a valid session against its person and anything else against the address.
+    app.addHook('onRequest', async (request) => {
+      if (!request.url.startsWith('/api/')) return;
+      const token = bearerToken(request.headers.authorization);
+      if (token === undefined) return;
+      try {
+        request.credentials = app.verifyAccessToken(token);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        request.credentials = error;
+      }
+    });
     app.decorate('authenticate', async (request: FastifyRequest) => {
-      const user = app.verifyAccessToken(bearerToken(request.headers.authorization));
-      request.actor = { id: user.id, role: user.role };
+      const { credentials } = request;
+      if (credentials === null) throw new DomainError('unauthenticated');
+      if (credentials instanceof DomainError) throw credentials;
+      request.actor = { id: credentials.user.id, role: credentials.user.role };
+      request.sessionId = credentials.id;
     });
   },
   { name: 'auth', dependencies: ['db'] },

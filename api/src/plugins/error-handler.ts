@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCatalogue, type ErrorBody, type ErrorCode } from '@office/sync-protocol';
-import { DomainError } from '../domain/errors';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DomainError, invalidInput } from '../domain/errors';
 
 const bodyOf = (code: ErrorCode, message?: string): ErrorBody => ({
   code,
@@ -20,6 +21,9 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'unsupported_media_type',
 };
 
+/** `/mutations/0/args` as `mutations.0.args`, the way command refusals name a field. */
+const dotted = (instancePath: string): string => instancePath.split('/').filter(Boolean).join('.');
+
 function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'unauthenticated';
   if (status === 403) return 'forbidden';
@@ -30,22 +34,48 @@ function codeForStatus(status: number): ErrorCode {
   return 'invalid_input';
 }
 
-/** One place turns every failure into `{ code, message }`; nothing unexpected leaks a stack trace. */
+/**
+ * One place turns every failure into a status and `{ code, message }` (plus Retry-After when there is a wait);
+ * nothing unexpected leaks a stack trace.
+ */
+export function errorAnswer(
+  thrown: FastifyError,
+  request: FastifyRequest,
+): { status: number; body: ErrorBody; retryAfterSeconds?: number } {
+  // A route's declared schema refused the input: answered like a command's own validation.
+  const error = hasZodFastifySchemaValidationErrors(thrown)
+    ? invalidInput(
+        thrown.validation.map((issue) => ({ path: dotted(issue.instancePath), message: issue.message ?? '' })),
+      )
+    : thrown;
+  if (error instanceof DomainError) {
+    const answer = { status: error.status, body: error.toBody() };
+    return error.retryAfterSeconds === undefined ? answer : { ...answer, retryAfterSeconds: error.retryAfterSeconds };
+  }
+  if (error instanceof SyntaxError) return { status: 400, body: bodyOf('malformed_json') };
+  const mapped = error.code ? fastifyCodes[error.code] : undefined;
+  if (mapped) return { status: errorCatalogue[mapped].status, body: bodyOf(mapped) };
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return { status, body: bodyOf(codeForStatus(status)) };
+  request.log.error({ err: error }, 'unhandled error');
+  return { status: 500, body: bodyOf('internal') };
+}
+
+/** Sends a failure as `errorAnswer` words it, with `extra` fields a route's clients expect beside the code. */
+export function sendError(
+  thrown: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  extra: (body: ErrorBody) => Record<string, unknown> = () => ({}),
+): FastifyReply {
+  const { status, body, retryAfterSeconds } = errorAnswer(thrown, request);
+  if (retryAfterSeconds !== undefined) reply.header('Retry-After', String(retryAfterSeconds));
+  return reply.status(status).send({ ...extra(body), ...body });
+}
+
 export const errorHandlerPlugin = fp<{ spaFallback: boolean }>(
   (app, { spaFallback }, done) => {
-    app.setErrorHandler((error: FastifyError, request, reply) => {
-      if (error instanceof DomainError) {
-        if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
-        return reply.status(error.status).send(error.toBody());
-      }
-      if (error instanceof SyntaxError) return reply.status(400).send(bodyOf('malformed_json'));
-      const mapped = error.code ? fastifyCodes[error.code] : undefined;
-      if (mapped) return reply.status(errorCatalogue[mapped].status).send(bodyOf(mapped));
-      const status = error.statusCode ?? 500;
-      if (status >= 400 && status < 500) return reply.status(status).send(bodyOf(codeForStatus(status)));
-      request.log.error({ err: error }, 'unhandled error');
-      return reply.status(500).send(bodyOf('internal'));
-    });
+    app.setErrorHandler((thrown: FastifyError, request, reply) => sendError(thrown, request, reply));
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '';
       const isApi = path === '/api' || path.startsWith('/api/') || path.startsWith('/socket.io');

@@ -1,49 +1,52 @@
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '../domain/errors';
-import { bearerToken } from './auth';
+import { inMemoryLimiters, type LimiterFactory } from '../rate-limiters';
 
 export interface RequestLimits {
-  /** Requests per window of one signed-in user, all devices together; 0 turns the limit off. */
+  /** Requests per minute of one signed-in user, all devices and socket writes together; 0 turns the limit off. */
   perUser: number;
-  /** Requests per window without a valid token, per IP address; 0 turns the limit off. */
+  /** Requests per minute without a valid session, per IP address; 0 turns the limit off. */
   perIp: number;
 }
 
-const ONE_MINUTE = 60_000;
-const PRUNE_EVERY = 1_000;
+const ONE_MINUTE_SECONDS = 60;
+const TOO_MANY = 'Too many requests. Please wait a minute and try again.';
 
-/**
- * Counts requests per key in fixed windows. In memory, like the login throttle: one process serves
- * everything, and a restart only gives everyone a fresh window.
- */
-export class RequestRateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-  private takenSincePrune = 0;
+/** The per-person and per-address allowances of API requests and socket writes. */
+export class RequestLimiter {
+  private readonly perUser: RateLimiterAbstract | null;
+  private readonly perIp: RateLimiterAbstract | null;
 
-  constructor(
-    readonly limits: RequestLimits,
-    private readonly windowMs = ONE_MINUTE,
-    private readonly clock: () => number = Date.now,
-  ) {}
-
-  /** Counts one request of `key`: 0 when it may go ahead, else milliseconds until the window ends. */
-  take(key: string, limit: number): number {
-    if (limit <= 0) return 0;
-    const now = this.clock();
-    if (++this.takenSincePrune >= PRUNE_EVERY) this.prune(now);
-    let window = this.windows.get(key);
-    if (!window || now - window.start >= this.windowMs) {
-      window = { start: now, count: 0 };
-      this.windows.set(key, window);
-    }
-    window.count += 1;
-    return window.count > limit ? window.start + this.windowMs - now : 0;
+  constructor(limits: RequestLimits, create: LimiterFactory = inMemoryLimiters) {
+    const minuteOf = (keyPrefix: string, points: number) =>
+      points > 0 ? create({ keyPrefix, points, duration: ONE_MINUTE_SECONDS }) : null;
+    this.perUser = minuteOf('requests-user', limits.perUser);
+    this.perIp = minuteOf('requests-ip', limits.perIp);
   }
 
-  private prune(now: number): void {
-    this.takenSincePrune = 0;
-    for (const [key, window] of this.windows) if (now - window.start >= this.windowMs) this.windows.delete(key);
+  /** Counts one request or socket write of a person; a 429 DomainError once their minute's allowance is spent. */
+  takeForUser = (userId: string): Promise<void> => take(this.perUser, userId);
+
+  /** Counts one request of an address without a valid session. */
+  takeForAddress = (ip: string): Promise<void> => take(this.perIp, ip);
+}
+
+async function take(limiter: RateLimiterAbstract | null, key: string): Promise<void> {
+  if (!limiter) return;
+  try {
+    await limiter.consume(key);
+  } catch (refusal) {
+    // The limiter rejects with its result when the allowance is spent, and with an Error when its store fails.
+    if (!(refusal instanceof RateLimiterRes)) throw refusal;
+    throw new DomainError('rate_limited', TOO_MANY).retryAfter(refusal.msBeforeNext);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    requestLimiter: RequestLimiter;
   }
 }
 
@@ -52,33 +55,19 @@ const isUncounted = (request: FastifyRequest): boolean =>
   request.url === '/api/health' || (request.method === 'GET' && request.url.startsWith('/api/auth/avatars/'));
 
 /**
- * Limits API requests: per user for a valid token (checked by signature only, before any database
- * read), per IP otherwise. The PWA's files and Socket.IO are not API requests and are never counted.
+ * Limits API requests: per user for a live session, per IP otherwise; an ended, expired or forged token
+ * counts against the address it comes from, never against the person it names. The PWA's files are not
+ * API requests and are never counted; socket writes count through `requestLimiter` (realtime).
  */
-export const rateLimitPlugin = fp<{ limiter: RequestRateLimiter }>(
+export const rateLimitPlugin = fp<{ limiter: RequestLimiter }>(
   (app, { limiter }, done) => {
+    app.decorate('requestLimiter', limiter);
     app.addHook('onRequest', async (request) => {
       if (!request.url.startsWith('/api/') || isUncounted(request)) return;
-      const subject = signedInUserOf(request);
-      const waitMs = subject
-        ? limiter.take(`user:${subject}`, limiter.limits.perUser)
-        : limiter.take(`ip:${request.ip}`, limiter.limits.perIp);
-      if (waitMs === 0) return;
-      throw new DomainError('rate_limited', 'Too many requests. Please wait a minute and try again.').retryAfter(
-        waitMs,
-      );
+      const { credentials } = request;
+      if (credentials && !(credentials instanceof DomainError)) await limiter.takeForUser(credentials.user.id);
+      else await limiter.takeForAddress(request.ip);
     });
-
-    function signedInUserOf(request: FastifyRequest): string | null {
-      const token = bearerToken(request.headers.authorization);
-      if (!token) return null;
-      try {
-        const claims = app.jwt.verify<{ sub?: unknown }>(token);
-        return typeof claims.sub === 'string' ? claims.sub : null;
-      } catch {
-        return null;
-      }
-    }
     done();
   },
   { name: 'rate-limit', dependencies: ['auth'] },

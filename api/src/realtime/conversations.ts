@@ -1,15 +1,22 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { idSchema, rooms, uuidv7 } from '@office/sync-protocol';
+import { idSchema, rooms, uuidv7, type ClientToServerEvents, type ErrorBody } from '@office/sync-protocol';
 import { directMessages, users } from '../db/schema';
 import { runCommand } from '../domain/commands';
 import { DomainError, parseInput } from '../domain/errors';
 import { markReadCommand, requireParticipation, sendDirectCommand } from '../domain/direct/commands';
 import { listConversationsOf } from '../domain/direct/read';
 import type { FastifyInstance } from 'fastify';
-import type { IoSocket } from './io';
+import { socketGuards } from './socket-guards';
+import type { IoSocket } from './types';
 
 const conversationRefSchema = z.object({ conversationId: idSchema });
+/** The spec names only the conversation id: a bare id is read as `{ conversationId }`. */
+const conversationNamedSchema = z.preprocess(
+  (payload) => (typeof payload === 'string' ? { conversationId: payload } : payload),
+  conversationRefSchema,
+);
+type SendMessageArgs = Parameters<ClientToServerEvents['send-message']>;
 const markReadRefSchema = conversationRefSchema.extend({ messageId: idSchema });
 
 /**
@@ -18,28 +25,13 @@ const markReadRefSchema = conversationRefSchema.extend({ messageId: idSchema });
  */
 export function handleConversationEvents(app: FastifyInstance, socket: IoSocket): void {
   const { actor } = socket.data;
-  const refuse = (error: unknown) => {
-    if (!(error instanceof DomainError)) app.log.error({ err: error }, 'socket event failed');
-    const body = error instanceof DomainError ? error.toBody() : new DomainError('internal').toBody();
-    socket.emit('error', { code: body.code, message: body.message });
-    return body;
-  };
+  const { refuse, guarded, metered } = socketGuards(app, socket);
   /** The conversation a payload names, once the user is known to take part in it. */
   const participation = (payload: unknown) => {
-    const { conversationId } = parseInput(conversationRefSchema, payload);
+    const { conversationId } = parseInput(conversationNamedSchema, payload);
     requireParticipation(app.db, actor, conversationId);
     return conversationId;
   };
-  const guarded =
-    <A extends unknown[]>(handler: (...args: A) => void) =>
-    (...args: A) => {
-      try {
-        handler(...args);
-      } catch (error) {
-        refuse(error);
-      }
-    };
-
   socket.on(
     'join-conversations',
     guarded(() => {
@@ -53,53 +45,66 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
   socket.on(
     'leave-conversation',
     guarded((payload) => {
-      const { conversationId } = parseInput(conversationRefSchema, payload);
+      const { conversationId } = parseInput(conversationNamedSchema, payload);
       void socket.leave(rooms.conversation(conversationId));
     }),
   );
-  socket.on('send-message', (payload, ack) => {
-    try {
-      const { id, ...args } =
-        typeof payload === 'object' && payload !== null ? payload : ({} as Partial<typeof payload>);
-      const message = runCommand(app.db, app.flush, actor, sendDirectCommand, { ...args, id: id ?? uuidv7() });
-      // Acknowledged once on disk, as an HTTP write is.
-      if (typeof ack === 'function') void app.durable().then(() => ack({ message }));
-    } catch (error) {
-      const body = refuse(error);
-      if (typeof ack === 'function') ack({ error: { code: body.code, message: body.message } });
-    }
-  });
-  const typing = (isTyping: boolean) =>
-    guarded((payload: unknown) => {
-      const conversationId = participation(payload);
-      const others = socket.to(rooms.conversation(conversationId));
-      if (!isTyping) {
-        others.emit('stop-typing', { userId: actor.id, conversationId });
-        return;
+  const answerRefusal = (body: ErrorBody, ...[, ack]: SendMessageArgs) => {
+    if (typeof ack === 'function') ack({ error: { code: body.code, message: body.message } });
+  };
+  socket.on(
+    'send-message',
+    metered<SendMessageArgs>((payload, ack) => {
+      try {
+        const { id, ...args } =
+          typeof payload === 'object' && payload !== null ? payload : ({} as Partial<typeof payload>);
+        const message = runCommand(app.db, app.flush, actor, sendDirectCommand, { ...args, id: id ?? uuidv7() });
+        // Acknowledged once on disk, as an HTTP write is.
+        if (typeof ack === 'function') void app.durable().then(() => ack({ message }));
+      } catch (error) {
+        answerRefusal(refuse(error), payload, ack);
       }
-      const name = app.db.select({ name: users.name }).from(users).where(eq(users.id, actor.id)).get()?.name;
-      others.emit('user-typing', { userId: actor.id, userName: name ?? 'Someone', conversationId });
-    });
+    }, answerRefusal),
+  );
+  const typing = (isTyping: boolean) =>
+    metered(
+      guarded((payload: unknown) => {
+        const conversationId = participation(payload);
+        const others = socket.to(rooms.conversation(conversationId));
+        if (!isTyping) {
+          others.emit('stop-typing', { userId: actor.id, conversationId });
+          return;
+        }
+        const name = app.db.select({ name: users.name }).from(users).where(eq(users.id, actor.id)).get()?.name;
+        others.emit('user-typing', { userId: actor.id, userName: name ?? 'Someone', conversationId });
+      }),
+    );
   socket.on('typing-start', typing(true));
   socket.on('typing-stop', typing(false));
   socket.on(
     'mark-message-read',
-    guarded((payload) => {
-      const { conversationId, messageId } = parseInput(markReadRefSchema, payload);
-      requireParticipation(app.db, actor, conversationId);
-      const message = app.db
-        .select({ createdAt: directMessages.createdAt })
-        .from(directMessages)
-        .where(
-          and(
-            eq(directMessages.id, messageId),
-            eq(directMessages.conversationId, conversationId),
-            isNull(directMessages.deletedAt),
-          ),
-        )
-        .get();
-      if (!message) throw new DomainError('message_not_found');
-      runCommand(app.db, app.flush, actor, markReadCommand, { conversationId, messageId, through: message.createdAt });
-    }),
+    metered(
+      guarded((payload) => {
+        const { conversationId, messageId } = parseInput(markReadRefSchema, payload);
+        requireParticipation(app.db, actor, conversationId);
+        const message = app.db
+          .select({ createdAt: directMessages.createdAt })
+          .from(directMessages)
+          .where(
+            and(
+              eq(directMessages.id, messageId),
+              eq(directMessages.conversationId, conversationId),
+              isNull(directMessages.deletedAt),
+            ),
+          )
+          .get();
+        if (!message) throw new DomainError('message_not_found');
+        runCommand(app.db, app.flush, actor, markReadCommand, {
+          conversationId,
+          messageId,
+          through: message.createdAt,
+        });
+      }),
+    ),
   );
 }

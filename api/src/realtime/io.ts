@@ -1,24 +1,15 @@
 import fp from 'fastify-plugin';
-import { Server, type Socket } from 'socket.io';
-import {
-  presenceStatuses,
-  rooms,
-  type Actor,
-  type ClientToServerEvents,
-  type ServerToClientEvents,
-} from '@office/sync-protocol';
+import { Server } from 'socket.io';
+import { presenceStatuses, rooms } from '@office/sync-protocol';
 import type { ChangeRef } from '../domain/change-log';
 import type { Announcement } from '../domain/commands';
 import { DomainError } from '../domain/errors';
+import { speaksOurProtocol } from '../plugins/protocol-version';
 import { loadCurrent, principalsOf } from '../domain/sync/entities';
 import { PresenceTracker } from './presence';
 import { handleConversationEvents } from './conversations';
-
-interface SocketData {
-  actor: Actor;
-}
-export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+import { socketGuards } from './socket-guards';
+import type { IoServer, IoSocket } from './types';
 
 export interface Realtime {
   io: IoServer;
@@ -27,8 +18,8 @@ export interface Realtime {
   publish(changes: ChangeRef[]): void;
   /** Emits a committed command's spec event to its rooms. */
   announce(announcement: Announcement): void;
-  /** Drops every socket of a user (deactivation, password change). */
-  disconnectUser(userId: string): void;
+  /** Drops the sockets of ended sessions: one session's (logout), or a user's all but `except` (password change, deactivation). */
+  dropSessions(ended: { sessionId: string } | { userId: string; except?: string }): void;
 }
 
 declare module 'fastify' {
@@ -36,6 +27,9 @@ declare module 'fastify' {
     realtime: Realtime;
   }
 }
+
+/** Each socket also sits in its session's room, so ending a session reaches exactly its sockets. */
+const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 export const realtimePlugin = fp(
   (app, _opts, done) => {
@@ -52,8 +46,10 @@ export const realtimePlugin = fp(
     io.use((socket, next) => {
       const token: unknown = socket.handshake.auth?.token;
       try {
-        const user = app.verifyAccessToken(typeof token === 'string' ? token : undefined);
-        socket.data.actor = { id: user.id, role: user.role };
+        if (!speaksOurProtocol(socket.handshake.auth?.protocolVersion)) throw new DomainError('client_outdated');
+        const session = app.verifyAccessToken(typeof token === 'string' ? token : undefined);
+        socket.data.actor = { id: session.user.id, role: session.user.role };
+        socket.data.sessionId = session.id;
         next();
       } catch (error) {
         const body =
@@ -63,19 +59,23 @@ export const realtimePlugin = fp(
     });
 
     io.on('connection', (socket: IoSocket) => {
-      const { actor } = socket.data;
-      void socket.join(principalsOf(actor));
+      const { actor, sessionId } = socket.data;
+      void socket.join([...principalsOf(actor), sessionRoom(sessionId)]);
       if (presence.connect(actor.id, socket.id)) io.to(rooms.team).emit('user-online', { userId: actor.id });
 
-      socket.on('update-presence', (payload) => {
-        const status = presenceStatuses.find((s) => s === payload?.status);
-        if (!status || status === 'offline') {
-          socket.emit('error', { code: 'invalid_input', message: 'Presence must be online or away.' });
-          return;
-        }
-        const lastSeen = presence.store(actor.id, status);
-        io.to(rooms.team).emit('user-presence-update', { userId: actor.id, status, lastSeen });
-      });
+      const { metered } = socketGuards(app, socket);
+      socket.on(
+        'update-presence',
+        metered((payload) => {
+          const status = presenceStatuses.find((s) => s === payload?.status);
+          if (!status || status === 'offline') {
+            socket.emit('error', { code: 'invalid_input', message: 'Presence must be online or away.' });
+            return;
+          }
+          const lastSeen = presence.store(actor.id, status);
+          io.to(rooms.team).emit('user-presence-update', { userId: actor.id, status, lastSeen });
+        }),
+      );
 
       handleConversationEvents(app, socket);
 
@@ -108,7 +108,12 @@ export const realtimePlugin = fp(
       presence,
       publish,
       announce,
-      disconnectUser: (userId: string) => io.in(rooms.user(userId)).disconnectSockets(true),
+      dropSessions: (ended) => {
+        if ('sessionId' in ended) io.in(sessionRoom(ended.sessionId)).disconnectSockets(true);
+        else if (ended.except)
+          io.in(rooms.user(ended.userId)).except(sessionRoom(ended.except)).disconnectSockets(true);
+        else io.in(rooms.user(ended.userId)).disconnectSockets(true);
+      },
     });
     app.addHook('preClose', (hookDone) => {
       io.local.disconnectSockets(true);
@@ -119,5 +124,5 @@ export const realtimePlugin = fp(
     });
     done();
   },
-  { name: 'realtime', dependencies: ['db', 'auth', 'drain'] },
+  { name: 'realtime', dependencies: ['db', 'auth', 'drain', 'rate-limit'] },
 );

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
-import type { ErrorBody } from '@office/sync-protocol';
+import { io as connect } from 'socket.io-client';
+import { errorCatalogue, PROTOCOL_VERSION, type ErrorBody } from '@office/sync-protocol';
 import { users } from '../db/schema';
 import {
+  bearer,
   connectSocket,
   nextEvent,
   nextEventWhere,
@@ -82,7 +84,7 @@ describe('socket authentication', () => {
     [
       'a token signed with another secret',
       () =>
-        new SignJWT({ ver: 0 })
+        new SignJWT({ sid: '01890000-0000-7000-8000-000000000001' })
           .setProtectedHeader({ alg: 'HS256' })
           .setSubject('01890000-0000-7000-8000-000000000000')
           .setExpirationTime('1h')
@@ -96,19 +98,46 @@ describe('socket authentication', () => {
     expect(s.app.db.select().from(users).where(eq(users.status, 'online')).all()).toEqual([]);
   });
 
-  test('a socket whose token was revoked by a version bump is refused', async () => {
+  test('a socket whose session has ended (logout) is refused', async () => {
     const s = await start();
     const { token, user } = await signIn(s.app, 'alice@demo.local');
-    s.app.db.update(users).set({ tokenVersion: 1 }).where(eq(users.id, user.id)).run();
+    const out = await s.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(token) });
+    expect(out.statusCode).toBe(200);
 
     expect((await refusal(s.url, token)).code).toBe('unauthenticated');
     expect(rowOf(s, user.id)?.status).toBe('offline');
   });
 
+  test('a handshake announcing another protocol version is refused as client_outdated; one announcing ours or none connects', async () => {
+    const s = await start();
+    const { token } = await signIn(s.app, 'alice@demo.local');
+    const outdated = connect(s.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { token, protocolVersion: PROTOCOL_VERSION - 1 },
+    });
+    const refused = await new Promise<Error & { data?: ErrorBody }>((resolve) =>
+      outdated.once('connect_error', resolve),
+    );
+    outdated.close();
+    expect(refused.data).toEqual({ code: 'client_outdated', message: errorCatalogue.client_outdated.message });
+
+    const current = connect(s.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { token, protocolVersion: PROTOCOL_VERSION },
+    });
+    await new Promise<void>((resolve) => current.once('connect', resolve));
+    current.close();
+    sockets.push(await connectSocket(s.url, token));
+  });
+
   test('a socket with an expired token is refused as token_expired', async () => {
     const s = await start();
     const { user } = await signIn(s.app, 'alice@demo.local');
-    const expired = await new SignJWT({ ver: 0 })
+    const expired = await new SignJWT({ sid: '01890000-0000-7000-8000-000000000001' })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(user.id)
       .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { uploadLimits, uploadSyncFieldsSchema, type MutationOutcome } from '@office/sync-protocol';
-import type { StoredFile } from '../domain/chat/commands';
-import type { FilePolicy, UploadStore } from '../domain/chat/uploads';
+import type { FilePolicy, StoredFile, UploadStore } from '../domain/chat/uploads';
 import { runCommand, runInTransaction, type Command } from '../domain/commands';
 import { DomainError, parseInput } from '../domain/errors';
 import { applyClientMutation, claimClient } from '../domain/sync/push';

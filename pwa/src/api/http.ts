@@ -1,11 +1,15 @@
+import type { z } from 'zod';
 import {
+  PROTOCOL_VERSION,
   clientErrorMessages,
   errorCatalogue,
   limits,
+  protocolVersionHeader,
   type ClientErrorCode,
   type ErrorCode,
 } from '@office/sync-protocol';
 import { getStoredToken, removeStoredToken } from '../app/auth/session-storage';
+import { markClientOutdated } from '../app/client-outdated';
 
 /** Base path of every API call (spec section 7). */
 export const apiBasePath = '/api';
@@ -86,7 +90,12 @@ export interface RequestOptions {
   signOutOnUnauthorized?: boolean | undefined;
   /** Overrides the default timeout (`limits.httpTimeoutMs`). */
   timeoutMs?: number | undefined;
+  /** The sync-protocol schema the answer must match: a malformed answer is an ApiError `bad_answer`, never a cast. */
+  answer?: z.ZodType | undefined;
 }
+
+/** Options whose `answer` schema types the result. */
+type Parsed<S extends z.ZodType> = RequestOptions & { answer: S };
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -140,7 +149,10 @@ export async function request<T>(
   body?: unknown,
   options: RequestOptions = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    [protocolVersionHeader]: String(PROTOCOL_VERSION),
+  };
   const isFormData = typeof FormData !== 'undefined' && body instanceof FormData;
   let payload: BodyInit | undefined;
   if (body !== undefined) {
@@ -197,23 +209,50 @@ export async function request<T>(
   }
 
   if (!response.ok) {
-    // A 401 for a token that has since been replaced (a password change renewed it) ends nothing.
+    // A 401 for a token that has since been replaced (another sign-in in this browser) ends nothing.
     if (response.status === 401 && options.signOutOnUnauthorized !== false && getStoredToken() === token) {
       handleUnauthorized();
     }
-    throw errorFromResponse(response.status, parsed);
+    const failure = errorFromResponse(response.status, parsed);
+    // This build no longer speaks the server's protocol: offer the new version (queued writes stay queued).
+    if (failure.code === 'client_outdated') markClientOutdated();
+    throw failure;
   }
-  return parsed as T;
+  if (!options.answer) return parsed as T;
+  const checked = options.answer.safeParse(parsed);
+  if (!checked.success) throw new ApiError(response.status, 'bad_answer', clientErrorMessages.bad_answer);
+  // The answer matched the schema the caller typed T with (see the overloads of `api`).
+  return checked.data as T;
 }
 
-/** Small helpers over `request`: `api.get<{ user: User }>('/auth/me')`. Paths are relative to /api. */
-export const api = {
-  get: <T>(path: string, options?: RequestOptions): Promise<T> => request<T>('GET', path, undefined, options),
-  post: <T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> =>
-    request<T>('POST', path, body, options),
-  put: <T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> =>
-    request<T>('PUT', path, body, options),
-  patch: <T>(path: string, body?: unknown, options?: RequestOptions): Promise<T> =>
-    request<T>('PATCH', path, body, options),
-  delete: <T>(path: string, options?: RequestOptions): Promise<T> => request<T>('DELETE', path, undefined, options),
-};
+function get<S extends z.ZodType>(path: string, options: Parsed<S>): Promise<z.output<S>>;
+function get<T>(path: string, options?: RequestOptions): Promise<T>;
+function get(path: string, options?: RequestOptions): Promise<unknown> {
+  return request('GET', path, undefined, options);
+}
+function post<S extends z.ZodType>(path: string, body: unknown, options: Parsed<S>): Promise<z.output<S>>;
+function post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+function post(path: string, body?: unknown, options?: RequestOptions): Promise<unknown> {
+  return request('POST', path, body, options);
+}
+function put<S extends z.ZodType>(path: string, body: unknown, options: Parsed<S>): Promise<z.output<S>>;
+function put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+function put(path: string, body?: unknown, options?: RequestOptions): Promise<unknown> {
+  return request('PUT', path, body, options);
+}
+function patch<S extends z.ZodType>(path: string, body: unknown, options: Parsed<S>): Promise<z.output<S>>;
+function patch<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+function patch(path: string, body?: unknown, options?: RequestOptions): Promise<unknown> {
+  return request('PATCH', path, body, options);
+}
+function del<S extends z.ZodType>(path: string, options: Parsed<S>): Promise<z.output<S>>;
+function del<T>(path: string, options?: RequestOptions): Promise<T>;
+function del(path: string, options?: RequestOptions): Promise<unknown> {
+  return request('DELETE', path, undefined, options);
+}
+
+/**
+ * Small helpers over `request`, paths relative to /api. With an `answer` schema the result is parsed and typed
+ * by it: `api.get('/auth/me', { answer: meResponseSchema })`.
+ */
+export const api = { get, post, put, patch, delete: del };

@@ -39,6 +39,7 @@ const refusalSentences: Record<MutationName, string> = {
   'task.create': 'Failed to create task',
   'task.comment': 'Failed to add comment',
   'task.update': 'Failed to update task',
+  'task.edit': 'Failed to update task',
   'task.setStatus': 'Failed to update task status',
   'task.delete': 'Failed to delete task',
   'chat.send': failureTexts.sendMessageFailed,

@@ -1,5 +1,11 @@
 import { io, type Socket } from 'socket.io-client';
-import { socketReconnection, type ClientToServerEvents, type ServerToClientEvents } from '@office/sync-protocol';
+import {
+  PROTOCOL_VERSION,
+  socketReconnection,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@office/sync-protocol';
+import { markClientOutdated } from '../app/client-outdated';
 
 export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -8,11 +14,16 @@ export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
  * is read at every handshake, so a reconnect after a token renewal presents the new one.
  */
 export function connectRealtime(getToken: () => string | null): RealtimeSocket {
-  return io({
+  const socket: RealtimeSocket = io({
     path: '/socket.io',
-    auth: (callback) => callback({ token: getToken() }),
+    auth: (callback) => callback({ token: getToken(), protocolVersion: PROTOCOL_VERSION }),
     reconnection: true,
     reconnectionAttempts: Infinity,
     ...socketReconnection,
   });
+  socket.on('connect_error', (error) => {
+    // The server refuses this build's protocol in the handshake: offer the new version.
+    if ((error as { data?: { code?: unknown } }).data?.code === 'client_outdated') markClientOutdated();
+  });
+  return socket;
 }

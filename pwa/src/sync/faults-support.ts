@@ -112,9 +112,9 @@ const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x');
 
 /** The same claims as a real token, signed with the server's secret, expired a minute ago. */
 export async function expiredTokenLike(token: string): Promise<string> {
-  const { sub, ver } = decodeJwt(token);
+  const { sub, sid } = decodeJwt(token);
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ ver })
+  return new SignJWT({ sid })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(sub ?? '')
     .setIssuedAt(now - 3600)

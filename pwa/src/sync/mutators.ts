@@ -213,6 +213,24 @@ export const mutators: MutatorRegistry = {
       });
     },
   },
+  'task.edit': {
+    touches: taskRow,
+    // The same two changes as task.update and task.setStatus, in the order the command makes them.
+    async apply(db, { status, note, baseStatusVersion, ...fields }, ctx) {
+      await mutators['task.update'].apply(db, fields, ctx);
+      if (status === undefined) return;
+      await mutators['task.setStatus'].apply(
+        db,
+        {
+          id: fields.id,
+          status,
+          ...(note === undefined ? {} : { note }),
+          ...(baseStatusVersion === undefined ? {} : { baseStatusVersion }),
+        },
+        ctx,
+      );
+    },
+  },
   'task.comment': {
     touches: (args) => [{ table: 'tasks', key: args.taskId }],
     async apply(db, args, ctx) {

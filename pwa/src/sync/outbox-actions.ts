@@ -25,6 +25,7 @@ export const mutationLabels: Record<MutationName, string> = {
   'task.create': 'New task',
   'task.update': 'Task edit',
   'task.setStatus': 'Task status change',
+  'task.edit': 'Task edit',
   'task.comment': 'Task comment',
   'task.delete': 'Task deletion',
   'chat.send': 'Chat message',

@@ -1,10 +1,21 @@
 import { z } from 'zod';
 import { limits } from '../limits';
 import { userSchema } from '../entities/user';
+import { stripInvisible } from '../text';
 
 const ALL_FIELDS = 'Please fill in all fields';
 const INVALID_EMAIL = 'Please enter a valid email address';
 const required = () => z.string({ error: ALL_FIELDS }).trim().min(1, ALL_FIELDS);
+const NAME_TOO_LONG = `Name must be at most ${limits.nameMaxLength} characters`;
+
+/** A person's name: bidirectional controls and zero-width characters are dropped before it is checked. */
+export const personNameSchema = (requiredMessage: string) =>
+  z
+    .string({ error: requiredMessage })
+    .overwrite(stripInvisible)
+    .trim()
+    .min(1, requiredMessage)
+    .max(limits.nameMaxLength, NAME_TOO_LONG);
 
 /** POST /api/auth/login body. */
 export const loginRequestSchema = z.object({
@@ -15,7 +26,7 @@ export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 /** POST /api/auth/register body. */
 export const registerRequestSchema = z.object({
-  name: required().max(limits.nameMaxLength, `Name must be at most ${limits.nameMaxLength} characters`),
+  name: personNameSchema(ALL_FIELDS),
   email: required().toLowerCase().max(limits.emailMaxLength).email(INVALID_EMAIL),
   password: z
     .string({ error: ALL_FIELDS })
@@ -38,6 +49,10 @@ export const authResponseSchema = z.object({
 });
 export type AuthResponse = z.infer<typeof authResponseSchema>;
 
+/** GET /api/auth/me answer. */
+export const meResponseSchema = z.object({ user: userSchema });
+export type MeResponse = z.infer<typeof meResponseSchema>;
+
 /** GET /api/config: what the PWA needs to know about this server. */
 export const serverConfigSchema = z.object({ googleClientId: z.string().nullable() });
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
@@ -45,11 +60,7 @@ export type ServerConfig = z.infer<typeof serverConfigSchema>;
 /** The `user.updateDetails` command: PUT /api/auth/updatedetails and its sync mutation. */
 const PROFILE_REQUIRED = 'Name and email are required';
 export const updateDetailsArgsSchema = z.object({
-  name: z
-    .string({ error: PROFILE_REQUIRED })
-    .trim()
-    .min(1, PROFILE_REQUIRED)
-    .max(limits.nameMaxLength, `Name must be at most ${limits.nameMaxLength} characters`),
+  name: personNameSchema(PROFILE_REQUIRED),
   email: z
     .string({ error: PROFILE_REQUIRED })
     .trim()
@@ -68,6 +79,7 @@ export const accountTexts = {
   currentPasswordWrong: 'Current password is incorrect',
   noPasswordAccount: 'This account signs in with Google and has no password to change.',
   passwordUpdated: 'Password updated successfully!',
+  signedOut: 'Signed out',
   passwordNeedsNetwork: 'Changing your password needs a connection. Please try again when you are online.',
   invalidImage: 'Please select a valid image file',
   imageTooLarge: 'Image file must be less than 5MB',
@@ -92,9 +104,12 @@ export const updatePasswordRequestSchema = z.object({
 });
 export type UpdatePasswordRequest = z.infer<typeof updatePasswordRequestSchema>;
 
-/** PUT /api/auth/updatepassword answer: a fresh token for this session, as every other one is signed out. */
-export const updatePasswordResponseSchema = z.object({ success: z.boolean(), message: z.string(), token: z.string() });
-export type UpdatePasswordResponse = z.infer<typeof updatePasswordResponseSchema>;
+/**
+ * The answer of PUT /api/auth/updatepassword (the caller's token keeps working; every other session ends),
+ * POST /api/auth/logout and DELETE /api/auth/users/{id}.
+ */
+export const successResponseSchema = z.object({ success: z.boolean(), message: z.string() });
+export type SuccessResponse = z.infer<typeof successResponseSchema>;
 
 /** POST /api/auth/upload-avatar answer. */
 export const avatarResponseSchema = z.object({

@@ -5,6 +5,7 @@ import {
   addCommentArgsSchema,
   createTaskArgsSchema,
   deleteTaskArgsSchema,
+  editTaskArgsSchema,
   setTaskStatusArgsSchema,
   updateTaskArgsSchema,
 } from './tasks';
@@ -23,6 +24,7 @@ export const mutationArgsSchemas = {
   'task.create': createTaskArgsSchema,
   'task.update': updateTaskArgsSchema,
   'task.setStatus': setTaskStatusArgsSchema,
+  'task.edit': editTaskArgsSchema,
   'task.comment': addCommentArgsSchema,
   'task.delete': deleteTaskArgsSchema,
   'chat.send': sendChatArgsSchema,

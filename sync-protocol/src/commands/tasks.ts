@@ -10,10 +10,23 @@ export const taskMessages = {
   noStatusPermission: "You don't have permission to update this task's status.",
   notFound: 'Task not found. It may have been deleted.',
   dueDateInPast: 'The due date cannot be in the past',
+  dueDateNotReal: 'The due date must be a real calendar date',
+  nothingToUpdate: 'Nothing to update',
   assigneeNotEmployee: 'Tasks can only be assigned to employees',
   commentRequired: 'Comment text is required',
   onlyManagers: 'Only managers and admins can create, edit or delete tasks.',
 } as const;
+
+/** Whether YYYY-MM-DD names a day that exists (no 30 February, no month 13). */
+function isCalendarDate(value: string): boolean {
+  const [year = 0, month = 0, day = 0] = value.split('-').map(Number);
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return days !== undefined && day >= 1 && day <= days;
+}
+
+/** A due date a person sets: YYYY-MM-DD and a real day of the calendar. */
+export const dueDateSchema = isoDateSchema.refine(isCalendarDate, taskMessages.dueDateNotReal);
 
 /** Task and comment text limits. */
 export const taskLimits = { titleMax: 200, descriptionMax: 5000, commentMax: 2000, noteMax: 500 } as const;
@@ -26,7 +39,7 @@ export const createTaskArgsSchema = z.object({
   assignedTo: z.string({ error: REQUIRED }).min(1, REQUIRED).pipe(idSchema),
   priority: z.enum(taskPriorities).default('medium'),
   status: z.enum(taskStatuses).default('pending'),
-  dueDate: z.string({ error: REQUIRED }).min(1, REQUIRED).pipe(isoDateSchema),
+  dueDate: z.string({ error: REQUIRED }).min(1, REQUIRED).pipe(dueDateSchema),
 });
 export type CreateTaskArgs = z.input<typeof createTaskArgsSchema>;
 
@@ -37,7 +50,7 @@ export const updateTaskArgsSchema = z.object({
   description: z.string().trim().max(taskLimits.descriptionMax).optional(),
   assignedTo: idSchema.optional(),
   priority: z.enum(taskPriorities).optional(),
-  dueDate: isoDateSchema.optional(),
+  dueDate: dueDateSchema.optional(),
 });
 export type UpdateTaskArgs = z.input<typeof updateTaskArgsSchema>;
 
@@ -49,6 +62,15 @@ export const setTaskStatusArgsSchema = z.object({
   baseStatusVersion: z.number().int().min(0).optional(),
 });
 export type SetTaskStatusArgs = z.input<typeof setTaskStatusArgsSchema>;
+
+/**
+ * `task.edit`: PUT /api/tasks/{id} and its sync mutation. Any of the fields, the status (with a note and the
+ * status version its author saw), or both, in one write; see `canEditTask` for who may change what.
+ */
+export const editTaskArgsSchema = updateTaskArgsSchema.extend(setTaskStatusArgsSchema.shape).extend({
+  status: setTaskStatusArgsSchema.shape.status.optional(),
+});
+export type EditTaskArgs = z.input<typeof editTaskArgsSchema>;
 
 /** `task.comment`: POST /api/tasks/{id}/comments. The client chooses the comment id. */
 export const addCommentArgsSchema = z.object({

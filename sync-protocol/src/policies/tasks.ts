@@ -17,3 +17,11 @@ export const canChangeTaskStatus = (actor: Actor, task: TaskParties): boolean =>
   isStaff(actor) || task.assignedTo?.id === actor.id;
 /** Whoever sees a task may comment on it. */
 export const canCommentOnTask = canSeeTask;
+/** What a `task.edit` changes: fields other than the status, the status, or both. */
+export interface TaskEdit {
+  fields: boolean;
+  status: boolean;
+}
+/** Managers and admins edit a task; its assignee may change the status only. */
+export const canEditTask = (actor: Actor, task: TaskParties, edit: TaskEdit): boolean =>
+  (!edit.fields || canManageTasks(actor)) && (!edit.status || canChangeTaskStatus(actor, task));

@@ -9,7 +9,6 @@ import {
   deleteChatArgsSchema,
   editChatArgsSchema,
   sendChatArgsSchema,
-  type AttachmentKind,
   type ChatMessage,
 } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
@@ -18,6 +17,7 @@ import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { notify } from '../notifications/notify';
 import { loadChatMessages } from './read';
+import type { StoredFile } from './uploads';
 
 /** Chat texts are cut to this many characters in notifications (spec section 9). */
 const CHAT_NOTIFICATION_CUT = 50;
@@ -33,15 +33,6 @@ function requireMessage(tx: Tx, id: string): ChatMessage {
 function record(ctx: CommandContext, id: string): ChatMessage {
   ctx.record({ entity: 'chatMessage', id, op: 'put', audience: CHAT_AUDIENCE });
   return requireMessage(ctx.tx, id);
-}
-
-/** A file the upload route has already stored under DATA_DIR; never taken from a client's payload. */
-export interface StoredFile {
-  filename: string;
-  originalName: string;
-  mimetype: string;
-  size: number;
-  kind: AttachmentKind;
 }
 
 /** Both ways a message is sent: the author is the caller; every other active member is notified, in one statement. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { stat, unlink, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -7,12 +7,22 @@ import type { Readable } from 'node:stream';
 import {
   directFileExtensions,
   formatFileSize,
+  stripInvisible,
   uploadLimits,
   type Attachment,
   type AttachmentKind,
 } from '@office/sync-protocol';
+import { makePrivateDir, privateFileMode } from '../../private-files';
 import { DomainError } from '../errors';
-import type { StoredFile } from './commands';
+
+/** A file the upload route has already stored under DATA_DIR; never taken from a client's payload. */
+export interface StoredFile {
+  filename: string;
+  originalName: string;
+  mimetype: string;
+  size: number;
+  kind: AttachmentKind;
+}
 
 /** Each accepted document extension: its kind, the type it is served as, and the types browsers declare for it. */
 const documentTypes: Record<string, { kind: AttachmentKind; mimetype: string; declared: string[] }> = {
@@ -102,7 +112,7 @@ export class UploadStore {
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'uploads');
-    mkdirSync(this.dir, { recursive: true });
+    makePrivateDir(this.dir);
   }
 
   /** Streams one part to disk (never buffered whole); refuses wrong types and files over the limit. */
@@ -110,30 +120,32 @@ export class UploadStore {
     part: { filename: string; mimetype: string; file: Readable & { truncated?: boolean } },
     policy: FilePolicy = chatFilePolicy,
   ): Promise<StoredFile> {
-    const extension = extname(part.filename).toLowerCase();
-    const type = policy.accepts(extension) ? classifyFile(part.filename, part.mimetype) : null;
+    // Security: the name is shown to others, so it loses the controls that could make it read as another.
+    const name = stripInvisible(part.filename);
+    const extension = extname(name).toLowerCase();
+    const type = policy.accepts(extension) ? classifyFile(name, part.mimetype) : null;
     if (!type) {
       part.file.resume();
       throw new DomainError(
         'unsupported_media_type',
-        `"${part.filename}" is not a supported file type. Send ${policy.described}.`,
+        `"${name}" is not a supported file type. Send ${policy.described}.`,
       );
     }
     const filename = `${randomUUID()}${extension}`;
     const path = join(this.dir, filename);
     try {
-      await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
+      await pipeline(part.file, createWriteStream(path, { flags: 'wx', mode: privateFileMode }));
     } catch (error) {
       await this.remove([filename]);
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw this.tooLarge(part.filename);
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw this.tooLarge(name);
       throw error;
     }
     if (part.file.truncated) {
       await this.remove([filename]);
-      throw this.tooLarge(part.filename);
+      throw this.tooLarge(name);
     }
     const { size } = await stat(path);
-    return { filename, originalName: part.filename.slice(0, 255), mimetype: type.mimetype, size, kind: type.kind };
+    return { filename, originalName: name.slice(0, 255), mimetype: type.mimetype, size, kind: type.kind };
   }
 
   /** Stores bytes the server itself has (the demo seed), under a random name like any upload. */
@@ -141,7 +153,7 @@ export class UploadStore {
     const type = classifyFile(originalName, mimetype);
     if (!type) throw new Error(`${originalName} is not a chat file type`);
     const filename = `${randomUUID()}${extname(originalName).toLowerCase()}`;
-    await writeFile(join(this.dir, filename), bytes, { flag: 'wx' });
+    await writeFile(join(this.dir, filename), bytes, { flag: 'wx', mode: privateFileMode });
     return { filename, originalName, mimetype: type.mimetype, size: bytes.byteLength, kind: type.kind };
   }
 

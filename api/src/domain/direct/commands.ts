@@ -17,7 +17,7 @@ import {
 } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { conversations, directAttachments, directMessages, users } from '../../db/schema';
-import type { StoredFile } from '../chat/commands';
+import type { StoredFile } from '../chat/uploads';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { notify } from '../notifications/notify';

@@ -1,22 +1,12 @@
 import { eq, inArray, isNull } from 'drizzle-orm';
 import { canSeeTask, type Actor, type EntityName, type PutChange } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { chatMessages, conversations, directMessages, notifications, tasks, users } from '../../db/schema';
+import { notifications, users } from '../../db/schema';
 import { listChatMessages, loadChatMessages } from '../chat/read';
 import { listConversationsOf, listDirectMessagesOf, loadConversations, loadDirectMessages } from '../direct/read';
 import { toNotifications } from '../notifications/notify';
 import { listVisibleTasks, loadTasks } from '../tasks/read';
 import { toUserDto } from '../users/serialize';
-
-/** The table behind each synced entity; each has `id` and `version` columns. */
-export const syncedTables = {
-  user: users,
-  task: tasks,
-  notification: notifications,
-  chatMessage: chatMessages,
-  conversation: conversations,
-  directMessage: directMessages,
-} as const satisfies Record<EntityName, unknown>;
 
 /** How sync reads one entity kind. Missing from `load` means deleted: clients drop it. */
 interface SyncedEntity {

@@ -6,6 +6,7 @@ import {
   addCommentCommand,
   createTaskCommand,
   deleteTaskCommand,
+  editTaskCommand,
   setTaskStatusCommand,
   updateTaskCommand,
 } from '../tasks/commands';
@@ -30,6 +31,7 @@ export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>>
   'task.create': createTaskCommand,
   'task.update': updateTaskCommand,
   'task.setStatus': setTaskStatusCommand,
+  'task.edit': editTaskCommand,
   'task.comment': addCommentCommand,
   'task.delete': deleteTaskCommand,
   'chat.send': sendChatCommand,

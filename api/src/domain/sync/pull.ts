@@ -35,7 +35,13 @@ export function compactChangeLog(db: Db, seq: number): void {
 
 function lastMutationIdOf(tx: Tx, clientId: string, actor: Actor): number {
   const row = tx.select().from(syncClients).where(eq(syncClients.clientId, clientId)).get();
-  return row && row.userId === actor.id ? row.lastMutationId : 0;
+  if (!row) {
+    // A new client is registered at its first contact (its sign-in's bootstrap), which is the floor of the times
+    // its writes may claim (push.ts); another user's client is never taken over.
+    tx.insert(syncClients).values({ clientId, userId: actor.id }).onConflictDoNothing().run();
+    return 0;
+  }
+  return row.userId === actor.id ? row.lastMutationId : 0;
 }
 
 function bootstrap(tx: Tx, actor: Actor): Change[] {

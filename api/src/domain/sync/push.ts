@@ -31,10 +31,13 @@ function storedOutcome(tx: Tx, clientId: string, mutationId: number): MutationOu
   return { id: mutationId, status: 'duplicate', original: 'rejected', code, message: row.message ?? '' };
 }
 
-/** A client's clock is trusted only between its previous push and the server's now. */
-function clampMadeAt(at: string, lastPushAt: string | null, now: Date): Date {
+/**
+ * A client's clock is trusted only between its previous push (or, before its first, its registration) and
+ * the server's now: a new client cannot backdate history to before it existed.
+ */
+function clampMadeAt(at: string, lastPushAt: string | null, registeredAt: string, now: Date): Date {
   const claimed = Date.parse(at);
-  const floor = lastPushAt ? Date.parse(lastPushAt) : Number.NEGATIVE_INFINITY;
+  const floor = Math.max(Date.parse(registeredAt), lastPushAt ? Date.parse(lastPushAt) : Number.NEGATIVE_INFINITY);
   return new Date(Math.min(now.getTime(), Math.max(floor, claimed)));
 }
 
@@ -59,15 +62,20 @@ export function applyClientMutation(
   const pending = newPendingEffects();
   const outcome = db.transaction((tx): MutationOutcome | 'gap' => {
     const client = tx
-      .select({ lastMutationId: syncClients.lastMutationId, lastPushAt: syncClients.lastPushAt })
+      .select({
+        lastMutationId: syncClients.lastMutationId,
+        lastPushAt: syncClients.lastPushAt,
+        createdAt: syncClients.createdAt,
+      })
       .from(syncClients)
       .where(eq(syncClients.clientId, clientId))
-      .get() ?? { lastMutationId: 0, lastPushAt: null };
+      .get() ?? { lastMutationId: 0, lastPushAt: null, createdAt: new Date().toISOString() };
     if (mutation.id <= client.lastMutationId) return storedOutcome(tx, clientId, mutation.id);
     if (mutation.id !== client.lastMutationId + 1) return 'gap';
     const now = new Date();
     // The mutations of one request were all made before it: each is clamped by the previous request.
-    const madeAt = clampMadeAt(mutation.at, previousPushAt === undefined ? client.lastPushAt : previousPushAt, now);
+    const previous = previousPushAt === undefined ? client.lastPushAt : previousPushAt;
+    const madeAt = clampMadeAt(mutation.at, previous, client.createdAt, now);
     const result = runGuarded(tx, mutation.id, pending, (savepoint) => run(savepoint, pending, madeAt));
     tx.update(syncClients)
       .set({ lastMutationId: mutation.id, lastPushAt: now.toISOString() })

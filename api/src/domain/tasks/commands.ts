@@ -1,12 +1,15 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import type { z } from 'zod';
 import {
   addCommentArgsSchema,
   canChangeTaskStatus,
   canCommentOnTask,
   canManageTasks,
+  canEditTask,
   createTaskArgsSchema,
   cutText,
   deleteTaskArgsSchema,
+  editTaskArgsSchema,
   isoToday,
   setTaskStatusArgsSchema,
   taskMessages,
@@ -79,20 +82,24 @@ function appendHistory(
   status: TaskStatus,
   note: string | null,
   superseded: boolean,
+  madeAt: string,
 ): void {
   ctx.tx
     .insert(taskStatusHistory)
     .values({
-      id: uuidv7(ctx.madeAt.getTime()),
+      id: uuidv7(Date.parse(madeAt)),
       taskId,
       status,
       updatedBy: ctx.actor.id,
-      updatedAt: ctx.madeAt.toISOString(),
+      updatedAt: madeAt,
       note,
       superseded,
     })
     .run();
 }
+
+/** The later of two ISO times. */
+const laterOf = (a: string, b: string): string => (a > b ? a : b);
 
 /** `task.create`: managers and admins assign a task to an employee. */
 export const createTaskCommand = defineCommand({
@@ -131,7 +138,7 @@ export const createTaskCommand = defineCommand({
         updatedAt: stamp,
       })
       .run();
-    appendHistory(ctx, args.id, args.status, 'Task created', false);
+    appendHistory(ctx, args.id, args.status, 'Task created', false, ctx.madeAt.toISOString());
     const row = requireTask(ctx.tx, args.id);
     notify(ctx, [
       {
@@ -148,104 +155,154 @@ export const createTaskCommand = defineCommand({
   },
 });
 
+/** The fields of a `task.update` or `task.edit` other than the id and the status. */
+type FieldEdit = Omit<z.output<typeof updateTaskArgsSchema>, 'id'>;
+
+/**
+ * Writes a field edit and tells the task's other parties. Returns the row as it is now and, when the task
+ * changed hands, who could see it before (for `touch`).
+ */
+function applyFieldEdit(
+  ctx: CommandContext,
+  before: TaskRow,
+  fields: FieldEdit,
+): { after: TaskRow; formerAudience?: string[] } {
+  const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  if (Object.keys(changes).length === 0) return { after: before };
+  const reassigned = fields.assignedTo !== undefined && fields.assignedTo !== before.assignedTo;
+  if (reassigned && fields.assignedTo) requireEmployee(ctx.tx, fields.assignedTo);
+  const rescheduled = fields.dueDate !== undefined && fields.dueDate !== before.dueDate;
+  // The creation rule holds for a new date; an unchanged one may lie in the past (the task is overdue).
+  if (rescheduled && fields.dueDate !== undefined && fields.dueDate < isoToday(ctx.now)) {
+    throw new DomainError('invalid_input', taskMessages.dueDateInPast);
+  }
+  // A new due date earns new due-soon and overdue notices: the flags belong to the date they were sent for.
+  const flags = rescheduled ? { dueSoonNotifiedAt: null, overdueNotifiedAt: null } : {};
+  ctx.tx
+    .update(tasks)
+    .set({ ...changes, ...flags })
+    .where(eq(tasks.id, before.id))
+    .run();
+  const after = requireTask(ctx.tx, before.id);
+  const title = after.title;
+  const actorName = nameOf(ctx.tx, ctx.actor.id);
+  const notices: NewNotification[] = otherParties(after, ctx.actor.id)
+    .filter((recipient) => !(reassigned && recipient === after.assignedTo))
+    .map((recipient) => ({
+      recipientId: recipient,
+      senderId: ctx.actor.id,
+      type: 'task_updated',
+      title: 'Task Updated',
+      message: `${actorName} updated "${title}"`,
+      relatedTaskId: after.id,
+      data: { taskId: after.id, fields: Object.keys(changes) },
+    }));
+  if (reassigned && after.assignedTo) {
+    notices.push({
+      recipientId: after.assignedTo,
+      senderId: ctx.actor.id,
+      type: 'task_assigned',
+      title: 'New Task Assigned',
+      message: `${actorName} assigned you "${title}"`,
+      relatedTaskId: after.id,
+      data: { taskId: after.id, dueDate: after.dueDate, priority: after.priority },
+    });
+  }
+  notify(ctx, notices);
+  return reassigned && before.assignedTo ? { after, formerAudience: [`user:${before.assignedTo}`] } : { after };
+}
+
+/** A status change as `task.setStatus` and `task.edit` carry it. */
+type StatusChange = Omit<z.output<typeof setTaskStatusArgsSchema>, 'id'>;
+
+/**
+ * Writes a status change. Conflict rule: a change made on a status version nobody has moved since simply
+ * applies; otherwise the change made later wins, and the earlier one still enters the history, in time
+ * order, marked superseded, and its author is told.
+ */
+function applyStatusChange(ctx: CommandContext, row: TaskRow, change: StatusChange): void {
+  // Security: a client's claimed time never goes back before the task existed (and lands after its creation entry).
+  const madeAt = laterOf(ctx.madeAt.toISOString(), new Date(Date.parse(row.createdAt) + 1).toISOString());
+  const movedSince = change.baseStatusVersion !== undefined && change.baseStatusVersion !== row.statusVersion;
+  const wins = !movedSince || madeAt >= row.statusChangedAt;
+  appendHistory(ctx, row.id, change.status, change.note || null, !wins, madeAt);
+  const actorName = nameOf(ctx.tx, ctx.actor.id);
+  if (wins) {
+    ctx.tx
+      .update(tasks)
+      .set({ status: change.status, statusVersion: row.statusVersion + 1, statusChangedAt: madeAt })
+      .where(eq(tasks.id, row.id))
+      .run();
+    notify(
+      ctx,
+      otherParties(row, ctx.actor.id).map((recipient) => ({
+        recipientId: recipient,
+        senderId: ctx.actor.id,
+        type: 'task_updated',
+        title: 'Task Status Updated',
+        message: `${actorName} changed "${row.title}" to ${change.status}`,
+        relatedTaskId: row.id,
+        data: { taskId: row.id, status: change.status, note: change.note ?? null },
+      })),
+    );
+  } else {
+    notify(ctx, [
+      {
+        recipientId: ctx.actor.id,
+        senderId: null,
+        type: 'task_updated',
+        title: 'Status change superseded',
+        message: `Your change of "${row.title}" to ${change.status} was made before a later change, which stays in effect.`,
+        relatedTaskId: row.id,
+        data: { taskId: row.id, status: change.status, superseded: true },
+      },
+    ]);
+  }
+}
+
 /** `task.update`: managers and admins edit a task's fields. */
 export const updateTaskCommand = defineCommand({
   name: 'task.update',
   args: updateTaskArgsSchema,
-  run(ctx, args) {
+  run(ctx, { id, ...fields }) {
     requireManager(ctx.actor);
-    const before = requireTask(ctx.tx, args.id);
-    const { id, ...fields } = args;
-    const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-    if (Object.keys(changes).length === 0) return touch(ctx, before);
-    const reassigned = args.assignedTo !== undefined && args.assignedTo !== before.assignedTo;
-    if (reassigned && args.assignedTo) requireEmployee(ctx.tx, args.assignedTo);
-    // A new due date earns new due-soon and overdue notices: the flags belong to the date they were sent for.
-    const rescheduled = args.dueDate !== undefined && args.dueDate !== before.dueDate;
-    const flags = rescheduled ? { dueSoonNotifiedAt: null, overdueNotifiedAt: null } : {};
-    ctx.tx
-      .update(tasks)
-      .set({ ...changes, ...flags })
-      .where(eq(tasks.id, id))
-      .run();
-    const after = requireTask(ctx.tx, id);
-    const title = after.title;
-    const actorName = nameOf(ctx.tx, ctx.actor.id);
-    const notices: NewNotification[] = otherParties(after, ctx.actor.id)
-      .filter((recipient) => !(reassigned && recipient === after.assignedTo))
-      .map((recipient) => ({
-        recipientId: recipient,
-        senderId: ctx.actor.id,
-        type: 'task_updated',
-        title: 'Task Updated',
-        message: `${actorName} updated "${title}"`,
-        relatedTaskId: id,
-        data: { taskId: id, fields: Object.keys(changes) },
-      }));
-    if (reassigned && after.assignedTo) {
-      notices.push({
-        recipientId: after.assignedTo,
-        senderId: ctx.actor.id,
-        type: 'task_assigned',
-        title: 'New Task Assigned',
-        message: `${actorName} assigned you "${title}"`,
-        relatedTaskId: id,
-        data: { taskId: id, dueDate: after.dueDate, priority: after.priority },
-      });
-    }
-    notify(ctx, notices);
-    return touch(ctx, after, reassigned && before.assignedTo ? [`user:${before.assignedTo}`] : undefined);
+    const { after, formerAudience } = applyFieldEdit(ctx, requireTask(ctx.tx, id), fields);
+    return touch(ctx, after, formerAudience);
+  },
+});
+
+/** `task.setStatus`: the assignee, managers and admins; see `applyStatusChange` for late replays. */
+export const setTaskStatusCommand = defineCommand({
+  name: 'task.setStatus',
+  args: setTaskStatusArgsSchema,
+  run(ctx, { id, ...change }) {
+    const row = requireTask(ctx.tx, id);
+    if (!canChangeTaskStatus(ctx.actor, parties(row)))
+      throw new DomainError('forbidden', taskMessages.noStatusPermission);
+    applyStatusChange(ctx, row, change);
+    return touch(ctx, row);
   },
 });
 
 /**
- * `task.setStatus`. Conflict rule: a change made on a status version nobody has moved since simply
- * applies; otherwise the change made later wins, and the earlier one still enters the history, in
- * time order, marked superseded, and its author is told.
+ * `task.edit`: PUT /api/tasks/{id} and its sync mutation. Fields, status or both in one write: managers and
+ * admins edit anything, the assignee changes the status only (canEditTask). All of it applies, or none.
  */
-export const setTaskStatusCommand = defineCommand({
-  name: 'task.setStatus',
-  args: setTaskStatusArgsSchema,
-  run(ctx, args) {
-    const row = requireTask(ctx.tx, args.id);
-    if (!canChangeTaskStatus(ctx.actor, parties(row)))
-      throw new DomainError('forbidden', taskMessages.noStatusPermission);
-    const movedSince = args.baseStatusVersion !== undefined && args.baseStatusVersion !== row.statusVersion;
-    const wins = !movedSince || ctx.madeAt.toISOString() >= row.statusChangedAt;
-    appendHistory(ctx, row.id, args.status, args.note || null, !wins);
-    const actorName = nameOf(ctx.tx, ctx.actor.id);
-    if (wins) {
-      ctx.tx
-        .update(tasks)
-        .set({ status: args.status, statusVersion: row.statusVersion + 1, statusChangedAt: ctx.madeAt.toISOString() })
-        .where(eq(tasks.id, row.id))
-        .run();
-      notify(
-        ctx,
-        otherParties(row, ctx.actor.id).map((recipient) => ({
-          recipientId: recipient,
-          senderId: ctx.actor.id,
-          type: 'task_updated',
-          title: 'Task Status Updated',
-          message: `${actorName} changed "${row.title}" to ${args.status}`,
-          relatedTaskId: row.id,
-          data: { taskId: row.id, status: args.status, note: args.note ?? null },
-        })),
-      );
-    } else {
-      notify(ctx, [
-        {
-          recipientId: ctx.actor.id,
-          senderId: null,
-          type: 'task_updated',
-          title: 'Status change superseded',
-          message: `Your change of "${row.title}" to ${args.status} was made before a later change, which stays in effect.`,
-          relatedTaskId: row.id,
-          data: { taskId: row.id, status: args.status, superseded: true },
-        },
-      ]);
+export const editTaskCommand = defineCommand({
+  name: 'task.edit',
+  args: editTaskArgsSchema,
+  run(ctx, { id, status, note, baseStatusVersion, ...fields }) {
+    const editsFields = Object.values(fields).some((value) => value !== undefined);
+    if (!editsFields && status === undefined) throw new DomainError('invalid_input', taskMessages.nothingToUpdate);
+    const row = requireTask(ctx.tx, id);
+    if (!canEditTask(ctx.actor, parties(row), { fields: editsFields, status: status !== undefined })) {
+      const message =
+        editsFields && !canManageTasks(ctx.actor) ? taskMessages.onlyManagers : taskMessages.noStatusPermission;
+      throw new DomainError('forbidden', message);
     }
-    return touch(ctx, row);
+    const { after, formerAudience } = applyFieldEdit(ctx, row, fields);
+    if (status !== undefined) applyStatusChange(ctx, after, { status, note, baseStatusVersion });
+    return touch(ctx, after, formerAudience);
   },
 });
 

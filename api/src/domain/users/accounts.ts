@@ -2,18 +2,19 @@ import { eq } from 'drizzle-orm';
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import {
   accountTexts,
-  googleLoginRequestSchema,
-  loginRequestSchema,
-  registerRequestSchema,
-  updatePasswordRequestSchema,
+  stripInvisible,
   uuidv7,
   type Actor,
+  type GoogleLoginRequest,
+  type LoginRequest,
+  type RegisterRequest,
+  type UpdatePasswordRequest,
   type User,
 } from '@office/sync-protocol';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { runCommand, type EffectsFlusher } from '../commands';
-import { DomainError, parseInput } from '../errors';
+import { DomainError } from '../errors';
 import { burnVerification, hashPassword, verifyPassword } from './passwords';
 import { createUserCommand, setPasswordCommand } from './commands';
 import type { LoginThrottle } from './login-throttle';
@@ -32,8 +33,7 @@ const findByEmail = (db: Db, email: string): UserRow | undefined =>
 const selfActor = (id: string): Actor => ({ id, role: 'employee' });
 
 /** Registration creates an employee. */
-export async function register(deps: AccountDeps, body: unknown): Promise<User> {
-  const input = parseInput(registerRequestSchema, body);
+export async function register(deps: AccountDeps, input: RegisterRequest): Promise<User> {
   if (findByEmail(deps.db, input.email)) throw new DomainError('email_taken');
   const passwordHash = await hashPassword(input.password);
   const id = uuidv7();
@@ -46,36 +46,27 @@ export async function register(deps: AccountDeps, body: unknown): Promise<User> 
 }
 
 /** Email and password sign-in; the same message for an unknown email and a wrong password. */
-export async function login(deps: AccountDeps, body: unknown, ip: string): Promise<User> {
-  const input = parseInput(loginRequestSchema, body);
-  const waitMs = deps.throttle.retryAfterMs(ip, input.email);
-  if (waitMs > 0) {
-    const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
-    throw new DomainError(
-      'rate_limited',
-      `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    ).retryAfter(waitMs);
-  }
+export async function login(deps: AccountDeps, input: LoginRequest, ip: string): Promise<User> {
+  await deps.throttle.beforeAttempt(ip, input.email);
   const row = findByEmail(deps.db, input.email);
   const usableHash = row && !row.deactivatedAt ? row.passwordHash : null;
   const ok = usableHash ? await verifyPassword(usableHash, input.password) : false;
   if (!row || !ok) {
     // Security: a deactivated or password-less account costs the same verification as an unknown email.
     if (!usableHash) await burnVerification(input.password);
-    deps.throttle.recordFailure(ip, input.email);
+    await deps.throttle.recordFailure(ip, input.email);
     throw new DomainError('invalid_credentials');
   }
-  deps.throttle.recordSuccess(ip, input.email);
+  await deps.throttle.recordSuccess(ip, input.email);
   return toUserDto(row);
 }
 
 export const googleJwks = (url: string): JWTVerifyGetKey => createRemoteJWKSet(new URL(url));
 
 /** Google sign-in: the ID token's signature, issuer, audience and expiry are verified; a new email gets an employee account. */
-export async function googleLogin(deps: AccountDeps, body: unknown): Promise<User> {
+export async function googleLogin(deps: AccountDeps, { tokenId }: GoogleLoginRequest): Promise<User> {
   const { clientId, jwks } = deps.google;
   if (!clientId || !jwks) throw new DomainError('google_not_configured');
-  const { tokenId } = parseInput(googleLoginRequestSchema, body);
   let claims: { sub?: string | undefined; email?: unknown; email_verified?: unknown; name?: unknown };
   try {
     ({ payload: claims } = await jwtVerify(tokenId, jwks, {
@@ -96,8 +87,8 @@ export async function googleLogin(deps: AccountDeps, body: unknown): Promise<Use
     return toUserDto(existing);
   }
   const id = uuidv7();
-  const name =
-    typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : (email.split('@')[0] ?? email);
+  const shown = typeof claims.name === 'string' ? stripInvisible(claims.name).trim() : '';
+  const name = shown || (email.split('@')[0] ?? email);
   return runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
     id,
     name,
@@ -108,11 +99,15 @@ export async function googleLogin(deps: AccountDeps, body: unknown): Promise<Use
 }
 
 /**
- * PUT /api/auth/updatepassword: the current password must match. Every session of the user ends (their
- * token version moves on); the route issues the caller a new token.
+ * PUT /api/auth/updatepassword: the current password must match. The session that asked goes on with its
+ * token (the spec's client never reads a new one); every other session of the user ends.
  */
-export async function changePassword(deps: AccountDeps, actor: Actor, body: unknown): Promise<void> {
-  const input = parseInput(updatePasswordRequestSchema, body);
+export async function changePassword(
+  deps: AccountDeps,
+  actor: Actor,
+  sessionId: string,
+  input: UpdatePasswordRequest,
+): Promise<void> {
   const row = deps.db.select().from(users).where(eq(users.id, actor.id)).get();
   if (!row || row.deactivatedAt) throw new DomainError('user_not_found');
   if (!row.passwordHash) throw new DomainError('invalid_input', accountTexts.noPasswordAccount);
@@ -120,5 +115,9 @@ export async function changePassword(deps: AccountDeps, actor: Actor, body: unkn
     throw new DomainError('invalid_input', accountTexts.currentPasswordWrong);
   }
   const passwordHash = await hashPassword(input.newPassword);
-  runCommand(deps.db, deps.flush, actor, setPasswordCommand, { passwordHash, verifiedHash: row.passwordHash });
+  runCommand(deps.db, deps.flush, actor, setPasswordCommand, {
+    passwordHash,
+    verifiedHash: row.passwordHash,
+    keepSessionId: sessionId,
+  });
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { accountTexts, limits } from '@office/sync-protocol';
+import { makePrivateDir, privateFileMode } from '../../private-files';
 import { DomainError } from '../errors';
 
 /** The image formats a profile photo may be, by the bytes they start with. */
@@ -47,7 +48,7 @@ export class AvatarStore {
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, 'avatars');
-    mkdirSync(this.dir, { recursive: true });
+    makePrivateDir(this.dir);
   }
 
   /** Stores an upload; refuses anything but PNG, JPEG, GIF or WebP (by content) and files over 5 MB. */
@@ -58,7 +59,7 @@ export class AvatarStore {
     }
     const temporary = join(this.dir, `.${randomUUID()}.upload`);
     try {
-      await pipeline(part.file, createWriteStream(temporary, { flags: 'wx' }));
+      await pipeline(part.file, createWriteStream(temporary, { flags: 'wx', mode: privateFileMode }));
       if (part.file.truncated) throw new DomainError('payload_too_large', accountTexts.imageTooLarge);
       const head = Buffer.alloc(16);
       const handle = await open(temporary, 'r');

@@ -1,10 +1,11 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
-import { idSchema, roles, updateDetailsArgsSchema } from '@office/sync-protocol';
+import { idSchema, personNameSchema, roles, updateDetailsArgsSchema } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import { defineCommand } from '../commands';
 import { DomainError } from '../errors';
+import { endOtherSessions } from './sessions';
 import { toUserDto, type UserRow } from './serialize';
 
 /** Every signed-in user sees the directory, so user changes go to the whole team. */
@@ -30,7 +31,7 @@ export const createUserCommand = defineCommand({
   name: 'user.create',
   args: z.object({
     id: idSchema,
-    name: z.string().trim().min(1),
+    name: personNameSchema('A name is required'),
     email: z.string().trim().toLowerCase(),
     passwordHash: z.string().nullable(),
     googleSub: z.string().nullable().default(null),
@@ -69,24 +70,21 @@ export const updateDetailsCommand = defineCommand({
 
 /**
  * `user.setPassword`: the password route, once the current password was verified (argon2 is async, commands
- * are not). Bumps the token version: every session of the user ends, the caller gets a new token.
+ * are not). Every session of the user ends but `keepSessionId`, the one that made the change.
  */
 export const setPasswordCommand = defineCommand({
   name: 'user.setPassword',
-  args: z.object({ passwordHash: z.string().min(1), verifiedHash: z.string().nullable() }),
+  args: z.object({ passwordHash: z.string().min(1), verifiedHash: z.string().nullable(), keepSessionId: z.string() }),
   run(ctx, args) {
     const current = loadActiveUser(ctx.tx, ctx.actor.id);
     // The password changed between the verification and now: the verification no longer holds.
     if (current.passwordHash !== args.verifiedHash) throw new DomainError('invalid_input', 'Please try again.');
     ctx.tx
       .update(users)
-      .set({
-        passwordHash: args.passwordHash,
-        tokenVersion: current.tokenVersion + 1,
-        updatedAt: ctx.now.toISOString(),
-      })
+      .set({ passwordHash: args.passwordHash, updatedAt: ctx.now.toISOString() })
       .where(eq(users.id, ctx.actor.id))
       .run();
+    endOtherSessions(ctx.tx, ctx.actor.id, args.keepSessionId);
     return { id: ctx.actor.id };
   },
 });

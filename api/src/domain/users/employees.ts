@@ -15,6 +15,7 @@ import { DomainError } from '../errors';
 import { taskAudience } from '../tasks/read';
 import { USER_AUDIENCE } from './commands';
 import { toUserDto } from './serialize';
+import { endAllSessions } from './sessions';
 
 /** Employee Management's cards for every active employee, from three queries whatever the team's size. */
 export function listEmployeeSummaries(db: Db | Tx, now: Date = new Date()): EmployeeSummary[] {
@@ -73,9 +74,10 @@ export const deactivateEmployeeCommand = defineCommand({
     const stamp = ctx.now.toISOString();
     ctx.tx
       .update(users)
-      .set({ deactivatedAt: stamp, tokenVersion: target.tokenVersion + 1, status: 'offline', updatedAt: stamp })
+      .set({ deactivatedAt: stamp, status: 'offline', updatedAt: stamp })
       .where(eq(users.id, id))
       .run();
+    endAllSessions(ctx.tx, id);
     ctx.record({ entity: 'user', id, op: 'delete', audience: USER_AUDIENCE });
     const open = ctx.tx
       .select()

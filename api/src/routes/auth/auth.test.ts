@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
 import type { AuthResponse, ErrorBody, ErrorCode, User } from '@office/sync-protocol';
-import { users } from '../../db/schema';
+import { sessions, users } from '../../db/schema';
 import { DEMO_PASSWORD } from '../../db/seed';
-import { LoginThrottle } from '../../domain/users/login-throttle';
+import { defaultSlowDown, LoginThrottle, loginFailuresPerAddressHour } from '../../domain/users/login-throttle';
 import { startGoogleJwks, TEST_GOOGLE_CLIENT_ID, type GoogleJwks } from '../../test-google-jwks';
 import { bearer, signIn, startTestServer, type TestServer } from '../../test-support';
 
@@ -58,8 +58,8 @@ const unauthenticated = (res: LightMyRequestResponse) =>
   expectError(res, 401, 'unauthenticated', 'Please sign in to continue.');
 
 const register = (server: TestServer, payload: Record<string, unknown>) => post(server, '/api/auth/register', payload);
-const login = (server: TestServer, email: string, password: string) =>
-  post(server, '/api/auth/login', { email, password });
+const login = (server: TestServer, email: string, password: string, remoteAddress = '198.51.100.7') =>
+  server.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
 
 const SECRET_KEY = /pass(word)?|hash|token_?version|^ver$/i;
 
@@ -79,7 +79,7 @@ function expectNoSecrets(value: unknown, passwords: string[], path = '$'): void 
       expect(key, `${path}.${key}`).not.toMatch(SECRET_KEY);
       if (key === 'token' && typeof inner === 'string') {
         // A JWT is base64: check what it carries instead of its characters.
-        expect(Object.keys(decodeJwt(inner)).sort()).toEqual(['exp', 'iat', 'sub', 'ver']);
+        expect(Object.keys(decodeJwt(inner)).sort()).toEqual(['exp', 'iat', 'sid', 'sub']);
       } else {
         expectNoSecrets(inner, passwords, `${path}.${key}`);
       }
@@ -266,35 +266,101 @@ describe('POST /api/auth/login', () => {
     expectError(await post(server, '/api/auth/login', payload), 400, 'invalid_input', 'Please fill in all fields');
   });
 
-  test('after 5 failures for one email from one IP even the right password gets 429 until the window passes', async () => {
-    let now = Date.parse('2030-01-01T09:00:00Z');
-    const server = await start({ throttle: new LoginThrottle(5, 10 * 60_000, () => now) });
+  /** A throttle without the per-email slow-down, so tests of the hard limits run at full speed. */
+  const noSlowDown = () => new LoginThrottle({ slowDown: () => 0 });
 
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      expectError(await login(server, 'alice@demo.local', `wrong-${attempt}`), 401, 'invalid_credentials');
-      now += 1000;
+  test('after 5 failures for one email from one address even the right password from there gets 429 until the 30 minutes pass', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2030-01-01T09:00:00Z') });
+    try {
+      const server = await start({ throttle: noSlowDown() });
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        expectError(await login(server, 'alice@demo.local', `wrong-${attempt}`), 401, 'invalid_credentials');
+      }
+      const limited = expectError(await login(server, 'alice@demo.local', DEMO_PASSWORD), 429, 'rate_limited');
+      expect(limited.message).toBe('Too many failed sign-in attempts. Please try again in 30 minutes.');
+      // Another spelling of the same email is the same email.
+      expectError(await login(server, ' ALICE@demo.local', DEMO_PASSWORD), 429, 'rate_limited');
+      // Another email from the same address is unaffected.
+      expect((await login(server, 'bob@demo.local', DEMO_PASSWORD)).statusCode).toBe(200);
+
+      vi.setSystemTime(Date.parse('2030-01-01T09:29:30Z'));
+      const late = await login(server, 'alice@demo.local', DEMO_PASSWORD);
+      expectError(late, 429, 'rate_limited', 'Too many failed sign-in attempts. Please try again in 1 minute.');
+      expect(late.headers['retry-after']).toBe('30');
+
+      vi.setSystemTime(Date.parse('2030-01-01T09:30:01Z'));
+      const res = await login(server, 'alice@demo.local', DEMO_PASSWORD);
+      expect(res.statusCode).toBe(200);
+      expect(res.json<AuthResponse>().user.email).toBe('alice@demo.local');
+    } finally {
+      vi.useRealTimers();
     }
-    const limited = expectError(await login(server, 'alice@demo.local', DEMO_PASSWORD), 429, 'rate_limited');
-    expect(limited.message).toMatch(/too many/i);
-    expect(limited.message).toMatch(/try again in 10 minutes/i);
-    // Another spelling of the same email is the same email.
-    expectError(await login(server, ' ALICE@demo.local', DEMO_PASSWORD), 429, 'rate_limited');
+  });
 
-    // Another email from the same IP is unaffected.
-    expect((await login(server, 'bob@demo.local', DEMO_PASSWORD)).statusCode).toBe(200);
+  test('failures for one email from many addresses never lock its owner out: the right password from another address signs in', async () => {
+    const server = await start({ throttle: noSlowDown() });
+    // Five wrong passwords from each of four addresses: 20 failures for the email, none of them from the owner.
+    for (let address = 1; address <= 4; address++) {
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        expectError(
+          await login(server, 'manager@demo.local', 'guessed', `192.0.2.${address}`),
+          401,
+          'invalid_credentials',
+        );
+      }
+      expectError(await login(server, 'manager@demo.local', 'guessed', `192.0.2.${address}`), 429, 'rate_limited');
+    }
+    const owner = await login(server, 'manager@demo.local', DEMO_PASSWORD, '203.0.113.50');
+    expect(owner.statusCode).toBe(200);
+    expect(owner.json<AuthResponse>().user.email).toBe('manager@demo.local');
+  });
 
-    // Just before the first failure leaves the window: still refused.
-    now = Date.parse('2030-01-01T09:10:00Z') - 1;
-    expectError(await login(server, 'alice@demo.local', DEMO_PASSWORD), 429, 'rate_limited', /1 minute\b/);
+  test('past 5 failures for an email, each attempt on it waits longer before it is answered, the right one included', async () => {
+    const slowDowns: number[] = [];
+    const throttle = new LoginThrottle({
+      slowDown: (failures) => {
+        const ms = failures >= 5 ? 100 * (failures - 4) : 0;
+        slowDowns.push(ms);
+        return ms;
+      },
+    });
+    const server = await start({ throttle });
+    for (let address = 1; address <= 6; address++) {
+      expectError(await login(server, 'carol@demo.local', 'guessed', `192.0.2.${address}`), 401, 'invalid_credentials');
+    }
+    expect(slowDowns).toEqual([0, 0, 0, 0, 0, 100]);
 
-    now = Date.parse('2030-01-01T09:10:05Z');
-    const res = await login(server, 'alice@demo.local', DEMO_PASSWORD);
-    expect(res.statusCode).toBe(200);
-    expect(res.json<AuthResponse>().user.email).toBe('alice@demo.local');
+    const started = Date.now();
+    expect((await login(server, 'carol@demo.local', DEMO_PASSWORD, '203.0.113.60')).statusCode).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    // The right password ends the run of failures: the next attempt waits no more.
+    expect((await login(server, 'carol@demo.local', DEMO_PASSWORD, '203.0.113.60')).statusCode).toBe(200);
+    expect(slowDowns.slice(-2)).toEqual([200, 0]);
+  });
+
+  test('the default slow-down starts at the 5th failure with 1 s and doubles to at most 5 s', () => {
+    expect([4, 5, 6, 7, 8, 20].map(defaultSlowDown)).toEqual([0, 1000, 2000, 4000, 5000, 5000]);
+  });
+
+  test('one address gets a number of failed sign-ins an hour over all emails (100 by default), then 429 for any email; other addresses are unaffected', async () => {
+    expect(loginFailuresPerAddressHour).toBe(100);
+    const perAddress = 12;
+    const server = await start({
+      throttle: new LoginThrottle({ slowDown: () => 0, failuresPerAddressHour: perAddress }),
+    });
+    const address = '198.51.100.99';
+    for (let attempt = 1; attempt <= perAddress; attempt++) {
+      // Four per email stays under the per-email limit: only the address's count is reached.
+      const email = `user${Math.ceil(attempt / 4)}@example.com`;
+      expectError(await login(server, email, 'guessed', address), 401, 'invalid_credentials');
+    }
+    const limited = expectError(await login(server, 'alice@demo.local', DEMO_PASSWORD, address), 429, 'rate_limited');
+    expect(limited.message).toBe('Too many failed sign-in attempts. Please try again in 60 minutes.');
+    expect((await login(server, 'alice@demo.local', DEMO_PASSWORD, '198.51.100.100')).statusCode).toBe(200);
   });
 
   test('4 failures do not throttle', async () => {
-    const server = await start({ throttle: new LoginThrottle(5, 60_000, () => 1_000_000) });
+    const server = await start({ throttle: noSlowDown() });
     for (let attempt = 1; attempt <= 4; attempt++) {
       expectError(await login(server, 'alice@demo.local', 'wrong'), 401, 'invalid_credentials');
     }
@@ -302,18 +368,20 @@ describe('POST /api/auth/login', () => {
   });
 
   test('a successful sign-in forgets the failures before it', async () => {
-    const server = await start({ throttle: new LoginThrottle(5, 60_000, () => 1_000_000) });
+    const server = await start({ throttle: noSlowDown() });
     for (let attempt = 1; attempt <= 4; attempt++) {
       expectError(await login(server, 'alice@demo.local', 'wrong'), 401, 'invalid_credentials');
     }
     expect((await login(server, 'alice@demo.local', DEMO_PASSWORD)).statusCode).toBe(200);
 
-    expectError(await login(server, 'alice@demo.local', 'one-more-typo'), 401, 'invalid_credentials');
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      expectError(await login(server, 'alice@demo.local', 'one-more-typo'), 401, 'invalid_credentials');
+    }
     expect((await login(server, 'alice@demo.local', DEMO_PASSWORD)).statusCode).toBe(200);
   });
 
   test('failures against an unknown email are throttled like any other', async () => {
-    const server = await start({ throttle: new LoginThrottle(5, 60_000, () => 1_000_000) });
+    const server = await start({ throttle: noSlowDown() });
     for (let attempt = 1; attempt <= 5; attempt++) {
       expectError(await login(server, 'ghost@demo.local', 'guess'), 401, 'invalid_credentials');
     }
@@ -359,8 +427,8 @@ describe('secrets', () => {
 describe('tokens', () => {
   const protectedReads = ['/api/auth/me', '/api/auth/users', '/api/auth/all-users', '/api/auth/team-members'];
 
-  const signWith = (secret: string, claims: { sub: string; ver: number }, expiresAt: number) =>
-    new SignJWT({ ver: claims.ver })
+  const signWith = (secret: string, claims: { sub: string; sid: string }, expiresAt: number) =>
+    new SignJWT({ sid: claims.sid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuedAt(expiresAt - 3600)
@@ -381,16 +449,23 @@ describe('tokens', () => {
     );
   });
 
+  /** Alice's user id and the session of a real sign-in of hers. */
+  async function aliceSession(server: TestServer): Promise<{ sub: string; sid: string }> {
+    const { token } = await signIn(server.app, 'alice@demo.local');
+    const { sub, sid } = decodeJwt(token);
+    if (typeof sub !== 'string' || typeof sid !== 'string') throw new Error('a token without sub and sid');
+    return { sub, sid };
+  }
+
   test('a token signed with another secret is refused', async () => {
     const server = await start();
-    const alice = rowByEmail(server, 'alice@demo.local');
-    if (!alice) throw new Error('no alice');
+    const claims = await aliceSession(server);
 
     // The same claims signed with the server's secret pass, so only the signature is at fault.
-    const genuine = await signWith(server.config.jwtSecret, { sub: alice.id, ver: 0 }, inAnHour());
+    const genuine = await signWith(server.config.jwtSecret, claims, inAnHour());
     expect((await get(server, '/api/auth/me', genuine)).statusCode).toBe(200);
 
-    const forged = await signWith('another-secret-'.padEnd(48, 'y'), { sub: alice.id, ver: 0 }, inAnHour());
+    const forged = await signWith('another-secret-'.padEnd(48, 'y'), claims, inAnHour());
     for (const url of protectedReads) unauthenticated(await get(server, url, forged));
   });
 
@@ -398,7 +473,7 @@ describe('tokens', () => {
     const server = await start();
     const alice = rowByEmail(server, 'alice@demo.local');
     if (!alice) throw new Error('no alice');
-    const hs512 = await new SignJWT({ ver: 0 })
+    const hs512 = await new SignJWT({ sid: (await aliceSession(server)).sid })
       .setProtectedHeader({ alg: 'HS512', typ: 'JWT' })
       .setSubject(alice.id)
       .setIssuedAt()
@@ -412,7 +487,8 @@ describe('tokens', () => {
     const server = await start();
     const alice = rowByEmail(server, 'alice@demo.local');
     if (!alice) throw new Error('no alice');
-    const unsigned = new UnsecuredJWT({ ver: 0 }).setSubject(alice.id).setIssuedAt().setExpirationTime('1h').encode();
+    const { sid } = await aliceSession(server);
+    const unsigned = new UnsecuredJWT({ sid }).setSubject(alice.id).setIssuedAt().setExpirationTime('1h').encode();
 
     unauthenticated(await get(server, '/api/auth/me', unsigned));
     // The same with a trailing signature segment that means nothing.
@@ -436,25 +512,54 @@ describe('tokens', () => {
 
     const expired = await signWith(
       server.config.jwtSecret,
-      { sub: alice.id, ver: 0 },
+      await aliceSession(server),
       Math.floor(Date.now() / 1000) - 60,
     );
     const res = await get(server, '/api/auth/me', expired);
     expectError(res, 401, 'token_expired', 'Your session has expired. Please sign in again.');
   });
 
-  test('a token issued before the token version changed is refused', async () => {
+  test("a token whose session has ended is refused, while the same user's other sessions go on", async () => {
+    const server = await start();
+    const ended = await signIn(server.app, 'alice@demo.local');
+    const other = await signIn(server.app, 'alice@demo.local');
+    expect((await get(server, '/api/auth/me', ended.token)).statusCode).toBe(200);
+
+    const { sid } = decodeJwt(ended.token);
+    server.app.db
+      .delete(sessions)
+      .where(eq(sessions.id, String(sid)))
+      .run();
+
+    for (const url of protectedReads) unauthenticated(await get(server, url, ended.token));
+    expect((await get(server, '/api/auth/me', other.token)).statusCode).toBe(200);
+  });
+
+  test("a token naming another user's session is refused", async () => {
+    const server = await start();
+    const bob = rowByEmail(server, 'bob@demo.local');
+    if (!bob) throw new Error('no bob');
+    const { sid } = await aliceSession(server);
+
+    unauthenticated(
+      await get(server, '/api/auth/me', await signWith(server.config.jwtSecret, { sub: bob.id, sid }, inAnHour())),
+    );
+  });
+
+  test('every sign-in starts its own session, which expires with its token', async () => {
     const server = await start();
     const { token, user } = await signIn(server.app, 'alice@demo.local');
-    expect((await get(server, '/api/auth/me', token)).statusCode).toBe(200);
-
-    server.app.db.update(users).set({ tokenVersion: 1 }).where(eq(users.id, user.id)).run();
-
-    for (const url of protectedReads) unauthenticated(await get(server, url, token));
-    // A fresh sign-in carries the new version and works.
-    const fresh = await signIn(server.app, 'alice@demo.local');
-    expect(decodeJwt(fresh.token).ver).toBe(1);
-    expect((await get(server, '/api/auth/me', fresh.token)).statusCode).toBe(200);
+    const { sid, exp } = decodeJwt(token);
+    const row = server.app.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, String(sid)))
+      .get();
+    expect(row?.userId).toBe(user.id);
+    // The session ends when its token does (the token's exp has whole seconds).
+    expect(Math.abs(Date.parse(row?.expiresAt ?? '') - (exp ?? 0) * 1000)).toBeLessThan(1000);
+    await signIn(server.app, 'alice@demo.local');
+    expect(server.app.db.select().from(sessions).where(eq(sessions.userId, user.id)).all()).toHaveLength(2);
   });
 
   test('a token of a deactivated user is refused', async () => {
@@ -469,7 +574,7 @@ describe('tokens', () => {
     const server = await start();
     const token = await signWith(
       server.config.jwtSecret,
-      { sub: '01890000-0000-7000-8000-000000000000', ver: 0 },
+      { sub: '01890000-0000-7000-8000-000000000000', sid: '01890000-0000-7000-8000-000000000001' },
       inAnHour(),
     );
     unauthenticated(await get(server, '/api/auth/me', token));

@@ -10,7 +10,7 @@ import {
   type Task,
   type User,
 } from '@office/sync-protocol';
-import { users } from '../../db/schema';
+import { sessions, users } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
 import { connectSocket, inDays, nextEvent, signIn, uniqueText, type TestSocket } from '../../test-support';
 import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
@@ -158,6 +158,7 @@ describe('DELETE /api/auth/users/{id}: what deleting an employee does', () => {
       );
     }
     expect(await Promise.all(dropped)).toEqual(['io server disconnect', 'io server disconnect']);
+    expect(db().select().from(sessions).where(eq(sessions.userId, dora.user.id)).all()).toEqual([]);
     await expect(connectSocket(server.url, dora.token)).rejects.toMatchObject({
       data: { code: 'unauthenticated' },
     });

@@ -1,10 +1,18 @@
-import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import {
   accountTexts,
+  googleLoginRequestSchema,
+  idSchema,
+  loginRequestSchema,
+  registerRequestSchema,
+  updateDetailsArgsSchema,
+  updatePasswordRequestSchema,
   type AuthResponse,
   type AvatarResponse,
-  type UpdatePasswordResponse,
+  type SuccessResponse,
   type User,
 } from '@office/sync-protocol';
 import { users } from '../../db/schema';
@@ -20,15 +28,18 @@ import {
 } from '../../domain/users/avatars';
 import { deactivateEmployeeCommand } from '../../domain/users/employees';
 import { setAvatarCommand, updateDetailsCommand } from '../../domain/users/commands';
+import { endSession } from '../../domain/users/sessions';
 import { toUserDto } from '../../domain/users/serialize';
+import { fileParams, jsonBody } from '../schemas';
 
 const active = isNull(users.deactivatedAt);
 
-export const authRoutes: FastifyPluginCallback<{ accounts: AccountDeps }> = (app, { accounts }, done) => {
+export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (app, { accounts }, done) => {
+  /** A sign-in's answer: each one starts a session, which its token names. */
   const answer = (user: User, message: string): AuthResponse => ({
     ok: true,
     user,
-    token: app.issueToken(user),
+    token: app.issueToken(user.id),
     message,
   });
   const auth = { onRequest: app.authenticate };
@@ -41,16 +52,25 @@ export const authRoutes: FastifyPluginCallback<{ accounts: AccountDeps }> = (app
       .all()
       .map(toUserDto);
 
-  app.post('/register', async (request, reply) => {
+  app.post('/register', { schema: { body: jsonBody(registerRequestSchema) } }, async (request, reply) => {
     const user = await register(accounts, request.body);
     return reply.status(201).send(answer(user, 'Account created successfully'));
   });
 
-  app.post('/login', async (request) =>
+  app.post('/login', { schema: { body: jsonBody(loginRequestSchema) } }, async (request) =>
     answer(await login(accounts, request.body, request.ip), 'Signed in successfully'),
   );
 
-  app.post('/google', async (request) => answer(await googleLogin(accounts, request.body), 'Signed in with Google'));
+  app.post('/google', { schema: { body: jsonBody(googleLoginRequestSchema) } }, async (request) =>
+    answer(await googleLogin(accounts, request.body), 'Signed in with Google'),
+  );
+
+  /** Ends this device's session: its token and its sockets stop at once. */
+  app.post('/logout', auth, (request): SuccessResponse => {
+    endSession(app.db, request.sessionId);
+    app.realtime.dropSessions({ sessionId: request.sessionId });
+    return { success: true, message: accountTexts.signedOut };
+  });
 
   app.get('/me', auth, (request) => {
     const row = app.db.select().from(users).where(eq(users.id, request.actor.id)).get();
@@ -65,17 +85,17 @@ export const authRoutes: FastifyPluginCallback<{ accounts: AccountDeps }> = (app
 
   app.get('/team-members', auth, (request) => ({ users: listActive(request, false) }));
 
-  app.put('/updatedetails', auth, (request) => {
+  app.put('/updatedetails', { ...auth, schema: { body: jsonBody(updateDetailsArgsSchema) } }, (request) => {
     const user = runCommand(app.db, app.flush, request.actor, updateDetailsCommand, request.body);
     return { user, message: 'Profile updated successfully!' };
   });
 
-  /** Every other session of the user ends at once (tokens and sockets); this one continues with a new token. */
-  app.put('/updatepassword', auth, async (request): Promise<UpdatePasswordResponse> => {
-    await changePassword(accounts, request.actor, request.body);
-    const token = app.issueToken(request.actor);
-    app.realtime.disconnectUser(request.actor.id);
-    return { success: true, message: accountTexts.passwordUpdated, token };
+  /** Every other session of the user ends at once (tokens and sockets); this one goes on with its token. */
+  const passwordBody = jsonBody(updatePasswordRequestSchema);
+  app.put('/updatepassword', { ...auth, schema: { body: passwordBody } }, async (request): Promise<SuccessResponse> => {
+    await changePassword(accounts, request.actor, request.sessionId, request.body);
+    app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
+    return { success: true, message: accountTexts.passwordUpdated };
   });
 
   const avatars = new AvatarStore(app.config.dataDir);
@@ -106,7 +126,7 @@ export const authRoutes: FastifyPluginCallback<{ accounts: AccountDeps }> = (app
   });
 
   /** Photos are public by unguessable name: an <img> sends no bearer token. */
-  app.get<{ Params: { filename: string } }>('/avatars/:filename', (request, reply) => {
+  app.get('/avatars/:filename', { schema: { params: fileParams } }, (request, reply) => {
     const { filename } = request.params;
     if (!avatarNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');
     const stream = avatars.open(filename);
@@ -124,9 +144,9 @@ export const authRoutes: FastifyPluginCallback<{ accounts: AccountDeps }> = (app
   });
 
   /** Managers delete employees: the account is deactivated, its history stays (spec section 6). */
-  app.delete<{ Params: { id: string } }>('/users/:id', auth, (request) => {
+  app.delete('/users/:id', { ...auth, schema: { params: z.object({ id: idSchema }) } }, (request): SuccessResponse => {
     runCommand(app.db, app.flush, request.actor, deactivateEmployeeCommand, { id: request.params.id });
-    app.realtime.disconnectUser(request.params.id);
+    app.realtime.dropSessions({ userId: request.params.id });
     return { success: true, message: accountTexts.employeeDeleted };
   });
 

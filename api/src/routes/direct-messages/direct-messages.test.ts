@@ -1164,6 +1164,9 @@ describe('direct messages through /api/sync/push and pull', () => {
     expect(conversationRow(id)).toBeUndefined();
     const [adminClient, managerClient] = [uuidv7(), uuidv7()];
     const [fromAdmin, fromManager] = [uuidv7(), uuidv7()];
+    // Both devices signed in (their first pull registers them), then went offline.
+    await pull(admin, adminClient, 0);
+    await pull(manager, managerClient, 0);
 
     // Both devices computed the id themselves and queued a start and a first message, before either synced.
     const adminQueue = [

@@ -1,6 +1,13 @@
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { and, eq, isNull } from 'drizzle-orm';
-import { uuidv7, type UploadOutcomeResponse } from '@office/sync-protocol';
+import {
+  idSchema,
+  sendDirectArgsSchema,
+  startConversationArgsSchema,
+  uuidv7,
+  type UploadOutcomeResponse,
+} from '@office/sync-protocol';
 import { directAttachments, directMessages } from '../../db/schema';
 import { runCommand } from '../../domain/commands';
 import { DomainError } from '../../domain/errors';
@@ -21,13 +28,12 @@ import {
   conversationRow,
 } from '../../domain/direct/read';
 import { receiveFileMessage, sendAttachment } from '../file-messages';
+import { fileParams, jsonBody } from '../schemas';
 
-type ConversationParams = { Params: { id: string } };
+const conversationParams = z.object({ id: idSchema });
+const messageParams = conversationParams.extend({ messageId: idSchema });
 
-const objectBody = (body: unknown): Record<string, unknown> =>
-  typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-
-export const directMessageRoutes: FastifyPluginCallback = (app, _opts, done) => {
+export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
   const uploads = new UploadStore(app.config.dataDir);
 
@@ -37,23 +43,32 @@ export const directMessageRoutes: FastifyPluginCallback = (app, _opts, done) => 
   }));
 
   /** Starts the conversation with `recipientId`, or returns the one that exists (200 then, 201 when new). */
-  app.post('/conversations', auth, (request, reply) => {
-    const { recipientId } = objectBody(request.body);
-    const { conversation, created } = runCommand(app.db, app.flush, request.actor, startConversationCommand, {
-      recipientId,
-    });
+  const startBody = jsonBody(startConversationArgsSchema);
+  app.post('/conversations', { ...auth, schema: { body: startBody } }, (request, reply) => {
+    const { conversation, created } = runCommand(
+      app.db,
+      app.flush,
+      request.actor,
+      startConversationCommand,
+      request.body,
+    );
     return reply.status(created ? 201 : 200).send({ success: true, conversation });
   });
 
-  app.get<ConversationParams>('/conversations/:id/messages', auth, (request) => {
+  app.get('/conversations/:id/messages', { ...auth, schema: { params: conversationParams } }, (request) => {
     requireParticipation(app.db, request.actor, request.params.id);
     const [conversation] = loadConversations(app.db, [request.params.id]);
     if (!conversation) throw new DomainError('not_found');
     return { success: true, messages: conversationMessages(app.db, conversation) };
   });
 
-  /** JSON `{text}`, or multipart with repeated `files` and optional `text` (and the sync fields of a queued write). */
-  app.post<ConversationParams>('/conversations/:id/messages', auth, async (request, reply) => {
+  /**
+   * JSON `{text}`, or multipart with repeated `files` and optional `text` (and the sync fields of a queued
+   * write). A multipart request has no parsed body: its parts are read below.
+   */
+  const sendBody = sendDirectArgsSchema.omit({ conversationId: true }).extend({ id: idSchema.optional() }).partial();
+  const sendSchema = { params: conversationParams, body: sendBody.nullish() };
+  app.post('/conversations/:id/messages', { ...auth, schema: sendSchema }, async (request, reply) => {
     const conversationId = request.params.id;
     if (request.isMultipart()) {
       const answer = await receiveFileMessage(
@@ -72,7 +87,7 @@ export const directMessageRoutes: FastifyPluginCallback = (app, _opts, done) => 
       if (answer.queued) return { outcome: answer.outcome } satisfies UploadOutcomeResponse;
       return reply.status(201).send({ success: true, message: answer.result });
     }
-    const { id, text } = objectBody(request.body);
+    const { id, text } = request.body ?? {};
     const message = runCommand(app.db, app.flush, request.actor, sendDirectCommand, {
       id: id ?? uuidv7(),
       conversationId,
@@ -81,19 +96,15 @@ export const directMessageRoutes: FastifyPluginCallback = (app, _opts, done) => 
     return reply.status(201).send({ success: true, message });
   });
 
-  app.delete<{ Params: { id: string; messageId: string } }>(
-    '/conversations/:id/messages/:messageId',
-    auth,
-    (request) => {
-      runCommand(app.db, app.flush, request.actor, deleteDirectCommand, {
-        conversationId: request.params.id,
-        id: request.params.messageId,
-      });
-      return { success: true, message: 'Message deleted' };
-    },
-  );
+  app.delete('/conversations/:id/messages/:messageId', { ...auth, schema: { params: messageParams } }, (request) => {
+    runCommand(app.db, app.flush, request.actor, deleteDirectCommand, {
+      conversationId: request.params.id,
+      id: request.params.messageId,
+    });
+    return { success: true, message: 'Message deleted' };
+  });
 
-  app.patch<ConversationParams>('/conversations/:id/read', auth, (request) => {
+  app.patch('/conversations/:id/read', { ...auth, schema: { params: conversationParams } }, (request) => {
     const { readAt } = runCommand(app.db, app.flush, request.actor, markReadCommand, {
       conversationId: request.params.id,
     });
@@ -101,7 +112,7 @@ export const directMessageRoutes: FastifyPluginCallback = (app, _opts, done) => 
   });
 
   /** Downloads an attachment; only the conversation's participants may. */
-  app.get<{ Params: { filename: string } }>('/attachments/:filename', auth, (request, reply) => {
+  app.get('/attachments/:filename', { ...auth, schema: { params: fileParams } }, (request, reply) => {
     const { filename } = request.params;
     // Security: only names this server generated; anything else (../, slashes, encodings) is simply unknown.
     if (!storedNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');

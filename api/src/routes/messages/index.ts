@@ -1,34 +1,49 @@
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { and, eq, isNull } from 'drizzle-orm';
-import { presenceArgsSchema, rooms, typingArgsSchema, uuidv7, type UploadOutcomeResponse } from '@office/sync-protocol';
+import {
+  editChatArgsSchema,
+  idSchema,
+  presenceArgsSchema,
+  rooms,
+  sendChatArgsSchema,
+  typingArgsSchema,
+  uuidv7,
+  type UploadOutcomeResponse,
+} from '@office/sync-protocol';
 import { chatAttachments, chatMessages, users } from '../../db/schema';
 import { runCommand } from '../../domain/commands';
-import { DomainError, parseInput } from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
 import { deleteChatCommand, editChatCommand, sendChatCommand, sendChatFilesCommand } from '../../domain/chat/commands';
 import { listChatMessages } from '../../domain/chat/read';
 import { chatFilePolicy, storedNamePattern, UploadStore } from '../../domain/chat/uploads';
+import { sendError } from '../../plugins/error-handler';
 import { receiveFileMessage, sendAttachment } from '../file-messages';
+import { fileParams, jsonBody } from '../schemas';
 
-const objectBody = (body: unknown): Record<string, unknown> => {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('invalid_input');
-  return body as Record<string, unknown>;
-};
+const messageParams = z.object({ id: idSchema });
 
-export const messageRoutes: FastifyPluginCallback = (app, _opts, done) => {
+export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
   const uploads = new UploadStore(app.config.dataDir);
 
   app.get('/', auth, () => ({ messages: listChatMessages(app.db) }));
 
-  app.post('/', auth, (request, reply) => {
-    // The author is always the signed-in user: userId, userName and userAvatar in the payload are ignored.
-    const { id, text } = objectBody(request.body);
+  // The author is always the signed-in user: userId, userName, userAvatar and type of the spec's payload are not read.
+  const sendBody = jsonBody(sendChatArgsSchema.extend({ id: idSchema.optional() }));
+  app.post('/', { ...auth, schema: { body: sendBody } }, (request, reply) => {
+    const { id, text } = request.body;
     const message = runCommand(app.db, app.flush, request.actor, sendChatCommand, { id: id ?? uuidv7(), text });
     return reply.status(201).send({ message });
   });
 
   /** A message with files (optionally a queued offline write, see receiveFileMessage). */
-  app.post('/upload', auth, async (request, reply) => {
+  // The spec's client reads `success` and shows the server's `error` text when an upload is refused.
+  const uploadErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    void sendError(error, request, reply, (body) => ({ success: false, error: body.message }));
+  };
+  app.post('/upload', { ...auth, errorHandler: uploadErrorHandler }, async (request, reply) => {
     const answer = await receiveFileMessage(
       app,
       request,
@@ -45,7 +60,7 @@ export const messageRoutes: FastifyPluginCallback = (app, _opts, done) => {
     return reply.status(201).send({ success: true, message: answer.result });
   });
 
-  app.get<{ Params: { filename: string } }>('/download/:filename', auth, (request, reply) => {
+  app.get('/download/:filename', { ...auth, schema: { params: fileParams } }, (request, reply) => {
     const { filename } = request.params;
     // Security: only names this server generated; anything else (../, slashes, encodings) is simply unknown.
     if (!storedNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');
@@ -63,20 +78,21 @@ export const messageRoutes: FastifyPluginCallback = (app, _opts, done) => {
     return sendAttachment(reply, uploads, filename, file);
   });
 
-  app.put<{ Params: { id: string } }>('/:id', auth, (request) => {
-    const { text } = objectBody(request.body);
+  const editBody = jsonBody(editChatArgsSchema.omit({ id: true }));
+  app.put('/:id', { ...auth, schema: { params: messageParams, body: editBody } }, (request) => {
+    const { text } = request.body;
     const message = runCommand(app.db, app.flush, request.actor, editChatCommand, { id: request.params.id, text });
     return { message };
   });
 
-  app.delete<{ Params: { id: string } }>('/:id', auth, (request) => {
+  app.delete('/:id', { ...auth, schema: { params: messageParams } }, (request) => {
     runCommand(app.db, app.flush, request.actor, deleteChatCommand, { id: request.params.id });
     return { success: true, message: 'Message deleted' };
   });
 
   /** Typing is live state: told to the others' sockets, never stored. */
-  app.post('/typing', auth, (request) => {
-    const { isTyping } = parseInput(typingArgsSchema, request.body);
+  app.post('/typing', { ...auth, schema: { body: jsonBody(typingArgsSchema) } }, (request) => {
+    const { isTyping } = request.body;
     const me = request.actor.id;
     const others = app.realtime.io.to(rooms.team).except(rooms.user(me));
     if (isTyping) {
@@ -98,8 +114,8 @@ export const messageRoutes: FastifyPluginCallback = (app, _opts, done) => {
       .map((user) => ({ ...user, _id: user.id })),
   }));
 
-  app.post('/status', auth, (request) => {
-    const { status } = parseInput(presenceArgsSchema, request.body);
+  app.post('/status', { ...auth, schema: { body: jsonBody(presenceArgsSchema) } }, (request) => {
+    const { status } = request.body;
     const lastSeen = app.realtime.presence.store(request.actor.id, status);
     app.realtime.io.to(rooms.team).emit('user-presence-update', { userId: request.actor.id, status, lastSeen });
     return { success: true, status };

@@ -331,7 +331,12 @@ describe('what an upload needs', () => {
     });
     expect([400, 415]).toContain(res.status);
     const body = (await res.json()) as ErrorBody;
-    expect(body).toEqual({ code: 'unsupported_media_type', message: 'Send the files as multipart/form-data.' });
+    expect(body).toEqual({
+      code: 'unsupported_media_type',
+      message: 'Send the files as multipart/form-data.',
+      success: false,
+      error: 'Send the files as multipart/form-data.',
+    });
     expect(messageCount()).toBe(before);
   });
 

@@ -1,74 +1,58 @@
-import type { FastifyPluginCallback } from 'fastify';
-import { tasksPageDefaultLimit, tasksPageQuerySchema, uuidv7, type Task } from '@office/sync-protocol';
-import { newPendingEffects, runCommand, runInTransaction } from '../../domain/commands';
-import { DomainError, parseInput } from '../../domain/errors';
-import { listVisibleTaskPage, listVisibleTasks } from '../../domain/tasks/read';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
-  addCommentCommand,
-  createTaskCommand,
-  deleteTaskCommand,
-  setTaskStatusCommand,
-  updateTaskCommand,
-} from '../../domain/tasks/commands';
+  addCommentArgsSchema,
+  createTaskArgsSchema,
+  editTaskArgsSchema,
+  idSchema,
+  tasksPageDefaultLimit,
+  tasksPageQuerySchema,
+  uuidv7,
+} from '@office/sync-protocol';
+import { runCommand } from '../../domain/commands';
+import { listVisibleTaskPage, listVisibleTasks } from '../../domain/tasks/read';
+import { addCommentCommand, createTaskCommand, deleteTaskCommand, editTaskCommand } from '../../domain/tasks/commands';
+import { jsonBody } from '../schemas';
 
-type Body = Record<string, unknown>;
-const bodyOf = (body: unknown): Body => {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('invalid_input');
-  return body as Body;
-};
+const taskParams = z.object({ id: idSchema });
 
-export const taskRoutes: FastifyPluginCallback = (app, _opts, done) => {
+export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
-  app.get('/', auth, (request) => {
-    const { page, limit } = parseInput(tasksPageQuerySchema, request.query);
+  app.get('/', { ...auth, schema: { querystring: tasksPageQuerySchema } }, (request) => {
+    const { page, limit } = request.query;
     if (page === undefined && limit === undefined) return { tasks: listVisibleTasks(app.db, request.actor) };
     return listVisibleTaskPage(app.db, request.actor, { page: page ?? 1, limit: limit ?? tasksPageDefaultLimit });
   });
 
-  app.post('/', auth, (request, reply) => {
-    const body = bodyOf(request.body);
-    // The author is always the signed-in user, whatever `assignedBy` says; REST clients may omit the id.
-    const { assignedBy: _ignored, ...args } = body;
-    const task = runCommand(app.db, app.flush, request.actor, createTaskCommand, { id: uuidv7(), ...args });
+  // The author is always the signed-in user: `assignedBy` in the spec's payload is not read. REST clients may omit the id.
+  const createBody = jsonBody(createTaskArgsSchema.extend({ id: idSchema.optional() }));
+  app.post('/', { ...auth, schema: { body: createBody } }, (request, reply) => {
+    const task = runCommand(app.db, app.flush, request.actor, createTaskCommand, {
+      ...request.body,
+      id: request.body.id ?? uuidv7(),
+    });
     return reply.status(201).send({ success: true, task, message: 'Task created successfully' });
   });
 
-  app.put<{ Params: { id: string } }>('/:id', auth, (request) => {
-    const { status, note, baseStatusVersion, ...fields } = bodyOf(request.body);
-    const id = request.params.id;
-    const hasFields = Object.keys(fields).length > 0;
-    if (!hasFields && status === undefined) throw new DomainError('invalid_input', 'Nothing to update');
-    // A status change and a field edit are two commands, each with its own permission rule, run in one
-    // transaction: a refusal of either leaves nothing of the other behind.
-    const pending = newPendingEffects();
-    const task = app.db.transaction((tx): Task | undefined => {
-      let result: Task | undefined;
-      if (hasFields) result = runInTransaction(tx, request.actor, updateTaskCommand, { ...fields, id }, pending);
-      if (status !== undefined) {
-        result = runInTransaction(
-          tx,
-          request.actor,
-          setTaskStatusCommand,
-          { id, status, note, baseStatusVersion },
-          pending,
-        );
-      }
-      return result;
+  const editBody = jsonBody(editTaskArgsSchema.omit({ id: true }));
+  app.put('/:id', { ...auth, schema: { params: taskParams, body: editBody } }, (request) => {
+    const task = runCommand(app.db, app.flush, request.actor, editTaskCommand, {
+      ...request.body,
+      id: request.params.id,
     });
-    app.flush(pending);
     return { success: true, task, message: 'Task updated successfully' };
   });
 
-  app.delete<{ Params: { id: string } }>('/:id', auth, (request) => {
+  app.delete('/:id', { ...auth, schema: { params: taskParams } }, (request) => {
     runCommand(app.db, app.flush, request.actor, deleteTaskCommand, { id: request.params.id });
     return { success: true, message: 'Task deleted successfully' };
   });
 
-  app.post<{ Params: { id: string } }>('/:id/comments', auth, (request, reply) => {
-    const body = bodyOf(request.body);
+  const commentBody = jsonBody(addCommentArgsSchema.omit({ taskId: true }).extend({ id: idSchema.optional() }));
+  app.post('/:id/comments', { ...auth, schema: { params: taskParams, body: commentBody } }, (request, reply) => {
     const task = runCommand(app.db, app.flush, request.actor, addCommentCommand, {
-      id: uuidv7(),
-      ...body,
+      ...request.body,
+      id: request.body.id ?? uuidv7(),
       taskId: request.params.id,
     });
     return reply.status(201).send({ success: true, task, message: 'Comment added successfully' });

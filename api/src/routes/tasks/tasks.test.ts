@@ -10,7 +10,7 @@ import {
   type Mutation,
   type Task,
 } from '@office/sync-protocol';
-import { notifications, taskComments, taskStatusHistory, tasks } from '../../db/schema';
+import { notifications, syncClients, taskComments, taskStatusHistory, tasks } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
 import { inDays, recordEvents, sleep, uniqueText, waitUntil, type EventPayload } from '../../test-support';
 import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
@@ -356,6 +356,25 @@ describe('POST /api/tasks', () => {
     expect(taskRow(today.id)?.dueDate).toBe(isoToday());
   });
 
+  test.each(['2099-02-30', '2099-13-45', '2100-02-29', '2099-04-31', '2099-00-10', '2099-12-00'])(
+    'a due date that is no day of the calendar (%s) is refused and stores nothing',
+    async (dueDate) => {
+      const title = uniqueText('Impossible date');
+      const res = await call(people.manager, 'POST', '/api/tasks', {
+        title,
+        assignedTo: people.alice.user.id,
+        dueDate,
+      });
+      expectRefusal(res, 400, 'invalid_input', taskMessages.dueDateNotReal);
+      expect(db().select().from(tasks).where(eq(tasks.title, title)).all()).toEqual([]);
+    },
+  );
+
+  test('29 February of a leap year is a real due date', async () => {
+    const task = await createTask(people.manager, { dueDate: '2096-02-29' });
+    expect(taskRow(task.id)?.dueDate).toBe('2096-02-29');
+  });
+
   test.each([
     ['a manager', () => people.manager.user.id],
     ['an admin', () => people.admin.user.id],
@@ -603,6 +622,47 @@ describe('PUT /api/tasks/:id', () => {
     ]);
   });
 
+  test('an edit to a due date that is no day of the calendar is refused and changes nothing', async () => {
+    const task = await createTask(people.manager);
+    const before = taskRow(task.id);
+    const res = await call(people.manager, 'PUT', `/api/tasks/${task.id}`, { dueDate: '2099-13-45' });
+    expectRefusal(res, 400, 'invalid_input', taskMessages.dueDateNotReal);
+    expect(taskRow(task.id)).toEqual(before);
+  });
+
+  test('an edit follows the creation rule for a new due date (today or later), while an unchanged past date passes', async () => {
+    const { manager } = people;
+    const task = await createTask(manager);
+    const overdue = inDays(-2);
+    db().update(tasks).set({ dueDate: overdue }).where(eq(tasks.id, task.id)).run();
+
+    const moved = await call(manager, 'PUT', `/api/tasks/${task.id}`, { dueDate: inDays(-1) });
+    expectRefusal(moved, 400, 'invalid_input', taskMessages.dueDateInPast);
+    expect(taskRow(task.id)?.dueDate).toBe(overdue);
+
+    // The form sends every field back: the overdue date it did not touch is no reason to refuse the title.
+    const retitled = await call<TaskAnswer>(manager, 'PUT', `/api/tasks/${task.id}`, {
+      title: 'Retitled while overdue',
+      dueDate: overdue,
+    });
+    expect(retitled.status, JSON.stringify(retitled.body)).toBe(200);
+    expect(taskRow(task.id)).toMatchObject({ title: 'Retitled while overdue', dueDate: overdue });
+
+    const today = await call<TaskAnswer>(manager, 'PUT', `/api/tasks/${task.id}`, { dueDate: isoToday() });
+    expect(today.status).toBe(200);
+    expect(taskRow(task.id)?.dueDate).toBe(isoToday());
+  });
+
+  test('an edit with nothing to change is refused with "Nothing to update"', async () => {
+    const task = await createTask(people.manager);
+    expectRefusal(
+      await call(people.manager, 'PUT', `/api/tasks/${task.id}`, {}),
+      400,
+      'invalid_input',
+      'Nothing to update',
+    );
+  });
+
   test('a change to an unknown task answers 404', async () => {
     const res = await call(people.manager, 'PUT', `/api/tasks/${uuidv7()}`, { title: 'Ghost' });
     expectRefusal(res, 404, 'task_not_found', taskMessages.notFound);
@@ -771,6 +831,143 @@ describe('status changes replayed late through /api/sync/push', () => {
     ]);
     expect(taskRow(task.id)?.status).toBe('pending');
     expect(historyRows(task.id)).toHaveLength(1);
+  });
+});
+
+describe('task.edit, the command of PUT /api/tasks/{id}, as a queued mutation', () => {
+  const edit = (id: number, args: Record<string, unknown>): Mutation => ({
+    id,
+    name: 'task.edit',
+    args,
+    at: new Date().toISOString(),
+  });
+
+  test("a manager's queued edit changes fields and the status in one write: one change-log entry, one history row", async () => {
+    const { manager, alice } = people;
+    const task = await createTask(manager, { assignedTo: alice.user.id });
+    const version = currentVersion(db());
+
+    const answer = await push(manager, uuidv7(), [
+      edit(1, { id: task.id, title: 'Edited offline', priority: 'high', status: 'working', note: 'Picked up' }),
+    ]);
+
+    expect(answer.outcomes).toEqual([{ id: 1, status: 'applied' }]);
+    expect(taskRow(task.id)).toMatchObject({ title: 'Edited offline', priority: 'high', status: 'working' });
+    expect(historyRows(task.id).map((h) => [h.status, h.note])).toEqual([
+      ['pending', 'Task created'],
+      ['working', 'Picked up'],
+    ]);
+    const taskChanges = (await pull(manager, uuidv7(), version)).changes.filter((c) => c.entity === 'task');
+    expect(taskChanges.map((c) => c.id)).toEqual([task.id]);
+  });
+
+  test('the assignee may change the status with an edit but no field: an edit of both is rejected whole', async () => {
+    const { manager, alice } = people;
+    const task = await createTask(manager, { assignedTo: alice.user.id });
+    const before = taskRow(task.id);
+    const client = uuidv7();
+
+    const answer = await push(alice, client, [
+      edit(1, { id: task.id, title: 'Mine now', status: 'working' }),
+      edit(2, { id: task.id, status: 'working', note: 'On it' }),
+    ]);
+
+    expect(answer.outcomes).toEqual([
+      { id: 1, status: 'rejected', code: 'forbidden', message: taskMessages.onlyManagers },
+      { id: 2, status: 'applied' },
+    ]);
+    expect(taskRow(task.id)).toMatchObject({ title: before?.title, status: 'working' });
+    expect(historyRows(task.id).map((h) => [h.status, h.updatedBy, h.note])).toEqual([
+      ['pending', manager.user.id, 'Task created'],
+      ['working', alice.user.id, 'On it'],
+    ]);
+  });
+
+  test("another employee's edit of the status is rejected with the permission message", async () => {
+    const task = await createTask(people.manager, { assignedTo: people.alice.user.id });
+    const answer = await push(people.bob, uuidv7(), [edit(1, { id: task.id, status: 'completed' })]);
+    expect(answer.outcomes).toEqual([
+      { id: 1, status: 'rejected', code: 'forbidden', message: taskMessages.noStatusPermission },
+    ]);
+    expect(taskRow(task.id)?.status).toBe('pending');
+  });
+});
+
+describe('claimed times', () => {
+  const syncClientRow = (clientId: string) =>
+    db().select().from(syncClients).where(eq(syncClients.clientId, clientId)).get();
+
+  test("a new client's first push claiming 2020-01-01 is clamped to its registration: the history never shows 2020", async () => {
+    const { manager, alice } = people;
+    const client = uuidv7();
+    const taskId = uuidv7();
+    const title = uniqueText('Backdated');
+
+    const answer = await push(manager, client, [
+      {
+        id: 1,
+        name: 'task.create',
+        args: { id: taskId, title, assignedTo: alice.user.id, dueDate: inDays(2) },
+        at: '2020-01-01T00:00:00.000Z',
+      },
+    ]);
+
+    expect(answer.outcomes).toEqual([{ id: 1, status: 'applied' }]);
+    const registeredAt = syncClientRow(client)?.createdAt ?? '';
+    expect(registeredAt > '2026').toBe(true);
+    expect(historyRows(taskId).map((h) => h.updatedAt)).toEqual([registeredAt]);
+    expect(taskRow(taskId)?.statusChangedAt).toBe(registeredAt);
+  });
+
+  test('a client registers at its first pull (its sign-in), so writes it made offline before its first push keep their times', async () => {
+    const { manager, alice } = people;
+    const client = uuidv7();
+    await pull(manager, client, 0);
+    await sleep(20);
+    const madeOffline = new Date().toISOString();
+    await sleep(20);
+    const taskId = uuidv7();
+
+    const answer = await push(manager, client, [
+      {
+        id: 1,
+        name: 'task.create',
+        args: { id: taskId, title: uniqueText('Offline'), assignedTo: alice.user.id, dueDate: inDays(2) },
+        at: madeOffline,
+      },
+    ]);
+
+    expect(answer.outcomes).toEqual([{ id: 1, status: 'applied' }]);
+    expect(syncClientRow(client)?.createdAt.localeCompare(madeOffline)).toBe(-1);
+    expect(historyRows(taskId).map((h) => h.updatedAt)).toEqual([madeOffline]);
+  });
+
+  test('a status change claimed before its task existed is clamped to just after the task’s creation', async () => {
+    const { manager, alice } = people;
+    const client = uuidv7();
+    await push(alice, client, [
+      {
+        id: 1,
+        name: 'task.comment',
+        args: { taskId: (await createTask(manager)).id, id: uuidv7(), text: 'Hi' },
+        at: new Date().toISOString(),
+      },
+    ]);
+    await sleep(20);
+    const claimed = new Date().toISOString();
+    await sleep(20);
+    const task = await createTask(manager, { assignedTo: alice.user.id });
+    const createdAt = taskRow(task.id)?.createdAt ?? '';
+    expect(claimed < createdAt).toBe(true);
+
+    const answer = await push(alice, client, [
+      { id: 2, name: 'task.setStatus', args: { id: task.id, status: 'working' }, at: claimed },
+    ]);
+
+    expect(answer.outcomes).toEqual([{ id: 2, status: 'applied' }]);
+    const history = historyRows(task.id);
+    expect(history.map((h) => h.status)).toEqual(['pending', 'working']);
+    expect(history.at(-1)?.updatedAt).toBe(new Date(Date.parse(createdAt) + 1).toISOString());
   });
 });
 

@@ -22,8 +22,6 @@ export interface AuthContextValue {
   logout: () => void;
   /** Replaces the current user in memory and in storage (password stripped). */
   setUser: (user: User) => void;
-  /** Continues the session with a new token (after a password change ended every other session). */
-  renewToken: (token: string) => void;
 }
 
 export const AuthContext = createContext<AuthContextValue | null>(null);

@@ -19,7 +19,6 @@ import {
   readStoredSession,
   withoutPassword,
   writeStoredSession,
-  writeStoredToken,
   writeStoredUser,
 } from './session-storage';
 
@@ -51,15 +50,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     writeStoredUser(clean);
     setState((current) => ({ ...current, user: clean }));
     void updateDeviceAccount(clean.id, { user: clean });
-  }, []);
-
-  const renewToken = useCallback((token: string) => {
-    writeStoredToken(token);
-    tokenRef.current = token;
-    setState((current) => {
-      if (current.user) void updateDeviceAccount(current.user.id, { token });
-      return { ...current, token };
-    });
   }, []);
 
   /** The one place a session ends: the Logout button and any 401 both come here. */
@@ -216,8 +206,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const value = useMemo<AuthContextValue>(
-    () => ({ ...state, avatarVersion, login, register, googleLogin, continueOffline, logout, setUser, renewToken }),
-    [state, avatarVersion, login, register, googleLogin, continueOffline, logout, setUser, renewToken],
+    () => ({ ...state, avatarVersion, login, register, googleLogin, continueOffline, logout, setUser }),
+    [state, avatarVersion, login, register, googleLogin, continueOffline, logout, setUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -74,9 +74,6 @@ export function writeStoredSession(session: StoredSession): void {
 }
 
 /** Replaces the stored user (after a profile change or a refresh) without touching the token. */
-/** Replaces the stored token of the current session. */
-export const writeStoredToken = (token: string): void => localStorage.setItem(sessionKeys.token, token);
-
 export function writeStoredUser(user: User): void {
   localStorage.setItem(sessionKeys.user, JSON.stringify(withoutPassword(user)));
 }

@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react';
 import { Eye, EyeOff, KeyRound } from 'lucide-react';
 import { accountTexts, limits } from '@office/sync-protocol';
 import { updatePasswordRequest } from '../../api/auth-api';
-import { useAuth } from '../../app/auth/use-auth';
 import { Button } from '../../components/button';
 import { FormAlert } from '../../components/form-alert';
 import { TextField } from '../../components/text-field';
@@ -23,10 +22,9 @@ interface PasswordSectionProps {
 
 /**
  * The password change: closed (a note) or open (the form). Online only, never queued: the server ends
- * every other session of the user and hands this one a new token.
+ * every other session of the user; this one goes on with its token.
  */
 export function PasswordSection({ onFlash }: PasswordSectionProps) {
-  const { renewToken } = useAuth();
   const online = useOnline();
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState<PasswordForm>(emptyPasswordForm);
@@ -64,7 +62,6 @@ export function PasswordSection({ onFlash }: PasswordSectionProps) {
         setError(answer.message.trim() || profileTexts.passwordFailed);
         return;
       }
-      if (answer.token) renewToken(answer.token);
       close();
       onFlash({ kind: 'success', text: accountTexts.passwordUpdated });
     } catch (failure) {

@@ -1,0 +1,66 @@
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
+import { limits, uuidv7 } from '@office/sync-protocol';
+import type { Db, Tx } from '../../db/client';
+import { sessions, users } from '../../db/schema';
+import type { UserRow } from './serialize';
+
+/** A session as a token names it, with the account behind it. */
+export interface LiveSession {
+  id: string;
+  user: UserRow;
+}
+
+/**
+ * Starts a session for a sign-in. The user's expired sessions go at the same time, so the table holds
+ * each person's live devices plus those that expired since their last sign-in.
+ */
+export function startSession(db: Db, userId: string, now = new Date()): { id: string; expiresAt: Date } {
+  const id = uuidv7(now.getTime());
+  const expiresAt = new Date(now.getTime() + limits.tokenTtlSeconds * 1000);
+  db.transaction((tx) => {
+    tx.delete(sessions)
+      .where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, now.toISOString())))
+      .run();
+    tx.insert(sessions).values({ id, userId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() }).run();
+  });
+  return { id, expiresAt };
+}
+
+/** Every authenticated request reads its session: the statement is built and prepared once per database. */
+const sessionReads = new WeakMap<Db, ReturnType<typeof prepareSessionRead>>();
+const prepareSessionRead = (db: Db) =>
+  db
+    .select({ expiresAt: sessions.expiresAt, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sql.placeholder('id')), eq(sessions.userId, sql.placeholder('userId'))))
+    .prepare();
+
+/** The live session `id` of `userId`, or undefined once it has ended, expired or its account was deactivated. */
+export function findLiveSession(db: Db, id: string, userId: string, now = new Date()): LiveSession | undefined {
+  let read = sessionReads.get(db);
+  if (!read) {
+    read = prepareSessionRead(db);
+    sessionReads.set(db, read);
+  }
+  const row = read.get({ id, userId });
+  if (!row || row.user.deactivatedAt || row.expiresAt <= now.toISOString()) return undefined;
+  return { id, user: row.user };
+}
+
+/** Logout: this session ends. */
+export const endSession = (db: Db | Tx, id: string): void => {
+  db.delete(sessions).where(eq(sessions.id, id)).run();
+};
+
+/** A password change: every session of the user ends but the one that made it. */
+export const endOtherSessions = (tx: Tx, userId: string, keep: string): void => {
+  tx.delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keep)))
+    .run();
+};
+
+/** Deactivation: every session of the user ends. */
+export const endAllSessions = (tx: Tx, userId: string): void => {
+  tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+};

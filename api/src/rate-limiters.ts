@@ -1,0 +1,17 @@
+import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/** What one limiter counts: `points` per `duration` seconds for each key under `keyPrefix`. */
+export interface LimiterOptions {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+}
+
+/**
+ * Builds the limiters of the request limits and the sign-in throttle. One process keeps them in memory (a
+ * restart forgets, which only gives everyone a fresh window); several nodes pass a factory of
+ * rate-limiter-flexible's RateLimiterPostgres so they share one count.
+ */
+export type LimiterFactory = (options: LimiterOptions) => RateLimiterAbstract;
+
+export const inMemoryLimiters: LimiterFactory = (options) => new RateLimiterMemory(options);
