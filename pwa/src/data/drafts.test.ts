@@ -1,7 +1,29 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { freshDb } from '../sync/test-support';
 import type { WorkspaceDb } from './db';
-import { draftKeys, readDraft, restoreDraft, saveDraft, saveDraftBeforeUnload, withRestored } from './drafts';
+import {
+  draftKeys,
+  dropStashedDraft,
+  openDraft,
+  readDraft,
+  restoreDraft,
+  saveDraft,
+  stashDraft,
+  stashedDraftsItem,
+  withRestored,
+  type StashStorage,
+} from './drafts';
+
+/** Web Storage as a map. */
+function memoryStorage(): StashStorage & { items: Map<string, string> } {
+  const items = new Map<string, string>();
+  return {
+    items,
+    getItem: (name) => items.get(name) ?? null,
+    setItem: (name, value) => void items.set(name, value),
+    removeItem: (name) => void items.delete(name),
+  };
+}
 
 let db: WorkspaceDb | undefined;
 afterEach(() => {
@@ -31,19 +53,43 @@ describe('the draft store', () => {
     expect(await db.drafts.count()).toBe(0);
   });
 
-  test('a draft saved as the page goes away is stored without Dexie, a blank one forgotten', async () => {
+  test('a draft stashed by a page that went away wins when its composer opens, and moves into IndexedDB', async () => {
     db = freshDb('u-alice');
-    await db.open();
-    saveDraftBeforeUnload(db, draftKeys.teamChat, 'Typed just before the reload');
-    saveDraftBeforeUnload(db, draftKeys.conversation('c-bob'), 'Kept');
-    saveDraftBeforeUnload(db, draftKeys.conversation('c-bob'), '   ');
-    expect(await readDraft(db, draftKeys.teamChat)).toBe('Typed just before the reload');
-    expect(await db.drafts.count()).toBe(1);
+    const storage = memoryStorage();
+    const key = draftKeys.conversation('c-bob');
+    await saveDraft(db, key, 'Bob, about tomor');
+    stashDraft(storage, 'u-alice', key, 'Bob, about tomorrow morning');
+    stashDraft(storage, 'u-alice', draftKeys.teamChat, 'Lunch?');
+
+    expect(await openDraft(db, storage, 'u-alice', key)).toBe('Bob, about tomorrow morning');
+    expect(await readDraft(db, key)).toBe('Bob, about tomorrow morning');
+    expect(JSON.parse(storage.getItem(stashedDraftsItem('u-alice')) ?? '')).toEqual({ [draftKeys.teamChat]: 'Lunch?' });
+    // Taken once: the next open reads IndexedDB.
+    await saveDraft(db, key, 'Bob, about Friday');
+    expect(await openDraft(db, storage, 'u-alice', key)).toBe('Bob, about Friday');
   });
 
-  test('a draft saved as the page goes away before the database opened is skipped, not thrown', () => {
+  test('a box emptied just before the page went away forgets the stored draft', async () => {
     db = freshDb('u-alice');
-    expect(() => saveDraftBeforeUnload(db!, draftKeys.teamChat, 'Too early')).not.toThrow();
+    const storage = memoryStorage();
+    await saveDraft(db, draftKeys.teamChat, 'Never mind');
+    stashDraft(storage, 'u-alice', draftKeys.teamChat, '');
+    expect(await openDraft(db, storage, 'u-alice', draftKeys.teamChat)).toBe('');
+    expect(await db.drafts.count()).toBe(0);
+    expect(storage.items.size).toBe(0);
+  });
+
+  test('stashes are per user; dropping the last one removes the item; a damaged one is ignored', async () => {
+    db = freshDb('u-alice');
+    const storage = memoryStorage();
+    stashDraft(storage, 'u-alice', draftKeys.teamChat, 'Alice’s');
+    stashDraft(storage, 'u-bob', draftKeys.teamChat, 'Bob’s');
+    dropStashedDraft(storage, 'u-alice', draftKeys.teamChat);
+    expect([...storage.items.keys()]).toEqual([stashedDraftsItem('u-bob')]);
+
+    storage.setItem(stashedDraftsItem('u-alice'), '{not json');
+    await saveDraft(db, draftKeys.teamChat, 'Stored');
+    expect(await openDraft(db, storage, 'u-alice', draftKeys.teamChat)).toBe('Stored');
   });
 
   test('a failed send goes back before what was typed since, on its own line', async () => {
@@ -59,5 +105,4 @@ describe('the draft store', () => {
     await restoreDraft(db, key, 'Earlier one');
     expect(await readDraft(db, key)).toBe('Earlier one\ntyped after');
   });
-
 });

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { Dexie } from 'dexie';
 import { useAuth } from '../app/auth/use-auth';
 import { databaseName } from '../data/db';
+import { stashedDraftsItem } from '../data/drafts';
 import { endPushSubscription } from '../push/push-subscription';
 import { useOptionalWorkspace } from './sync-context';
 
@@ -32,6 +33,8 @@ export function useSignOut(): () => Promise<void> {
     workspace.socket.close();
     workspace.db.close();
     await Dexie.delete(databaseName(workspace.ctx.userId));
+    // The drafts go with the database, including any a closing page stashed in Web Storage.
+    localStorage.removeItem(stashedDraftsItem(workspace.ctx.userId));
     logout();
   }, [logout, workspace]);
 }
