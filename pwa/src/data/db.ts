@@ -41,6 +41,14 @@ export interface OutboxEntry {
   error?: { code: string; message: string };
 }
 
+/** The unsent text of one composer (`drafts.ts` names the keys), kept so it outlives a reload or a closed window. */
+export interface DraftRow {
+  key: string;
+  text: string;
+  /** When it was last saved (ISO). */
+  savedAt: string;
+}
+
 export interface MetaRow {
   key: 'clientId' | 'cursor' | 'nextMutationId';
   value: string | number;
@@ -66,6 +74,7 @@ export type WorkspaceDb = Dexie & {
   directMessages: EntityTable<LocalDirectMessage, 'id'>;
   outbox: EntityTable<OutboxEntry, 'id'>;
   meta: EntityTable<MetaRow, 'key'>;
+  drafts: EntityTable<DraftRow, 'key'>;
 };
 
 /** The local database of one signed-in user: one user's outbox is never replayed as another's. */
@@ -102,6 +111,8 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
           withUnreadKey(row);
         }),
     );
+  // Unsent composer texts, per conversation (never synced: a draft belongs to this device).
+  db.version(4).stores({ drafts: 'key' });
   db.use(unreadKeyMiddleware);
   return db;
 }

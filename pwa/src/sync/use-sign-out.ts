@@ -5,6 +5,7 @@ import { clearEndedSession } from '../app/auth/ended-session';
 import { logoutRequest } from '../api/auth-api';
 import { useAuth } from '../app/auth/use-auth';
 import { databaseName } from '../data/db';
+import { stashedDraftsItem } from '../data/drafts';
 import { endPushSubscription } from '../push/push-subscription';
 import { useOptionalWorkspace } from './sync-context';
 
@@ -49,6 +50,8 @@ export function useSignOut(): () => Promise<void> {
     workspace.socket.close();
     workspace.db.close();
     await Dexie.delete(databaseName(workspace.ctx.userId));
+    // The drafts go with the database, including any a closing page stashed in Web Storage.
+    localStorage.removeItem(stashedDraftsItem(workspace.ctx.userId));
     await forgetDevice();
     logout();
   }, [logout, userId, workspace]);

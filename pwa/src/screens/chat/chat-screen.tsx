@@ -12,6 +12,7 @@ import { useHasSynced, useMutate, useOnline, useUsers } from '../../data/hooks';
 import { LocalWriteError } from '../../sync/mutate';
 import { useWorkspace } from '../../sync/sync-context';
 import type { OutboxEntry } from '../../data/db';
+import { draftKeys } from '../../data/drafts';
 import { countOnline, groupMessagesByDate } from './chat-format';
 import { Composer } from './composer';
 import { chatEmojis } from './emojis';
@@ -291,6 +292,7 @@ export function ChatScreen() {
           <TypingLine text={typingLine} />
 
           <Composer
+            draftKey={draftKeys.teamChat}
             announcer={announcer}
             placeholder="Type your message..."
             accept={chatFileAccept}

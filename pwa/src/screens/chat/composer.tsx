@@ -3,6 +3,8 @@ import { CircleAlert, Paperclip, SendHorizontal, Smile, X } from 'lucide-react';
 import { chatLimits, formatFileSize } from '@office/sync-protocol';
 import type { OutboxEntry } from '../../data/db';
 import { useOutbox } from '../../data/hooks';
+import { useDraft } from '../../data/use-draft';
+import { useWriteQueue } from '../../data/use-write-queue';
 import { LocalWriteError } from '../../sync/mutate';
 import { addFiles, fileKey } from './selected-files';
 import type { TypingAnnouncer } from './typing-announcer';
@@ -10,6 +12,8 @@ import styles from './chat.module.css';
 
 /** What the screen around the composer decides: its texts, files, emojis and how a message is queued. */
 export interface ComposerProps {
+  /** Where the unsent text is kept (`draftKeys`): one draft per conversation. */
+  draftKey: string;
   announcer: TypingAnnouncer;
   /** The text box's placeholder, which also names it. */
   placeholder: string;
@@ -18,7 +22,10 @@ export interface ComposerProps {
   /** Whether a picked file is of a type this screen takes (the picker's filter can be switched off). */
   acceptsFile?: (file: File) => boolean;
   emojis: readonly string[];
-  /** Queues the message (text trimmed; files possibly none); rejects when it cannot be saved. */
+  /**
+   * Queues the message (text trimmed; files possibly none); rejects when it cannot be saved. Sends run
+   * one after another in the order they were made.
+   */
   onSend: (message: { text: string; files: File[] }) => Promise<void>;
   /** The error shown when sending fails for a reason other than invalid input or a full disk. */
   failureText: (withFiles: boolean) => string;
@@ -30,9 +37,12 @@ export interface ComposerProps {
 
 /**
  * The message box: files, text, emojis and send. Everything is a local write that syncs when it can:
- * files wait in IndexedDB and upload once online, in the order they were sent.
+ * files wait in IndexedDB and upload once online, in the order they were sent. A send takes the text
+ * and files at once, so the next message can be typed (and sent) while this one is stored; a send
+ * that cannot be stored puts them back.
  */
 export function Composer({
+  draftKey,
   announcer,
   placeholder,
   accept,
@@ -49,17 +59,17 @@ export function Composer({
   const textRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const emojiRef = useRef<HTMLDivElement>(null);
-  // A second Enter before the first send has re-rendered must not send the same message again.
-  const inFlight = useRef(false);
-  const [text, setText] = useState('');
+  const draft = useDraft(draftKey);
+  const text = draft.text;
+  const writes = useWriteQueue();
+  const sending = writes.busy;
   const [files, setFiles] = useState<File[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
   const [emojiOpen, setEmojiOpen] = useState(false);
 
   const trimmed = text.trim();
   const hasFiles = files.length > 0;
-  const canSend = !sending && (trimmed !== '' || hasFiles);
+  const hasMessage = trimmed !== '' || hasFiles;
 
   // The text box grows with its content up to its CSS max height.
   useLayoutEffect(() => {
@@ -90,36 +100,34 @@ export function Composer({
   }, [emojiOpen]);
 
   const updateText = (value: string) => {
-    setText(value);
+    draft.change(value);
     announcer.input(value.trim() !== '');
   };
 
-  const send = async () => {
-    if (!canSend || inFlight.current) return;
-    inFlight.current = true;
-    setSending(true);
+  const send = () => {
+    if (!hasMessage) return;
+    const taken = draft.take();
+    const message = { text: taken.text.trim(), files };
+    setFiles([]);
     setError(null);
     announcer.stop();
-    try {
-      await onSend({ text: trimmed, files });
-      setText('');
-      setFiles([]);
-    } catch (sendError) {
-      if (sendError instanceof LocalWriteError) setError(sendError.message);
-      else {
-        console.error('Sending the message failed', sendError);
-        setError(failureText(hasFiles));
-      }
-    } finally {
-      inFlight.current = false;
-      setSending(false);
-    }
+    writes
+      .run(() => onSend(message))
+      .catch((sendError: unknown) => {
+        taken.putBack();
+        setFiles((current) => addFiles(message.files, current).files);
+        if (sendError instanceof LocalWriteError) setError(sendError.message);
+        else {
+          console.error('Sending the message failed', sendError);
+          setError(failureText(message.files.length > 0));
+        }
+      });
   };
 
   const handleKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
-      void send();
+      send();
     }
   };
 
@@ -183,7 +191,6 @@ export function Composer({
                   type="button"
                   className={styles.selectedFileRemove}
                   aria-label={`Remove ${file.name}`}
-                  disabled={sending}
                   onClick={() => removeFile(file)}
                 >
                   <X size={14} aria-hidden="true" />
@@ -194,7 +201,6 @@ export function Composer({
           <button
             type="button"
             className={styles.clearFiles}
-            disabled={sending}
             onClick={() => {
               setFiles([]);
               setError(null);
@@ -221,7 +227,6 @@ export function Composer({
           className={styles.composerIcon}
           aria-label="Attach files"
           title="Attach files"
-          disabled={sending}
           onClick={() => fileRef.current?.click()}
         >
           <Paperclip size={20} aria-hidden="true" />
@@ -281,8 +286,9 @@ export function Composer({
           aria-label="Send message"
           title="Send message"
           aria-busy={sending}
-          disabled={!canSend}
-          onClick={() => void send()}
+          // Spec section 4: disabled while sending. Enter is never held up by it.
+          disabled={!hasMessage || sending}
+          onClick={send}
         >
           {sending ? (
             <span className={styles.sendSpinner} aria-hidden="true" />

@@ -4,6 +4,7 @@ import { directFileAccept, isUnreadBy, readByOf, uuidv7 } from '@office/sync-pro
 import type { LocalDirectMessage, LocalUser, OutboxEntry } from '../../data/db';
 import { useConversationMessages, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
 import { useMutate, useOutbox } from '../../data/hooks';
+import { draftKeys } from '../../data/drafts';
 import { EmptyState } from '../../components/empty-state';
 import { UserAvatar } from '../../components/user-avatar';
 import { groupByDate } from '../chat/chat-format';
@@ -45,7 +46,8 @@ interface ConversationViewProps {
 
 /**
  * One open conversation: its header, messages, who is typing and the composer. Keyed by the conversation
- * by its parent, so typing entries, the draft and the scroll position start afresh for each one.
+ * by its parent, so typing entries and the scroll position start afresh for each one; the draft is the
+ * conversation's own, kept in IndexedDB.
  */
 export function ConversationView({ summary, selfId, usersById, token, now, onBack }: ConversationViewProps) {
   const { conversation, other } = summary;
@@ -226,6 +228,7 @@ export function ConversationView({ summary, selfId, usersById, token, now, onBac
       )}
 
       <Composer
+        draftKey={draftKeys.conversation(conversationId)}
         announcer={announcer}
         placeholder="Type a message..."
         accept={directFileAccept}

@@ -18,7 +18,10 @@ import { OverdueBadge, PriorityBadge, StatusBadge } from '../../components/tasks
 import { displayStatus, statusLabels } from '../../components/tasks/task-display';
 import { UserAvatar } from '../../components/user-avatar';
 import type { LocalTask } from '../../data/db';
+import { draftKeys } from '../../data/drafts';
 import { useMutate, useToday } from '../../data/hooks';
+import { useDraft } from '../../data/use-draft';
+import { useWriteQueue } from '../../data/use-write-queue';
 import { PendingMark } from '../../sync/pending-mark';
 import { writeErrorMessage } from './task-actions';
 import { formatDueDate, formatTimestamp, relativeTime } from './task-format';
@@ -43,8 +46,8 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
   const today = useToday();
   const now = useNow().getTime();
   const fieldId = useId();
-  const [comment, setComment] = useState('');
-  const [commenting, setCommenting] = useState(false);
+  const comment = useDraft(draftKeys.taskComment(task.id));
+  const commentWrites = useWriteQueue();
   const [statusError, setStatusError] = useState<string | null>(null);
 
   const isManager = canManageTasks(actor);
@@ -65,24 +68,24 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
     }
   };
 
-  const handleComment = async (event?: FormEvent<HTMLFormElement>) => {
+  // The comment leaves the box at once, so the next one can be written while it is stored; the
+  // writes keep their order, and a comment that cannot be stored goes back into the box.
+  const handleComment = (event?: FormEvent<HTMLFormElement>) => {
     event?.preventDefault();
-    const text = comment.trim();
     // Spec section 5: blank or whitespace-only text is ignored.
-    if (text === '' || commenting) return;
-    setCommenting(true);
-    try {
-      await mutate('task.comment', { taskId: task.id, id: uuidv7(), text });
-      setComment('');
-    } catch (caught) {
-      window.alert(`Failed to add comment: ${writeErrorMessage(caught)}`);
-    } finally {
-      setCommenting(false);
-    }
+    if (comment.text.trim() === '') return;
+    const taken = comment.take();
+    const text = taken.text.trim();
+    commentWrites
+      .run(() => mutate('task.comment', { taskId: task.id, id: uuidv7(), text }))
+      .catch((caught: unknown) => {
+        taken.putBack();
+        window.alert(`Failed to add comment: ${writeErrorMessage(caught)}`);
+      });
   };
 
   const handleCommentKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) void handleComment();
+    if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) handleComment();
   };
 
   return (
@@ -258,20 +261,20 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
               ))}
             </ul>
           )}
-          <form className={styles.commentForm} onSubmit={(event) => void handleComment(event)}>
+          <form className={styles.commentForm} onSubmit={handleComment}>
             <textarea
               className={styles.textarea}
               aria-label="Add a comment"
               placeholder="Write a comment..."
               rows={3}
               maxLength={taskLimits.commentMax}
-              value={comment}
-              onChange={(event) => setComment(event.target.value)}
+              value={comment.text}
+              onChange={(event) => comment.change(event.target.value)}
               onKeyDown={handleCommentKeyDown}
             />
             <div className={styles.commentActions}>
               <span className={styles.hint}>Ctrl + Enter to send</span>
-              <Button type="submit" size="small" busy={commenting}>
+              <Button type="submit" size="small" busy={commentWrites.busy}>
                 Add Comment
               </Button>
             </div>
