@@ -1,5 +1,6 @@
 import type { Attachment } from '@office/sync-protocol';
 import { apiBasePath } from '../../api/http';
+import { failureTexts } from '../../app/failure-messages';
 
 /** A temporary file link is released after 5 s (spec section 9). */
 export const fileLinkReleaseMs = 5_000;
@@ -54,7 +55,7 @@ export async function viewAttachment(attachment: AttachmentFile, token: string |
   } catch (error) {
     tab?.close();
     console.error('Viewing the file failed', error);
-    window.alert('Failed to view file. Please try again.');
+    window.alert(failureTexts.viewFileFailed);
   }
 }
 
@@ -77,6 +78,6 @@ export async function downloadAttachment(attachment: AttachmentFile, token: stri
     window.setTimeout(() => URL.revokeObjectURL(url), fileLinkReleaseMs);
   } catch (error) {
     console.error('Downloading the file failed', error);
-    window.alert('Failed to download file. Please try again.');
+    window.alert(failureTexts.downloadFileFailed);
   }
 }

@@ -23,10 +23,11 @@ import { MessageItem } from './message-item';
 import { typingText } from './typing';
 import { useChatWindow, useTypingAnnouncer, useTypingUsers } from './use-chat-data';
 import styles from './chat.module.css';
+import { failureTexts } from '../../app/failure-messages';
 
 const membersPanelId = 'chat-members';
 /** Spec section 8: above the composer, when the server gives no text of its own. */
-const uploadFailed = 'Failed to upload files';
+const uploadFailed = failureTexts.chatUploadFailed;
 const sendFailed = (withFiles: boolean): string =>
   withFiles ? uploadFailed : 'Your message could not be saved. Please try again.';
 const isChatUpload = (entry: OutboxEntry): boolean => entry.name === 'chat.sendFiles';

@@ -19,12 +19,13 @@ import { DirectMessageItem } from './direct-message-item';
 import { useConversationRoom, useConversationTypingAnnouncer } from './use-conversation-realtime';
 import chatStyles from '../chat/chat.module.css';
 import styles from './direct-messages.module.css';
+import { failureTexts } from '../../app/failure-messages';
 
 /** Spec section 2: the direct-message picker has 50 emojis. */
 const directEmojis = chatEmojis.slice(0, 50);
 /** Spec section 8. */
-const sendFailed = 'Error sending message. Please try again.';
-const deleteFailed = 'Failed to delete message. Please try again.';
+const sendFailed = failureTexts.sendMessageError;
+const deleteFailed = failureTexts.deleteMessageFailed;
 /** Whether the outbox entry is the still-unsent start of the conversation with `otherId`. */
 const isStartOf = (entry: OutboxEntry, otherId: string): boolean =>
   entry.name === 'dm.start' &&

@@ -12,6 +12,7 @@ import { UserAvatar } from '../../components/user-avatar';
 import { useWorkspace } from '../../sync/sync-context';
 import { conversationCandidates, userRoleText } from './direct-format';
 import styles from './direct-messages.module.css';
+import { failureTexts } from '../../app/failure-messages';
 
 /** The refresh spinner turns at least this long, so a quick sync still reads as done. */
 const minimumSpinMs = 600;
@@ -62,7 +63,7 @@ export function NewConversationModal({ users, selfId, onClose, onStarted }: NewC
       console.error('Starting the conversation failed', startError);
       // Spec section 8: "Failed to start conversation: " plus the error.
       setError(
-        `Failed to start conversation: ${startError instanceof Error ? startError.message : String(startError)}`,
+        `${failureTexts.startConversationFailed}: ${startError instanceof Error ? startError.message : String(startError)}`,
       );
       setStartingId(null);
     }

@@ -16,6 +16,7 @@ import { priorityLabels, statusLabels } from '../../components/tasks/task-displa
 import { useMutate, useToday, useUsers } from '../../data/hooks';
 import { writeErrorMessage } from './task-actions';
 import styles from './tasks.module.css';
+import { failureTexts } from '../../app/failure-messages';
 
 interface CreateTaskModalProps {
   onClose: () => void;
@@ -68,7 +69,7 @@ export function CreateTaskModal({ onClose, onCreated }: CreateTaskModalProps) {
     } catch (caught) {
       setSaving(false);
       // Spec section 8: "Failed to create task: " plus the message or "Unknown error".
-      window.alert(`Failed to create task: ${writeErrorMessage(caught)}`);
+      window.alert(`${failureTexts.taskCreateFailed}${writeErrorMessage(caught)}`);
       return;
     }
     onCreated(id);

@@ -1,9 +1,10 @@
 import { useCallback } from 'react';
 import { useMutate } from '../../data/hooks';
+import { failureTexts } from '../../app/failure-messages';
 
 /** The message of a failed local write, or the spec's fallback (section 8). */
 export const writeErrorMessage = (error: unknown): string =>
-  error instanceof Error && error.message.trim() !== '' ? error.message : 'Unknown error';
+  error instanceof Error && error.message.trim() !== '' ? error.message : failureTexts.unknownError;
 
 /** Asks for confirmation, then deletes the task locally (queued for the server). Resolves true if deleted. */
 export function useDeleteTask(): (taskId: string) => Promise<boolean> {

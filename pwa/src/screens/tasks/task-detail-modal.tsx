@@ -27,6 +27,7 @@ import { writeErrorMessage } from './task-actions';
 import { formatDueDate, formatTimestamp, relativeTime } from './task-format';
 import { useNow } from '../../components/use-now';
 import styles from './tasks.module.css';
+import { failureTexts } from '../../app/failure-messages';
 
 /** Spec section 9: the status history shows the last 5 entries. */
 const historyShown = 5;
@@ -80,7 +81,7 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
       .run(() => mutate('task.comment', { taskId: task.id, id: uuidv7(), text }))
       .catch((caught: unknown) => {
         taken.putBack();
-        window.alert(`Failed to add comment: ${writeErrorMessage(caught)}`);
+        window.alert(`${failureTexts.commentFailed}${writeErrorMessage(caught)}`);
       });
   };
 

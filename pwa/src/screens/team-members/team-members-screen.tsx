@@ -13,6 +13,7 @@ import { RoleBadge } from '../../components/role-badge';
 import { SearchField } from '../../components/search-field';
 import { emptyMembersText, filterMembers, initialsOf, memberCountText, type RoleFilter } from './member-filters';
 import styles from './team-members.module.css';
+import { failureTexts } from '../../app/failure-messages';
 
 const roleOptions: { value: RoleFilter; label: string }[] = [
   { value: 'all', label: 'All Roles' },
@@ -40,7 +41,7 @@ export function TeamMembersScreen() {
 
   const message = async (member: LocalUser) => {
     if (!member.id) {
-      setError('Invalid member data. Please try again.');
+      setError(failureTexts.invalidMember);
       return;
     }
     setError(null);
@@ -50,7 +51,7 @@ export function TeamMembersScreen() {
         state: { activeConversationId: conversationId, recipientName: member.name },
       });
     } catch (cause) {
-      setError(`Failed to start conversation: ${cause instanceof Error ? cause.message : String(cause)}`);
+      setError(`${failureTexts.startConversationFailed}: ${cause instanceof Error ? cause.message : String(cause)}`);
     }
   };
 
@@ -76,7 +77,7 @@ export function TeamMembersScreen() {
 
       {loadFailed ? (
         <div className={styles.state} role="alert">
-          <p className={styles.stateText}>Failed to load team members. Please try again.</p>
+          <p className={styles.stateText}>{failureTexts.teamMembersFailed}</p>
           <Button variant="secondary" size="small" onClick={engine.kick}>
             <RefreshCw size={16} aria-hidden="true" />
             Try Again
