@@ -21,6 +21,7 @@ export const failureTexts = {
   taskCreateFailed: 'Failed to create task: ',
   unknownError: 'Unknown error',
   commentFailed: 'Failed to add comment: ',
+  taskUpdateFailed: 'Failed to update task: ',
   chatUploadFailed: 'Failed to upload files',
   chatUploadException: 'Upload failed. Please try again.',
   viewFileFailed: 'Failed to view file. Please try again.',

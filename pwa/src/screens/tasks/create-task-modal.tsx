@@ -1,20 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import {
-  taskLimits,
-  taskMessages,
-  taskPriorities,
-  taskStatuses,
-  uuidv7,
-  type TaskPriority,
-  type TaskStatus,
-} from '@office/sync-protocol';
+import { taskStatuses, uuidv7, type TaskStatus } from '@office/sync-protocol';
 import { Button } from '../../components/button';
 import { FormAlert } from '../../components/form-alert';
 import { Modal } from '../../components/modal';
-import { TextField } from '../../components/text-field';
-import { priorityLabels, statusLabels } from '../../components/tasks/task-display';
+import { statusLabels } from '../../components/tasks/task-display';
 import { useMutate, useToday, useUsers } from '../../data/hooks';
 import { writeErrorMessage } from './task-actions';
+import { checkTaskFields, TaskFields, type TaskFieldValues } from './task-fields';
 import styles from './tasks.module.css';
 import { failureTexts } from '../../app/failure-messages';
 
@@ -34,11 +26,13 @@ export function CreateTaskModal({ onClose, onCreated }: CreateTaskModalProps) {
   const formId = useId();
   const fieldId = useId();
 
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [assignedTo, setAssignedTo] = useState('');
-  const [dueDate, setDueDate] = useState('');
-  const [priority, setPriority] = useState<TaskPriority>('medium');
+  const [values, setValues] = useState<TaskFieldValues>({
+    title: '',
+    description: '',
+    assignedTo: '',
+    dueDate: '',
+    priority: 'medium',
+  });
   const [status, setStatus] = useState<TaskStatus>('pending');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -53,19 +47,16 @@ export function CreateTaskModal({ onClose, onCreated }: CreateTaskModalProps) {
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (saving) return;
-    if (title.trim() === '' || assignedTo === '' || dueDate === '') {
-      setError(taskMessages.required);
-      return;
-    }
-    if (dueDate < today) {
-      setError(taskMessages.dueDateInPast);
+    const problem = checkTaskFields(values, today);
+    if (problem !== null) {
+      setError(problem);
       return;
     }
     setError(null);
     setSaving(true);
     const id = uuidv7();
     try {
-      await mutate('task.create', { id, title, description, assignedTo, priority, status, dueDate });
+      await mutate('task.create', { id, ...values, status });
     } catch (caught) {
       setSaving(false);
       // Spec section 8: "Failed to create task: " plus the message or "Unknown error".
@@ -92,99 +83,31 @@ export function CreateTaskModal({ onClose, onCreated }: CreateTaskModalProps) {
     >
       <form ref={formRef} id={formId} className={styles.form} noValidate onSubmit={(event) => void handleSubmit(event)}>
         {error !== null && <FormAlert message={error} />}
-        <TextField
-          label="Title"
-          value={title}
-          onValueChange={setTitle}
-          placeholder="What needs to be done?"
-          maxLength={taskLimits.titleMax}
-          required
+        <TaskFields
+          values={values}
+          onChange={(change) => setValues((current) => ({ ...current, ...change }))}
+          employees={employees}
+          minDueDate={today}
+          besidePriority={
+            <div className={styles.field}>
+              <label className={styles.label} htmlFor={`${fieldId}-status`}>
+                Initial Status
+              </label>
+              <select
+                id={`${fieldId}-status`}
+                className={styles.select}
+                value={status}
+                onChange={(event) => setStatus(event.target.value as TaskStatus)}
+              >
+                {taskStatuses.map((value) => (
+                  <option key={value} value={value}>
+                    {statusLabels[value]}
+                  </option>
+                ))}
+              </select>
+            </div>
+          }
         />
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor={`${fieldId}-description`}>
-            Description <span className={styles.optional}>(optional)</span>
-          </label>
-          <textarea
-            id={`${fieldId}-description`}
-            className={styles.textarea}
-            rows={4}
-            value={description}
-            maxLength={taskLimits.descriptionMax}
-            placeholder="Add details, links or acceptance criteria..."
-            onChange={(event) => setDescription(event.target.value)}
-          />
-        </div>
-        <div className={styles.formRow}>
-          <div className={styles.field}>
-            <label className={styles.label} htmlFor={`${fieldId}-assignee`}>
-              Assign To
-            </label>
-            <select
-              id={`${fieldId}-assignee`}
-              className={styles.select}
-              value={assignedTo}
-              required
-              onChange={(event) => setAssignedTo(event.target.value)}
-            >
-              <option value="">{employees === undefined ? 'Loading...' : 'Select an employee'}</option>
-              {employees?.map((employee) => (
-                <option key={employee.id} value={employee.id}>
-                  {employee.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={styles.field}>
-            <label className={styles.label} htmlFor={`${fieldId}-due`}>
-              Due Date
-            </label>
-            <input
-              id={`${fieldId}-due`}
-              className={styles.input}
-              type="date"
-              min={today}
-              value={dueDate}
-              required
-              onChange={(event) => setDueDate(event.target.value)}
-            />
-          </div>
-        </div>
-        <div className={`${styles.formRow} ${styles.formRowCompact}`}>
-          <div className={styles.field}>
-            <label className={styles.label} htmlFor={`${fieldId}-priority`}>
-              Priority
-            </label>
-            <select
-              id={`${fieldId}-priority`}
-              className={styles.select}
-              value={priority}
-              onChange={(event) => setPriority(event.target.value as TaskPriority)}
-            >
-              {taskPriorities.map((value) => (
-                <option key={value} value={value}>
-                  {priorityLabels[value]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={styles.field}>
-            <label className={styles.label} htmlFor={`${fieldId}-status`}>
-              Initial Status
-            </label>
-            <select
-              id={`${fieldId}-status`}
-              className={styles.select}
-              value={status}
-              onChange={(event) => setStatus(event.target.value as TaskStatus)}
-            >
-              {taskStatuses.map((value) => (
-                <option key={value} value={value}>
-                  {statusLabels[value]}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
       </form>
     </Modal>
   );

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { CalendarDays, History, MessageSquare, Trash2 } from 'lucide-react';
+import { CalendarDays, History, MessageSquare, Pencil, Trash2 } from 'lucide-react';
 import {
   canChangeTaskStatus,
   canManageTasks,
@@ -19,11 +19,12 @@ import { displayStatus, statusLabels } from '../../components/tasks/task-display
 import { UserAvatar } from '../../components/user-avatar';
 import type { LocalTask } from '../../data/db';
 import { draftKeys } from '../../data/drafts';
-import { useMutate, useToday } from '../../data/hooks';
+import { useMutate, useToday, useUsers } from '../../data/hooks';
 import { useDraft } from '../../data/use-draft';
 import { useWriteQueue } from '../../data/use-write-queue';
 import { PendingMark } from '../../sync/pending-mark';
 import { writeErrorMessage } from './task-actions';
+import { checkTaskFields, TaskFields, type TaskFieldValues } from './task-fields';
 import { formatDueDate, formatTimestamp, relativeTime } from './task-format';
 import { useNow } from '../../components/use-now';
 import styles from './tasks.module.css';
@@ -50,6 +51,12 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
   const comment = useDraft(draftKeys.taskComment(task.id));
   const commentWrites = useWriteQueue();
   const [statusError, setStatusError] = useState<string | null>(null);
+  // Edit Task (managers and admins): the fields being edited, or null while reading.
+  const [editing, setEditing] = useState<TaskFieldValues | null>(null);
+  const [editError, setEditError] = useState<string | null>(null);
+  const users = useUsers();
+  const employees = users?.filter((user) => user.role === 'employee');
+  const editFormId = useId();
 
   const isManager = canManageTasks(actor);
   // The assignee changes the status until the task is completed; managers and admins always may.
@@ -85,6 +92,70 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
       });
   };
 
+  const startEditing = () => {
+    setEditError(null);
+    setEditing({
+      title: task.title,
+      description: task.description,
+      assignedTo: task.assignedTo?.id ?? '',
+      dueDate: task.dueDate,
+      priority: task.priority,
+    });
+  };
+
+  /** Saves only what changed, as one queued `task.edit`; the same rules as Create Task. */
+  const handleEditSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (editing === null) return;
+    const problem = checkTaskFields(editing, today, task.dueDate);
+    if (problem !== null) {
+      setEditError(problem);
+      return;
+    }
+    const changes = {
+      ...(editing.title.trim() !== task.title ? { title: editing.title } : {}),
+      ...(editing.description.trim() !== task.description ? { description: editing.description } : {}),
+      ...(editing.assignedTo !== (task.assignedTo?.id ?? '') ? { assignedTo: editing.assignedTo } : {}),
+      ...(editing.dueDate !== task.dueDate ? { dueDate: editing.dueDate } : {}),
+      ...(editing.priority !== task.priority ? { priority: editing.priority } : {}),
+    };
+    try {
+      if (Object.keys(changes).length > 0) await mutate('task.edit', { id: task.id, ...changes });
+      setEditing(null);
+    } catch (caught) {
+      setEditError(`${failureTexts.taskUpdateFailed}${writeErrorMessage(caught)}`);
+    }
+  };
+
+  if (editing !== null) {
+    return (
+      <Modal
+        title="Edit Task"
+        onClose={() => setEditing(null)}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setEditing(null)}>
+              Cancel
+            </Button>
+            <Button type="submit" form={editFormId}>
+              Save Changes
+            </Button>
+          </>
+        }
+      >
+        <form id={editFormId} className={styles.form} noValidate onSubmit={(event) => void handleEditSubmit(event)}>
+          {editError !== null && <FormAlert message={editError} />}
+          <TaskFields
+            values={editing}
+            onChange={(change) => setEditing((current) => (current ? { ...current, ...change } : current))}
+            employees={employees}
+            minDueDate={task.dueDate < today ? task.dueDate : today}
+          />
+        </form>
+      </Modal>
+    );
+  }
+
   const handleCommentKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) handleComment();
   };
@@ -96,6 +167,12 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
       onClose={onClose}
       footer={
         <>
+          {isManager && (
+            <Button variant="secondary" size="small" onClick={startEditing}>
+              <Pencil size={16} aria-hidden="true" />
+              Edit Task
+            </Button>
+          )}
           {isManager && (
             <Button variant="danger" size="small" onClick={() => onDelete(task.id)}>
               <Trash2 size={16} aria-hidden="true" />
