@@ -28,7 +28,7 @@ const mimeOf = (attachment: AttachmentFile): string => (attachment.mimetype || a
 export const isViewableImage = (attachment: AttachmentFile): boolean =>
   attachment.kind === 'image' && viewableImageTypes.has(mimeOf(attachment));
 
-async function fetchFile(attachment: AttachmentFile, token: string): Promise<Blob> {
+export async function fetchFile(attachment: AttachmentFile, token: string): Promise<Blob> {
   const response = await fetch(`${apiBasePath}${attachment.url}`, { headers: { Authorization: `Bearer ${token}` } });
   if (!response.ok) throw new Error(`File request answered ${response.status}`);
   return response.blob();
@@ -80,4 +80,28 @@ export async function downloadAttachment(attachment: AttachmentFile, token: stri
     console.error('Downloading the file failed', error);
     window.alert(failureTexts.downloadFileFailed);
   }
+}
+
+/** Thumbnails already loaded this session, newest last; the oldest is released past the bound. */
+const thumbnailUrls = new Map<string, string>();
+const thumbnailsKept = 200;
+
+/**
+ * An object URL of the image, fetched with the token once per session and shared by every thumbnail
+ * and the large view of it (the API is never cached by the service worker).
+ */
+export async function imageUrl(attachment: AttachmentFile, token: string): Promise<string> {
+  const known = thumbnailUrls.get(attachment.url);
+  if (known !== undefined) return known;
+  const blob = await fetchFile(attachment, token);
+  const url = URL.createObjectURL(new Blob([blob], { type: mimeOf(attachment) || blob.type }));
+  thumbnailUrls.set(attachment.url, url);
+  if (thumbnailUrls.size > thumbnailsKept) {
+    const [oldest] = thumbnailUrls;
+    if (oldest) {
+      thumbnailUrls.delete(oldest[0]);
+      URL.revokeObjectURL(oldest[1]);
+    }
+  }
+  return url;
 }
