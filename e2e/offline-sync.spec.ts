@@ -178,6 +178,13 @@ test.describe('installable app', () => {
     expect(manifest.theme_color).toMatch(/^#[0-9a-f]{3,8}$/i);
     expect(manifest.background_color).toMatch(/^#[0-9a-f]{3,8}$/i);
 
+    // iOS home screens take their icon from the page, not the manifest.
+    const home = await request.get('/');
+    expect(await home.text()).toContain('<link rel="apple-touch-icon" href="/icons/apple-touch-icon.png"');
+    const appleIcon = await request.get('/icons/apple-touch-icon.png');
+    expect(appleIcon.headers()['content-type']).toMatch(/^image\/png/);
+    expect(pngSize(await appleIcon.body())).toEqual({ width: 180, height: 180 });
+
     const icons = manifest.icons ?? [];
     expect(icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
     expect(icons.some((icon) => icon.purpose?.split(' ').includes('maskable'))).toBe(true);
