@@ -1,7 +1,7 @@
 import { defineConfig, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
-import { precompress } from './pwa/build/precompress';
+import { precompress } from './pwa/build/precompress.ts';
 
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
 
@@ -57,6 +57,19 @@ export default defineConfig({
     // Relative to root: pwa/dist, which the API serves in production.
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // A few chunks rather than dozens of small ones: what the first paint needs (React and the splash),
+        // the npm libraries of the rest of the app, the app's own shared code, then one chunk per screen.
+        codeSplitting: {
+          groups: [
+            { name: 'startup', tags: ['$initial'], priority: 3 },
+            { name: 'lib', test: /[\\/]node_modules[\\/]/, priority: 2 },
+            { name: 'shared', test: (id) => !/[\\/]pwa[\\/]src[\\/]screens[\\/]/.test(id), priority: 1 },
+          ],
+        },
+      },
+    },
   },
   server: { proxy },
   preview: { proxy },

@@ -5,6 +5,7 @@ import type { User } from '@office/sync-protocol';
 import { useOptionalWorkspace } from '../../sync/sync-context';
 import { useSignOut } from '../../sync/use-sign-out';
 import { useAuth } from '../auth/use-auth';
+import { ScreenSuspense } from '../screen-suspense';
 import { HeaderStatus } from './header-status';
 import { MobileTopBar } from './mobile-top-bar';
 import { NotificationBell } from './notification-bell';
@@ -72,7 +73,13 @@ export function AppShell({ user }: { user: User }) {
           </header>
         )}
         <main className={styles.main} id="main-content">
-          {workspaceReady ? <Outlet /> : <p role="status">Loading...</p>}
+          {workspaceReady ? (
+            <ScreenSuspense>
+              <Outlet />
+            </ScreenSuspense>
+          ) : (
+            <p role="status">Loading...</p>
+          )}
         </main>
         {workspaceReady && <RefusedWriteAlerts />}
       </div>
