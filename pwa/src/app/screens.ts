@@ -28,10 +28,38 @@ export const screens = {
 
 export type ScreenPath = keyof typeof screens;
 
+const publicPaths: readonly string[] = ['/login', '/signup'];
+
 /**
- * Starts loading the screen of `pathname` while the splash runs, so it is there when the splash ends.
- * Other paths ("/", unknown ones) redirect and load their screen then.
+ * Loads the screen that `pathname` will show: the route guards send a signed-out visitor to /login (or
+ * /signup) and a signed-in one from the public pages, "/" and unknown paths to /dashboard. It settles either
+ * way; a screen that failed to load says so when its route renders it.
  */
-export function preloadScreen(pathname: string): void {
-  if (Object.hasOwn(screens, pathname)) void screens[pathname as ScreenPath].preload();
+export function preloadScreen(pathname: string, signedIn: boolean): Promise<unknown> {
+  const shown: ScreenPath = signedIn
+    ? Object.hasOwn(screens, pathname) && !publicPaths.includes(pathname)
+      ? (pathname as ScreenPath)
+      : '/dashboard'
+    : pathname === '/signup'
+      ? '/signup'
+      : '/login';
+  return screens[shown].load().catch(() => undefined);
+}
+
+/**
+ * Loads every signed-in screen once the browser is idle: moving between screens is then immediate, and
+ * works offline even before the service worker has finished caching the app. Returns a cancel function.
+ */
+export function preloadSignedInScreens(): () => void {
+  const loadAll = () => {
+    for (const [path, screen] of Object.entries(screens)) {
+      if (!publicPaths.includes(path)) void screen.load().catch(() => undefined);
+    }
+  };
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(loadAll, { timeout: 5_000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(loadAll, 1_000);
+  return () => clearTimeout(timer);
 }

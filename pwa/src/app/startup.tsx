@@ -1,4 +1,5 @@
-import { Component, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Component, useCallback, useEffect, useState, type ReactNode } from 'react';
+import { readStoredSession } from './auth/session-storage';
 import { lazyChunk } from './lazy-chunk';
 import { LoadFailure } from './load-failure';
 import { preloadScreen } from './screens';
@@ -7,9 +8,9 @@ import { hasSplashBeenShown, markSplashShown } from './splash/splash-session';
 import styles from './app.module.css';
 
 // The page's first script holds only React and the splash, so the splash paints as soon as it arrives.
-// The rest of the app (session, local database, sync, routes) and the screen of the address loaded follow
-// once that first paint is on screen, so they do not share the network with it, and are ready by the time
-// the splash ends.
+// The rest of the app (session, local database, sync, routes) and the screen the address will show follow
+// once that first paint is on screen, so they do not share the network with it, and are there by the time
+// the splash ends. The app renders once both have loaded: no screen suspends on the way in.
 const app = lazyChunk('app', () => import('./app').then((m) => m.App));
 
 /** Longest wait for the first paint: a tab opened in the background paints nothing until it is shown. */
@@ -40,11 +41,13 @@ function afterFirstContentfulPaint(run: () => void): () => void {
   };
 }
 
+type AppLoad = { state: 'loading' } | { state: 'loaded' } | { state: 'failed'; error: unknown };
+
 interface BoundaryState {
   error: { value: unknown } | null;
 }
 
-/** Shows why the app could not start (its code did not load) instead of an empty page. */
+/** Shows why the app could not start instead of an empty page. */
 class StartupBoundary extends Component<{ children: ReactNode }, BoundaryState> {
   override state: BoundaryState = { error: null };
 
@@ -60,12 +63,15 @@ class StartupBoundary extends Component<{ children: ReactNode }, BoundaryState> 
 /** The splash once per tab session (spec section 2), over the app that starts underneath it. */
 export function Startup() {
   const [splashDone, setSplashDone] = useState(hasSplashBeenShown);
-  const [appWanted, setAppWanted] = useState(false);
+  const [appLoad, setAppLoad] = useState<AppLoad>({ state: 'loading' });
   useEffect(
     () =>
       afterFirstContentfulPaint(() => {
-        setAppWanted(true);
-        preloadScreen(window.location.pathname);
+        const screen = preloadScreen(window.location.pathname, readStoredSession() !== null);
+        Promise.all([app.load(), screen]).then(
+          () => setAppLoad({ state: 'loaded' }),
+          (error: unknown) => setAppLoad({ state: 'failed', error }),
+        );
       }),
     [],
   );
@@ -80,13 +86,15 @@ export function Startup() {
   );
   return (
     <StartupBoundary>
-      {appWanted ? (
-        <Suspense fallback={splashDone ? loading : null}>
-          <app.Component splashDone={splashDone} />
-        </Suspense>
-      ) : (
-        splashDone && loading
-      )}
+      {appLoad.state === 'loaded' ? (
+        <app.Component splashDone={splashDone} />
+      ) : splashDone ? (
+        appLoad.state === 'failed' ? (
+          <LoadFailure error={appLoad.error} page />
+        ) : (
+          loading
+        )
+      ) : null}
       {splashDone ? null : <SplashScreen onDone={handleSplashDone} />}
     </StartupBoundary>
   );

@@ -6,6 +6,7 @@ import { useOptionalWorkspace } from '../../sync/sync-context';
 import { useSignOut } from '../../sync/use-sign-out';
 import { useAuth } from '../auth/use-auth';
 import { ScreenSuspense } from '../screen-suspense';
+import { preloadSignedInScreens } from '../screens';
 import { HeaderStatus } from './header-status';
 import { MobileTopBar } from './mobile-top-bar';
 import { NotificationBell } from './notification-bell';
@@ -28,6 +29,8 @@ export function AppShell({ user }: { user: User }) {
   const isMobile = useIsMobile();
   const [menuOpen, setMenuOpen] = useState(false);
   const drawerOpen = isMobile && menuOpen;
+
+  useEffect(() => preloadSignedInScreens(), []);
 
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   const toggleMenu = useCallback(() => setMenuOpen((open) => !open), []);
