@@ -1,4 +1,4 @@
-import { Component, useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Component, startTransition, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { readStoredSession } from './auth/session-storage';
 import { lazyChunk } from './lazy-chunk';
 import { LoadFailure } from './load-failure';
@@ -69,7 +69,9 @@ export function Startup() {
       afterFirstContentfulPaint(() => {
         const screen = preloadScreen(window.location.pathname, readStoredSession() !== null);
         Promise.all([app.load(), screen]).then(
-          () => setAppLoad({ state: 'loaded' }),
+          // A transition: React renders the whole app in slices of a few milliseconds, between which the
+          // browser stays responsive, instead of in one long task.
+          () => startTransition(() => setAppLoad({ state: 'loaded' })),
           (error: unknown) => setAppLoad({ state: 'failed', error }),
         );
       }),
@@ -77,7 +79,8 @@ export function Startup() {
   );
   const handleSplashDone = useCallback(() => {
     markSplashShown();
-    setSplashDone(true);
+    // The first screen too is rendered in slices; the splash stays until it is ready.
+    startTransition(() => setSplashDone(true));
   }, []);
   const loading = (
     <div className={styles.loading} role="status">
