@@ -1,5 +1,5 @@
 import { Component, startTransition, useCallback, useEffect, useState, type ReactNode } from 'react';
-import { readStoredSession } from './auth/session-storage';
+import { hasStoredSession } from './auth/session-keys';
 import { lazyChunk } from './lazy-chunk';
 import { LoadFailure } from './load-failure';
 import { preloadScreen } from './screens';
@@ -67,7 +67,7 @@ export function Startup() {
   useEffect(
     () =>
       afterFirstContentfulPaint(() => {
-        const screen = preloadScreen(window.location.pathname, readStoredSession() !== null);
+        const screen = preloadScreen(window.location.pathname, hasStoredSession());
         Promise.all([app.load(), screen]).then(
           // A transition: React renders the whole app in slices of a few milliseconds, between which the
           // browser stays responsive, instead of in one long task.
