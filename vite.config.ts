@@ -1,6 +1,7 @@
 import { defineConfig, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompress } from './pwa/build/precompress.ts';
 
 const apiTarget = `http://localhost:${process.env.API_PORT ?? 3001}`;
 
@@ -21,6 +22,16 @@ export default defineConfig({
       registerType: 'prompt',
       injectRegister: false,
       injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'] },
+      integration: {
+        // vite-plugin-pwa 2.0 bundles sw.ts into one file with `output.inlineDynamicImports`, which Vite 8's
+        // bundler (rolldown) deprecates, warning on every build, for `codeSplitting: false`: the same output.
+        configureCustomSWViteBuild(swBuild) {
+          const output = swBuild.build?.rollupOptions?.output;
+          if (!output || Array.isArray(output)) return;
+          delete output.inlineDynamicImports;
+          output.codeSplitting = false;
+        },
+      },
       includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
       manifest: {
         id: '/',
@@ -40,11 +51,25 @@ export default defineConfig({
         ],
       },
     }),
+    precompress(),
   ],
   build: {
     // Relative to root: pwa/dist, which the API serves in production.
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // A few chunks rather than dozens of small ones: what the first paint needs (React and the splash),
+        // the npm libraries of the rest of the app, the app's own shared code, then one chunk per screen.
+        codeSplitting: {
+          groups: [
+            { name: 'startup', tags: ['$initial'], priority: 3 },
+            { name: 'lib', test: /[\\/]node_modules[\\/]/, priority: 2 },
+            { name: 'shared', test: (id) => !/[\\/]pwa[\\/]src[\\/]screens[\\/]/.test(id), priority: 1 },
+          ],
+        },
+      },
+    },
   },
   server: { proxy },
   preview: { proxy },

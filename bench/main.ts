@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { bundleTestServer, startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
 import { measureBrowser } from './browser';
 import { measureChatPosts, measureTaskReads } from './http-load';
+import { measureLighthouse } from './lighthouse';
 import type { Measure } from './measure';
 import { measureFanOut, measureReconnectStorm } from './realtime';
 import { formatTable, machineFacts, writeResults } from './report';
@@ -16,7 +17,7 @@ const root = resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
 /** `--keep-data`: leaves the seeded DATA_DIR (its path is logged) for a closer look at a finding. */
 const keepData = process.argv.includes('--keep-data');
-/** `--only=chat,push`: a subset of the figures, for looking into one finding (tasks chat push offline fanout storm browser). */
+/** `--only=chat,push`: a subset of the figures, for looking into one finding (tasks chat push offline fanout storm browser lighthouse). */
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
@@ -97,12 +98,11 @@ async function main(): Promise<void> {
       }
     }
 
-    if (wants('browser')) {
+    if (wants('browser') || wants('lighthouse')) {
       const manager = org.users.find((user) => user.role === 'manager');
       const employee = org.users.find((user) => user.role === 'employee' && org.tasksByAssignee.has(user.id));
       if (!manager || !employee) throw new Error('the seeded organisation has no manager or no employee with tasks');
       const credentials = (user: SeededUser) => ({ email: user.email, password: user.password });
-      log('browser figures');
       const context = {
         url: server.url,
         quick,
@@ -110,7 +110,14 @@ async function main(): Promise<void> {
         manager: credentials(manager),
         employee: credentials(employee),
       };
-      measures.push(...(await measureBrowser(context)));
+      if (wants('browser')) {
+        log('browser figures');
+        measures.push(...(await measureBrowser(context)));
+      }
+      if (wants('lighthouse')) {
+        log('Lighthouse figures');
+        measures.push(...(await measureLighthouse(context)));
+      }
     }
   } finally {
     if (server) await stopServerProcess(server, 'SIGTERM');

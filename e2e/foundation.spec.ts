@@ -433,7 +433,12 @@ test.describe('offline', () => {
     page,
     context,
   }) => {
+    // Each screen is a chunk of its own; the app loads them all once it is idle after sign-in.
+    const screensLoaded = page.waitForResponse((response) =>
+      /\/assets\/team-members-screen-[\w-]+\.js$/.test(response.url()),
+    );
     await signIn(page, demoUsers.alice.email);
+    await screensLoaded;
     const syncStatus = page.getByRole('status', { name: 'Sync status' });
     await goOffline(context);
     await expect(syncStatus).toContainText('Offline');

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { Startup } from './app/startup';
 import './styles/tokens.css';
 import './styles/global.css';
 
@@ -11,6 +11,6 @@ if (container === null) {
 
 createRoot(container).render(
   <StrictMode>
-    <App />
+    <Startup />
   </StrictMode>,
 );

@@ -3,7 +3,16 @@ import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Serves the built PWA's files; the error handler's not-found handler falls back to its index.html. */
+/** Cache-Control of a file the build named after its content: it never changes under that name. */
+export const hashedAssetCaching = 'public, max-age=31536000, immutable';
+/** Cache-Control of everything else (index.html, sw.js, the manifest, icons): revalidated on every use. */
+export const unhashedCaching = 'no-cache';
+
+/**
+ * Serves the built PWA's files; the error handler's not-found handler falls back to its index.html.
+ * `vite build` writes a brotli (.br) and a gzip (.gz) copy beside each text file (pwa/build/precompress.ts),
+ * and the copy the browser accepts is sent as it is, so nothing is compressed per request.
+ */
 export const staticPwaPlugin = fp<{ root: string }>(
   async (app, { root }) => {
     if (!existsSync(join(root, 'index.html'))) throw new Error(`The PWA is not built: ${root}/index.html is missing`);
@@ -11,11 +20,14 @@ export const staticPwaPlugin = fp<{ root: string }>(
       root,
       wildcard: false,
       index: 'index.html',
+      preCompressed: true,
+      // @fastify/send would otherwise write its own `public, max-age=0` over the header set below.
+      cacheControl: false,
       setHeaders(res, path) {
+        // `path` is the file sent: with a precompressed copy, `/assets/index-abc.js.br`.
         const name = path.slice(root.length);
-        // Hashed assets never change; the service worker, manifest and shell must be revalidated.
-        if (name.startsWith('/assets/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-        else res.setHeader('Cache-Control', 'no-cache');
+        res.setHeader('Cache-Control', name.startsWith('/assets/') ? hashedAssetCaching : unhashedCaching);
+        res.setHeader('Vary', 'Accept-Encoding');
       },
     });
   },

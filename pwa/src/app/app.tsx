@@ -1,12 +1,9 @@
-import { useCallback, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { SyncProvider } from '../sync/sync-provider';
 import { AuthProvider } from './auth/auth-provider';
 import { useAuth } from './auth/use-auth';
 import { DeviceNotifications } from './device-notifications';
 import { getAppRouter } from './router';
-import { SplashScreen } from './splash/splash-screen';
-import { hasSplashBeenShown, markSplashShown } from './splash/splash-session';
 import { UpdatePrompt } from './update-prompt';
 import styles from './app.module.css';
 
@@ -22,20 +19,16 @@ function AppRoutes() {
   return <RouterProvider router={getAppRouter()} />;
 }
 
-/** The whole app: the splash once per tab session, then the routed screens. */
-export function App() {
-  const [splashDone, setSplashDone] = useState(hasSplashBeenShown);
-  const handleSplashDone = useCallback(() => {
-    markSplashShown();
-    setSplashDone(true);
-  }, []);
-
-  // The session is restored underneath the splash, so the first screen is ready when it ends.
+/**
+ * The app under the splash (app/startup.tsx): the session is restored and the sync started while the
+ * splash runs, so the first screen is ready when it ends; the routed screens show once it has.
+ */
+export function App({ splashDone }: { splashDone: boolean }) {
   return (
     <AuthProvider>
       <SyncProvider>
         <DeviceNotifications />
-        {splashDone ? <AppRoutes /> : <SplashScreen onDone={handleSplashDone} />}
+        {splashDone ? <AppRoutes /> : null}
       </SyncProvider>
       <UpdatePrompt />
     </AuthProvider>

@@ -2,11 +2,18 @@ import type { ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router-dom';
 import type { Actor, User } from '@office/sync-protocol';
 import { useAuth } from './auth/use-auth';
+import { ScreenSuspense } from './screen-suspense';
 
 /** Public screens (login, signup): a signed-in user goes to /dashboard. */
 export function PublicOnly() {
   const { user } = useAuth();
-  return user ? <Navigate to="/dashboard" replace /> : <Outlet />;
+  return user ? (
+    <Navigate to="/dashboard" replace />
+  ) : (
+    <ScreenSuspense page>
+      <Outlet />
+    </ScreenSuspense>
+  );
 }
 
 /** Signed-in screens: anyone else goes to /login. The children receive the user. */

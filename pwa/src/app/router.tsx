@@ -1,43 +1,44 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { canManageEmployees, canOpenMyTasks } from '@office/sync-protocol';
 import { HomeRedirect, PublicOnly, RequireAuth, RequireRole } from './guards';
+import { RouteError } from './route-error';
+import { screens, type ScreenPath } from './screens';
 import { AppShell } from './shell/app-shell';
-import { LoginScreen } from '../screens/login/login-screen';
-import { SignupScreen } from '../screens/signup/signup-screen';
-import { DashboardScreen } from '../screens/dashboard/dashboard-screen';
-import { TasksScreen } from '../screens/tasks/tasks-screen';
-import { EmployeesScreen } from '../screens/employees/employees-screen';
-import { MyTasksScreen } from '../screens/my-tasks/my-tasks-screen';
-import { TeamMembersScreen } from '../screens/team-members/team-members-screen';
-import { ChatScreen } from '../screens/chat/chat-screen';
-import { DirectMessagesScreen } from '../screens/direct-messages/direct-messages-screen';
-import { ProfileSettingsScreen } from '../screens/profile-settings/profile-settings-screen';
+
+function screenRoute(path: ScreenPath): RouteObject {
+  const { Component } = screens[path];
+  return { path, element: <Component /> };
+}
 
 /** The route table of spec section 2. */
 export const routes: RouteObject[] = [
   {
     element: <PublicOnly />,
-    children: [
-      { path: '/login', element: <LoginScreen /> },
-      { path: '/signup', element: <SignupScreen /> },
-    ],
+    errorElement: <RouteError />,
+    children: [screenRoute('/login'), screenRoute('/signup')],
   },
   {
     element: <RequireAuth>{(user) => <AppShell user={user} />}</RequireAuth>,
     children: [
-      { path: '/dashboard', element: <DashboardScreen /> },
-      { path: '/tasks', element: <TasksScreen /> },
-      { path: '/team-members', element: <TeamMembersScreen /> },
-      { path: '/chat', element: <ChatScreen /> },
-      { path: '/direct-messages', element: <DirectMessagesScreen /> },
-      { path: '/profile-settings', element: <ProfileSettingsScreen /> },
       {
-        element: <RequireRole allow={canManageEmployees} />,
-        children: [{ path: '/employees', element: <EmployeesScreen /> }],
-      },
-      {
-        element: <RequireRole allow={canOpenMyTasks} />,
-        children: [{ path: '/my-tasks', element: <MyTasksScreen /> }],
+        // In the shell's main area, so the sidebar stays usable when a screen fails.
+        errorElement: <RouteError />,
+        children: [
+          screenRoute('/dashboard'),
+          screenRoute('/tasks'),
+          screenRoute('/team-members'),
+          screenRoute('/chat'),
+          screenRoute('/direct-messages'),
+          screenRoute('/profile-settings'),
+          {
+            element: <RequireRole allow={canManageEmployees} />,
+            children: [screenRoute('/employees')],
+          },
+          {
+            element: <RequireRole allow={canOpenMyTasks} />,
+            children: [screenRoute('/my-tasks')],
+          },
+        ],
       },
     ],
   },

@@ -1,11 +1,5 @@
 import { roles, type User } from '@office/sync-protocol';
-
-/** Storage keys of spec sections 3 and 9: user and token persist, the flag lives per tab session. */
-export const sessionKeys = {
-  user: 'user',
-  token: 'token',
-  hasActiveSession: 'hasActiveSession',
-} as const;
+import { sessionKeys } from './session-keys';
 
 /** A session read back from storage. */
 export interface StoredSession {

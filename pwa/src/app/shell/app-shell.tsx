@@ -5,6 +5,8 @@ import type { User } from '@office/sync-protocol';
 import { useOptionalWorkspace } from '../../sync/sync-context';
 import { useSignOut } from '../../sync/use-sign-out';
 import { useAuth } from '../auth/use-auth';
+import { ScreenSuspense } from '../screen-suspense';
+import { preloadSignedInScreens } from '../screens';
 import { HeaderStatus } from './header-status';
 import { MobileTopBar } from './mobile-top-bar';
 import { NotificationBell } from './notification-bell';
@@ -27,6 +29,8 @@ export function AppShell({ user }: { user: User }) {
   const isMobile = useIsMobile();
   const [menuOpen, setMenuOpen] = useState(false);
   const drawerOpen = isMobile && menuOpen;
+
+  useEffect(() => preloadSignedInScreens(), []);
 
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   const toggleMenu = useCallback(() => setMenuOpen((open) => !open), []);
@@ -72,7 +76,13 @@ export function AppShell({ user }: { user: User }) {
           </header>
         )}
         <main className={styles.main} id="main-content">
-          {workspaceReady ? <Outlet /> : <p role="status">Loading...</p>}
+          {workspaceReady ? (
+            <ScreenSuspense>
+              <Outlet />
+            </ScreenSuspense>
+          ) : (
+            <p role="status">Loading...</p>
+          )}
         </main>
         {workspaceReady && <RefusedWriteAlerts />}
       </div>

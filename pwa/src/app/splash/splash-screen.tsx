@@ -75,7 +75,7 @@ export function SplashScreen({ onDone }: SplashScreenProps) {
           aria-valuemax={100}
           aria-valuenow={progress}
         >
-          <div className={styles.barFill} style={{ width: `${progress}%` }} />
+          <div className={styles.barFill} style={{ transform: `scaleX(${progress / 100})` }} />
         </div>
       </div>
     </div>

@@ -51,18 +51,33 @@ export function DashboardScreen() {
   // Spec section 6: Team Members and Online Now are for managers.
   const isManager = user.role === 'manager';
   const showAssignee = user.role !== 'employee';
-  const allTasks = tasks ?? [];
-  const counts = countTasks(allTasks, today);
-  const overdue = allTasks.filter((task) => isOverdue(task, today));
-  const teamSize = users?.length ?? 0;
-  const onlineNow = users?.filter((member) => member.status === 'online').length ?? 0;
+  const header = (
+    <PageHeader
+      title={`${greetingFor(now.getHours())}, ${me?.name ?? user.name}`}
+      subtitle={isManager ? "Here's how your team is doing today." : "Here's an overview of your tasks."}
+    />
+  );
+  // The cards, the overdue alert and the two panels appear together once the device's tables are read:
+  // shown one by one, each would push the others down as it arrived (a layout shift on every start).
+  if (tasks === undefined || users === undefined || latestChat === undefined) {
+    return (
+      <div className={styles.page}>
+        {header}
+        <p className={styles.loading} role="status">
+          Loading...
+        </p>
+      </div>
+    );
+  }
+
+  const counts = countTasks(tasks, today);
+  const overdue = tasks.filter((task) => isOverdue(task, today));
+  const teamSize = users.length;
+  const onlineNow = users.filter((member) => member.status === 'online').length;
 
   return (
     <div className={styles.page}>
-      <PageHeader
-        title={`${greetingFor(now.getHours())}, ${me?.name ?? user.name}`}
-        subtitle={isManager ? "Here's how your team is doing today." : "Here's an overview of your tasks."}
-      />
+      {header}
 
       <StatGrid label="Task overview" columns={isManager ? 4 : 6}>
         <StatCard icon={ClipboardList} label="Total Tasks" value={counts.total} tone="neutral" />
@@ -83,23 +98,14 @@ export function DashboardScreen() {
 
       <div className={styles.columns}>
         <RecentTasks tasks={tasks} today={today} showAssignee={showAssignee} />
-        {/* The chat table arrives with Team Chat; until then the preview has no messages to show. */}
-        <TeamChatPreview messages={latestChat ?? []} now={now} />
+        <TeamChatPreview messages={latestChat} now={now} />
       </div>
     </div>
   );
 }
 
-function RecentTasks({
-  tasks,
-  today,
-  showAssignee,
-}: {
-  tasks: LocalTask[] | undefined;
-  today: string;
-  showAssignee: boolean;
-}) {
-  const recent = (tasks ?? []).slice(0, recentTaskCount);
+function RecentTasks({ tasks, today, showAssignee }: { tasks: LocalTask[]; today: string; showAssignee: boolean }) {
+  const recent = tasks.slice(0, recentTaskCount);
   return (
     <section className={styles.panel} aria-labelledby="dashboard-recent-tasks">
       <div className={styles.panelHeader}>
@@ -112,9 +118,7 @@ function RecentTasks({
           <ArrowRight size={16} aria-hidden="true" />
         </Link>
       </div>
-      {tasks === undefined ? (
-        <p className={styles.loading}>Loading tasks...</p>
-      ) : recent.length === 0 ? (
+      {recent.length === 0 ? (
         <div className={styles.empty}>
           <CircleDot size={28} aria-hidden="true" />
           <p>No tasks assigned yet</p>
