@@ -12,7 +12,7 @@ import { rateLimitPlugin, RequestRateLimiter } from './plugins/rate-limit';
 import { errorHandlerPlugin } from './plugins/error-handler';
 import { staticPwaPlugin } from './plugins/static-pwa';
 import { realtimePlugin } from './realtime/io';
-import { pushPlugin } from './push/push-plugin';
+import { pushPlugin, type PushTuning } from './push/push-plugin';
 import { pushRoutes } from './routes/push/index';
 import { authRoutes } from './routes/auth/index';
 import { healthRoutes } from './routes/health';
@@ -30,6 +30,8 @@ export interface BuildOptions {
   /** Replaces the request limiter built from the config (tests give it a clock). */
   rateLimiter?: RequestRateLimiter;
   logger?: boolean;
+  /** Shorter push windows and retries for the tests. */
+  push?: PushTuning;
 }
 
 /** Builds the whole server: API, Socket.IO and (when configured) the PWA, on one Fastify instance. */
@@ -38,6 +40,7 @@ export async function buildApp({
   throttle,
   rateLimiter,
   logger = true,
+  push,
 }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
@@ -89,7 +92,7 @@ export async function buildApp({
     limiter: rateLimiter ?? new RequestRateLimiter({ perUser: config.rateLimitPerUser, perIp: config.rateLimitPerIp }),
   });
   await app.register(realtimePlugin);
-  await app.register(pushPlugin);
+  await app.register(pushPlugin, push ?? {});
 
   const accounts = {
     db: app.db,

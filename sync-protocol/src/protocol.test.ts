@@ -26,6 +26,7 @@ const recordedHashes: readonly { protocolVersion: number; sha256: string }[] = [
   { protocolVersion: 2, sha256: '42db673b14fddfe022efd7a71ae4e3d8da94f63b82aac00aeba31ef86acbd835' },
   { protocolVersion: 3, sha256: '3e9ac2e4b2c0e1e78513e8ecb7519ac5586437952c4c4a9534f4bf4686d2f8bc' },
   { protocolVersion: 4, sha256: 'b534aa8c2b7f602170eb91a7de5c6a5e4f97a8c1cd79a0579b78fb2336624181' },
+  { protocolVersion: 5, sha256: '4203a90c3b3e5c298b6822ea8fb8be56d57bdcdda6ea4b53c9aadf0369f716fd' },
 ];
 
 /** The same JSON whatever order an object's keys were built in. */

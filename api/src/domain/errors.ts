@@ -39,8 +39,18 @@ export function parseInput<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+  throw invalidInput(
+    result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    code,
+  );
+}
+
+/** The refusal of input that failed a schema: the first problem's own sentence, or the catalogue's when it has none. */
+export function invalidInput(
+  details: NonNullable<ErrorBody['details']>,
+  code: ErrorCode = 'invalid_input',
+): DomainError {
   const first = details[0];
   const message = first && !first.message.startsWith('Invalid') ? first.message : errorCatalogue[code].message;
-  throw new DomainError(code, message, details);
+  return new DomainError(code, message, details);
 }

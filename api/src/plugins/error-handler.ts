@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { errorCatalogue, type ErrorBody, type ErrorCode } from '@office/sync-protocol';
-import { DomainError } from '../domain/errors';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DomainError, invalidInput } from '../domain/errors';
 
 const bodyOf = (code: ErrorCode, message?: string): ErrorBody => ({
   code,
@@ -34,6 +35,15 @@ function codeForStatus(status: number): ErrorCode {
 export const errorHandlerPlugin = fp<{ spaFallback: boolean }>(
   (app, { spaFallback }, done) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
+      // A route's declared schema refused the request (fastify-type-provider-zod): the same answer as parseInput.
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const details = error.validation.map((issue) => ({
+          path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+          message: issue.message ?? errorCatalogue.invalid_input.message,
+        }));
+        const refusal = invalidInput(details);
+        return reply.status(refusal.status).send(refusal.toBody());
+      }
       if (error instanceof DomainError) {
         if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
         return reply.status(error.status).send(error.toBody());
