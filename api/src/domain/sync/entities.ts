@@ -117,19 +117,15 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     ),
   },
   notification: {
-    load: (db, ids) => {
-      const rows = db.select().from(notifications).where(inArray(notifications.id, ids)).all();
-      // The wire says read when the recipient's marker covers it too.
-      const markers = markersOf(
-        db,
-        rows.map((row) => row.recipientId),
-      );
-      return toNotifications(db, rows).map((data) => {
-        const readThrough = markers.get(data.recipient)?.readThrough ?? null;
-        const read = data.read || (readThrough !== null && data.createdAt <= readThrough);
-        return { entity: 'notification', op: 'put', id: data.id, data: { ...data, read } };
-      });
-    },
+    // `read` is the notice's own mark: devices combine it with the person's marker, which travels on its own
+    // (marking all moves the marker only, so no notice changes).
+    load: (db, ids) =>
+      toNotifications(db, db.select().from(notifications).where(inArray(notifications.id, ids)).all()).map((data) => ({
+        entity: 'notification',
+        op: 'put',
+        id: data.id,
+        data,
+      })),
     // Security: a notification is its recipient's alone.
     visibleTo: (actor, change) => change.entity === 'notification' && change.data.recipient === actor.id,
     ...snapshotOf(notifications, (actor) => eq(notifications.recipientId, actor.id)),
