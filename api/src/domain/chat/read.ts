@@ -1,4 +1,4 @@
-import { asc, inArray, isNull, and } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { ChatMessage } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { chatAttachments, chatMessages } from '../../db/schema';
@@ -62,7 +62,39 @@ export function loadChatMessages(db: Db | Tx, ids: string[]): ChatMessage[] {
   return toChatMessages(db, rows);
 }
 
-/** Every message of the team room, oldest first. */
-export function listChatMessages(db: Db | Tx): ChatMessage[] {
-  return toChatMessages(db, db.select().from(chatMessages).where(live).orderBy(asc(chatMessages.createdAt)).all());
+/**
+ * A page of the team room: the newest `limit` live messages before the message `before` (or the newest of all),
+ * oldest first, and the id to ask for the page before it (null: no older message).
+ */
+export function listChatMessagePage(
+  db: Db | Tx,
+  { before, limit }: { before?: string | undefined; limit: number },
+): { messages: ChatMessage[]; nextBefore: string | null } {
+  const from = before
+    ? db
+        .select({ createdAt: chatMessages.createdAt, id: chatMessages.id })
+        .from(chatMessages)
+        .where(eq(chatMessages.id, before))
+        .get()
+    : undefined;
+  // An unknown `before` names nothing older: the page is empty rather than the newest again.
+  if (before && !from) return { messages: [], nextBefore: null };
+  const older = from
+    ? or(
+        lt(chatMessages.createdAt, from.createdAt),
+        and(eq(chatMessages.createdAt, from.createdAt), lt(chatMessages.id, from.id)),
+      )
+    : undefined;
+  const rows = db
+    .select()
+    .from(chatMessages)
+    .where(and(live, older))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(limit + 1)
+    .all();
+  const page = rows.slice(0, limit);
+  return {
+    messages: toChatMessages(db, page.reverse()),
+    nextBefore: rows.length > limit ? (page[0]?.id ?? null) : null,
+  };
 }

@@ -1,24 +1,36 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
-import { presenceArgsSchema, rooms, typingArgsSchema, uuidv7, type UploadOutcomeResponse } from '@office/sync-protocol';
+import {
+  chatMessagesQuerySchema,
+  presenceArgsSchema,
+  rooms,
+  typingArgsSchema,
+  uuidv7,
+  type UploadOutcomeResponse,
+} from '@office/sync-protocol';
 import { chatAttachments, chatMessages, users } from '../../db/schema';
 import { runCommand } from '../../domain/commands';
 import { DomainError, parseInput } from '../../domain/errors';
 import { deleteChatCommand, editChatCommand, sendChatCommand, sendChatFilesCommand } from '../../domain/chat/commands';
-import { listChatMessages } from '../../domain/chat/read';
+import { listChatMessagePage } from '../../domain/chat/read';
 import { chatFilePolicy, storedNamePattern, UploadStore } from '../../domain/chat/uploads';
 import { receiveFileMessage, sendAttachment } from '../file-messages';
+import { withZodSchemas } from '../zod';
 
 const objectBody = (body: unknown): Record<string, unknown> => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('invalid_input');
   return body as Record<string, unknown>;
 };
 
-export const messageRoutes: FastifyPluginCallback = (app, _opts, done) => {
+export const messageRoutes: FastifyPluginCallback = (plugin, _opts, done) => {
+  const app = withZodSchemas(plugin);
   const auth = { onRequest: app.authenticate };
   const uploads = new UploadStore(app.config.dataDir);
 
-  app.get('/', auth, () => ({ messages: listChatMessages(app.db) }));
+  /** The newest 200 messages, oldest first; `before` pages back to older ones (issue 15: bounded answers). */
+  app.get('/', { ...auth, schema: { querystring: chatMessagesQuerySchema } }, (request) =>
+    listChatMessagePage(app.db, request.query),
+  );
 
   app.post('/', auth, (request, reply) => {
     // The author is always the signed-in user: userId, userName and userAvatar in the payload are ignored.

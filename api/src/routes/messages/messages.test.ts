@@ -33,10 +33,21 @@ async function post(by: Session, payload: Record<string, unknown>): Promise<Chat
 
 const send = (by: Session, text = uniqueText('Hello team')) => post(by, { id: uuidv7(), text });
 
-async function listMessages(session: Session): Promise<ChatMessage[]> {
-  const res = await call<{ messages: ChatMessage[] }>(session, 'GET', '/api/messages');
+async function listMessages(session: Session, query = ''): Promise<ChatMessage[]> {
+  return (await listPage(session, query)).messages;
+}
+
+async function listPage(session: Session, query = ''): Promise<{ messages: ChatMessage[]; nextBefore: string | null }> {
+  const res = await call<{ messages: ChatMessage[]; nextBefore: string | null }>(
+    session,
+    'GET',
+    `/api/messages${query}`,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.messages.map((message) => chatMessageSchema.parse(message));
+  return {
+    messages: res.body.messages.map((message) => chatMessageSchema.parse(message)),
+    nextBefore: res.body.nextBefore,
+  };
 }
 
 const author = (s: Session) => ({
@@ -103,7 +114,7 @@ describe('GET /api/messages', () => {
     expect(currentVersion(db())).toBe(before);
   });
 
-  test('it answers every live message oldest first with its author, including the seeded ones', async () => {
+  test('it answers the live messages oldest first with their authors, including the seeded ones', async () => {
     const { alice, carol } = people;
     const mine = await send(alice, uniqueText('Latest news'));
     const messages = await listMessages(carol);
@@ -154,6 +165,35 @@ describe('GET /api/messages', () => {
       userName: 'Bob Smith',
       userId: { role: 'employee', name: 'Bob Smith' },
     });
+  });
+
+  test('it answers the newest 200, with a before cursor that pages back to the oldest without gaps', async () => {
+    const { bob, carol } = people;
+    const many = 230;
+    for (let i = 0; i < many; i += 1) await send(bob, `Paging ${String(i).padStart(3, '0')}`);
+    const all = liveRows().map((row) => row.id);
+    expect(all.length).toBeGreaterThan(many);
+
+    const first = await listPage(carol);
+    expect(first.messages).toHaveLength(200);
+    expect(first.messages.map((m) => m.id)).toEqual(all.slice(-200));
+    expect(first.nextBefore).toBe(all.at(-200));
+    const ids: string[] = [...first.messages.map((m) => m.id)];
+    let before = first.nextBefore;
+    while (before) {
+      const page = await listPage(carol, `?before=${before}&limit=50`);
+      expect(page.messages.length).toBeLessThanOrEqual(50);
+      ids.unshift(...page.messages.map((m) => m.id));
+      before = page.nextBefore;
+    }
+    expect(ids).toEqual(all);
+
+    for (const query of ['?limit=201', '?limit=0', '?before=nope']) {
+      const res = await call(carol, 'GET', `/api/messages${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body).toMatchObject({ code: 'invalid_input' });
+    }
+    expect(await listPage(carol, `?before=${uuidv7()}`)).toEqual({ messages: [], nextBefore: null });
   });
 
   test('a deleted message is never listed', async () => {
