@@ -58,8 +58,8 @@ const defaults: Settings = {
 
 /** Rows read per step of a tick; more waits for the next tick, right after. */
 const BATCH = 500;
-/** A wake coalesces the writes of this many ms into one tick. */
-const WAKE_DELAY_MS = 50;
+/** A wake coalesces the writes of this many ms into one tick (a busy chat is one tick, not one per message). */
+const WAKE_DELAY_MS = 200;
 
 type DeliveryRow = typeof pushDeliveries.$inferSelect;
 type NewDelivery = { userId: string; payload: PushPayload; topic: string | null };
@@ -304,6 +304,11 @@ export class PushQueue {
       .limit(BATCH)
       .all();
     if (!messages.length) return false;
+    // Nobody has a subscription: nothing to push, whatever the number of messages.
+    if (!this.db.select({ endpoint: pushSubscriptions.endpoint }).from(pushSubscriptions).get()) {
+      this.db.update(chatMessages).set({ pushPending: false }).where(eq(chatMessages.pushPending, true)).run();
+      return false;
+    }
     const subscribers = this.db
       .selectDistinct({ id: users.id, joined: users.createdAt, since: notificationMarkers.chatSince })
       .from(pushSubscriptions)

@@ -90,9 +90,12 @@ export const realtimePlugin = fp(
      * connected since its last pull holds everything up to a change's seq once it has applied it (no pull).
      */
     const publish = (changes: ChangeRef[]): void => {
-      const states = loadCurrent(app.db, changes);
+      const states = loadCurrent(
+        app.db,
+        changes.filter((ref) => !ref.state),
+      );
       for (const ref of changes) {
-        const current = ref.op === 'put' ? states.get(`${ref.entity}:${ref.id}`) : undefined;
+        const current = ref.op === 'put' ? (ref.state ?? states.get(`${ref.entity}:${ref.id}`)) : undefined;
         const gone = { entity: ref.entity, op: 'delete' as const, id: ref.id };
         if (!current) {
           const reached = [...ref.audience, ...(ref.formerAudience ?? [])];

@@ -27,8 +27,11 @@ function requireMessage(tx: Tx, id: string): ChatMessage {
 }
 
 function record(ctx: CommandContext, id: string): ChatMessage {
-  ctx.record({ entity: 'chatMessage', id, op: 'put', audience: CHAT_AUDIENCE });
-  return requireMessage(ctx.tx, id);
+  const ref = ctx.record({ entity: 'chatMessage', id, op: 'put', audience: CHAT_AUDIENCE });
+  const message = requireMessage(ctx.tx, id);
+  // The answer's message is what the team hears: it is not read again to be published.
+  ref.state = { entity: 'chatMessage', op: 'put', id, data: message };
+  return message;
 }
 
 /** A file the upload route has already stored under DATA_DIR; never taken from a client's payload. */
