@@ -82,6 +82,8 @@ export default defineConfig({
       // pace; the limits themselves are proven by api/src/faults/abuse.test.ts.
       RATE_LIMIT_PER_USER: '5000',
       RATE_LIMIT_PER_IP: '5000',
+      // The push tests stand in for a push service with a server of their own on loopback.
+      PUSH_ALLOW_LOOPBACK: '1',
     },
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Route } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium';
 import type { BenchCredentials, BrowserBenchContext } from './context';
@@ -18,7 +19,7 @@ const databasePrefix = 'office-workspace-';
 /** The status tiles of "Update Task Status", in the order a task is moved through them. */
 const statusCycle = ['Pending', 'Working', 'Completed', 'Waiting'] as const;
 
-const targets = { writeP95Ms: 50, coldStartMs: 1_000, bootstrapMs: 15_000 } as const;
+const targets = { writeP95Ms: 50, coldStartMs: 1_000, bootstrapMs: 10_000 } as const;
 
 /** One local write as the page saw it, in ms from the click's input event. */
 interface WriteSample {
@@ -72,22 +73,24 @@ type ProbeWindow = Window & {
 interface ServerCounts {
   tasks: number;
   messages: number;
+  /** The newest team chat message's text: the dashboard's chat preview shows it once the first chat page is in. */
+  newestMessage: string;
 }
 
 const countsCache = new Map<string, Promise<ServerCounts>>();
 
 /** The counts of one user, read once per run (the figures change statuses, never how many rows there are). */
-function serverCounts(url: string, who: BenchCredentials): Promise<ServerCounts> {
+function serverCounts(url: string, who: BenchCredentials, dataDir: string): Promise<ServerCounts> {
   const key = `${url} ${who.email}`;
   let counts = countsCache.get(key);
   if (!counts) {
-    counts = readServerCounts(url, who);
+    counts = readServerCounts(url, who, dataDir);
     countsCache.set(key, counts);
   }
   return counts;
 }
 
-async function readServerCounts(url: string, who: BenchCredentials): Promise<ServerCounts> {
+async function readServerCounts(url: string, who: BenchCredentials, dataDir: string): Promise<ServerCounts> {
   const login = await fetch(`${url}/api/auth/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -101,8 +104,17 @@ async function readServerCounts(url: string, who: BenchCredentials): Promise<Ser
     return (await response.json()) as T;
   };
   const { tasks } = await read<{ tasks: unknown[] }>('/api/tasks');
-  const { messages } = await read<{ messages: unknown[] }>('/api/messages');
-  return { tasks: tasks.length, messages: messages.length };
+  // GET /api/messages answers 200 at a time: the team chat is counted in the database file instead.
+  const db = new Database(join(dataDir, 'workspace.db'), { readonly: true });
+  try {
+    const live = 'FROM chat_messages WHERE deleted_at IS NULL';
+    const messages = db.prepare(`SELECT count(*) ${live}`).pluck().get() as number;
+    const newestMessage = db.prepare(`SELECT text ${live} ORDER BY created_at DESC, id DESC LIMIT 1`).pluck().get() as
+      string | undefined;
+    return { tasks: tasks.length, messages, newestMessage: newestMessage ?? '' };
+  } finally {
+    db.close();
+  }
 }
 
 /** A fresh browser profile ("device") on the bench server, the 3 s splash already shown in every tab. */
@@ -222,7 +234,7 @@ async function measureLocalWrite(browser: Browser, bench: BrowserBenchContext): 
   const writes = bench.quick ? 10 : 30;
   const context = await newDevice(browser, bench.url);
   try {
-    const expected = await serverCounts(bench.url, bench.employee);
+    const expected = await serverCounts(bench.url, bench.employee, bench.dataDir);
     const page = await context.newPage();
     await signIn(page, bench.employee);
     await page.goto('/my-tasks');
@@ -414,7 +426,7 @@ async function measureColdStart(browser: Browser, bench: BrowserBenchContext): P
   const target = `≤ ${targets.coldStartMs / 1000} s`;
   const context = await newDevice(browser, bench.url);
   try {
-    const expected = await serverCounts(bench.url, bench.employee);
+    const expected = await serverCounts(bench.url, bench.employee, bench.dataDir);
     const page = await context.newPage();
     await signIn(page, bench.employee);
     await serviceWorkerInControl(page);
@@ -436,7 +448,17 @@ async function measureColdStart(browser: Browser, bench: BrowserBenchContext): P
  * so it waits behind the sync's write transaction) until it holds every task and message, and watches
  * for the dashboard's Total Tasks card.
  */
-function bootstrapProbe({ tasks, messages, prefix }: { tasks: number; messages: number; prefix: string }): void {
+function bootstrapProbe({
+  tasks,
+  messages,
+  newestMessage,
+  prefix,
+}: {
+  tasks: number;
+  messages: number;
+  newestMessage: string;
+  prefix: string;
+}): void {
   const marks: BootMarks = {};
   (window as ProbeWindow).__benchBoot = marks;
   const request = <T>(req: IDBRequest<T>): Promise<T> =>
@@ -490,8 +512,10 @@ function bootstrapProbe({ tasks, messages, prefix }: { tasks: number; messages: 
     },
     true,
   );
+  // Interactive: every task counted on the cards, the newest team chat message in the chat preview.
   const observer = new MutationObserver(() => {
     if (!document.querySelector(`[role="group"][aria-label="Total Tasks: ${tasks}"]`)) return;
+    if (!document.body.textContent?.includes(newestMessage)) return;
     observer.disconnect();
     requestAnimationFrame(() => {
       marks.dashboard = performance.now();
@@ -500,88 +524,38 @@ function bootstrapProbe({ tasks, messages, prefix }: { tasks: number; messages: 
   observer.observe(document.body, {
     subtree: true,
     childList: true,
+    characterData: true,
     attributes: true,
     attributeFilter: ['aria-label'],
   });
 }
 
-interface PullTiming {
-  start: number;
-  responseStart: number;
-  responseEnd: number;
-  bytes: number;
+/** The bootstrap's requests as the page timed them: its pages (cursor 0) and the catch-up pull after them. */
+interface PullTimings {
+  pages: number;
+  firstStart: number;
+  lastEnd: number;
+  /** Bytes over the wire (headers and compressed bodies) and of the decoded answers. */
+  transferBytes: number;
+  bodyBytes: number;
 }
 
-function readTimings(): { login: number; pull: PullTiming | null } {
+function readTimings(): { login: number; pulls: PullTimings | null } {
   const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
   const login = entries.find((entry) => entry.name.includes('/api/auth/login'));
-  const pull = entries.find((entry) => entry.name.includes('/api/sync/pull') && entry.name.includes('cursor=0'));
+  const pages = entries.filter((entry) => entry.name.includes('/api/sync/pull') && entry.name.includes('cursor=0'));
   return {
     login: login?.responseEnd ?? NaN,
-    pull: pull
+    pulls: pages.length
       ? {
-          start: pull.startTime,
-          responseStart: pull.responseStart,
-          responseEnd: pull.responseEnd,
-          bytes: pull.encodedBodySize,
+          pages: pages.length,
+          firstStart: Math.min(...pages.map((entry) => entry.startTime)),
+          lastEnd: Math.max(...pages.map((entry) => entry.responseEnd)),
+          transferBytes: pages.reduce((sum, entry) => sum + entry.transferSize, 0),
+          bodyBytes: pages.reduce((sum, entry) => sum + entry.decodedBodySize, 0),
         }
       : null,
   };
-}
-
-/**
- * Where the time between the bootstrap's download and its commit could go: the same answer downloaded
- * and parsed again, and its rows written to a scratch database with the app's indexes in one transaction
- * of plain puts (what a bulkPut per table on a reset costs), without reads before each write.
- */
-async function bootstrapFloor(
-  clientId: string,
-): Promise<{ download: number; parse: number; bulkWrite: number; rows: Record<string, number> }> {
-  const token = localStorage.getItem('token') ?? '';
-  const started = performance.now();
-  const response = await fetch(`/api/sync/pull?clientId=${clientId}&cursor=0&limit=1000`, {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  const text = await response.text();
-  const downloaded = performance.now();
-  const page = JSON.parse(text) as { changes: { entity: string; op: string; data?: { id: string } }[] };
-  const parsed = performance.now();
-  const rows: Record<string, number> = {};
-  for (const change of page.changes) rows[change.entity] = (rows[change.entity] ?? 0) + 1;
-
-  const stores: Record<string, string[]> = {
-    user: ['name', 'role', 'pending'],
-    task: ['updatedAt', 'pending'],
-    chatMessage: ['timestamp', 'pending'],
-    conversation: ['lastMessageAt', 'pending'],
-    directMessage: ['conversationId', 'createdAt', 'pending'],
-    notification: ['createdAt', 'pending'],
-  };
-  const name = `bench-scratch-${clientId}`;
-  const open = indexedDB.open(name, 1);
-  open.onupgradeneeded = () => {
-    for (const [store, indexes] of Object.entries(stores)) {
-      const created = open.result.createObjectStore(store, { keyPath: 'id' });
-      for (const index of indexes) created.createIndex(index, index);
-    }
-  };
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error ?? new Error('Could not open the scratch database'));
-  });
-  const writeStart = performance.now();
-  await new Promise<void>((resolve, reject) => {
-    const tx = db.transaction(Object.keys(stores), 'readwrite');
-    for (const change of page.changes) {
-      if (change.op === 'put' && change.data && change.entity in stores) tx.objectStore(change.entity).put(change.data);
-    }
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('The scratch write failed'));
-  });
-  const written = performance.now();
-  db.close();
-  indexedDB.deleteDatabase(name);
-  return { download: downloaded - started, parse: parsed - downloaded, bulkWrite: written - writeStart, rows };
 }
 
 async function measureBootstrap(
@@ -592,7 +566,12 @@ async function measureBootstrap(
   const context = await newDevice(browser, bench.url);
   const page = await context.newPage();
   await page.goto('/login');
-  await page.evaluate(bootstrapProbe, { tasks: counts.tasks, messages: counts.messages, prefix: databasePrefix });
+  await page.evaluate(bootstrapProbe, {
+    tasks: counts.tasks,
+    messages: counts.messages,
+    newestMessage: counts.newestMessage,
+    prefix: databasePrefix,
+  });
   await page.getByLabel('Email', { exact: true }).fill(bench.manager.email);
   await page.getByLabel('Password', { exact: true }).fill(bench.manager.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -615,47 +594,37 @@ async function measureBootstrap(
   const submit = marks.submit ?? NaN;
   const idb = (marks.idb ?? NaN) - submit;
   const dashboard = (marks.dashboard ?? NaN) - submit;
-  const floor = done ? await page.evaluate(bootstrapFloor, randomUUID()) : null;
-  const pull = timings.pull;
+  const pulls = timings.pulls;
   const values: Record<string, number> = {
     tasks: counts.tasks,
     messages: counts.messages,
-    toIndexedDb: round(idb),
     toDashboard: round(dashboard),
+    toIndexedDb: round(idb),
     login: round(timings.login - submit),
   };
-  if (pull) {
+  if (pulls) {
     Object.assign(values, {
-      pullRequested: round(pull.start - submit),
-      pullFirstByte: round(pull.responseStart - submit),
-      pullDownloaded: round(pull.responseEnd - submit),
-      pullBytes: pull.bytes,
-      downloadToCommit: round((marks.idb ?? NaN) - pull.responseEnd),
-      commitToDashboard: round((marks.dashboard ?? NaN) - (marks.idb ?? NaN)),
+      pages: pulls.pages,
+      firstPageRequested: round(pulls.firstStart - submit),
+      lastPageDownloaded: round(pulls.lastEnd - submit),
+      transferBytes: pulls.transferBytes,
+      bodyBytes: pulls.bodyBytes,
     });
   }
-  if (floor) {
-    Object.assign(values, {
-      scratchDownload: round(floor.download),
-      scratchParse: round(floor.parse),
-      scratchBulkWrite: round(floor.bulkWrite),
-    });
-    // What the answer holds besides tasks and messages (the notifications of every chat message, above all).
-    for (const [entity, count] of Object.entries(floor.rows)) values[`rows.${entity}`] = count;
-  }
-  const name = `Browser: bootstrap of ${counts.tasks} tasks and ${counts.messages} messages into IndexedDB (manager)`;
+  const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+  const name = `Browser: bootstrap of a member of the ${bench.members}-person organisation (${counts.tasks} tasks, ${counts.messages} chat messages)`;
   const measure: Measure = {
     name,
-    target: `≤ ${targets.bootstrapMs / 1000} s`,
+    target: `≤ ${targets.bootstrapMs / 1000} s to an interactive dashboard`,
     result: done
-      ? `IndexedDB ${seconds(idb)}, dashboard ${seconds(dashboard)}`
+      ? `dashboard ${seconds(dashboard)}, everything in IndexedDB ${seconds(idb)}; ${pulls?.pages ?? 0} pages, ${megabytes(pulls?.transferBytes ?? 0)} transferred (${megabytes(pulls?.bodyBytes ?? 0)} of JSON)`
       : `not done after ${seconds(limit)} (IndexedDB held ${marks.tasks ?? 0} tasks, ${marks.messages ?? 0} messages)`,
-    met: done && idb <= targets.bootstrapMs,
+    met: done && dashboard <= targets.bootstrapMs,
     values,
     note:
-      'From submitting the sign-in form until IndexedDB holds every task and team chat message the server ' +
-      'lists for the manager, and until the dashboard shows the total. scratch*: the same answer fetched, ' +
-      'parsed and written with plain puts in one transaction, for comparison.' +
+      'From submitting the sign-in form (as the manager, who sees every task) until the dashboard counts every ' +
+      'task and its chat preview shows the newest message, and until IndexedDB holds every task and message. ' +
+      'The bootstrap comes in pages of 1 000 rows (team chat last, newest first); bytes are those of the pages.' +
       (marks.error ? ` Polling error: ${marks.error}` : ''),
   };
   return { measure, context, page };
@@ -677,7 +646,7 @@ export async function measureBrowser(bench: BrowserBenchContext): Promise<Measur
     const coldName = 'Browser: installed app cold start offline to an interactive dashboard (manager, bootstrapped)';
     let counts: ServerCounts;
     try {
-      counts = await serverCounts(bench.url, bench.manager);
+      counts = await serverCounts(bench.url, bench.manager, bench.dataDir);
     } catch (error) {
       measures.push(failed(bootstrapName, `≤ ${targets.bootstrapMs / 1000} s`, error));
       return measures;

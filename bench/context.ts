@@ -12,6 +12,8 @@ export interface BrowserBenchContext {
   quick: boolean;
   /** The server's DATA_DIR (its SQLite file is `workspace.db` there). */
   dataDir: string;
+  /** How many people the organisation has. */
+  members: number;
   /** A manager: sees every seeded task (5 000 in a full run). */
   manager: BenchCredentials;
   /** An employee with tasks assigned to them. */

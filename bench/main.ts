@@ -4,24 +4,38 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundleTestServer, startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
 import { measureBrowser } from './browser';
-import { measureChatPosts, measureTaskReads } from './http-load';
+import { measureChatAtRate, measureTaskReads, measureWriteAxis, type WriteAxis } from './http-load';
 import { measureLighthouse } from './lighthouse';
 import type { Measure } from './measure';
 import { measureFanOut, measureReconnectStorm } from './realtime';
 import { formatTable, machineFacts, writeResults } from './report';
-import { fullOrg, quickOrg, seedOrganisation, type SeededUser } from './seed-org';
+import { measureRowsPerMessage } from './rows';
+import { fullOrg, quickOrg, seedOrganisation, type SeededOrg, type SeededUser } from './seed-org';
 import { signInAll } from './session';
 import { measureOfflineQueue, measurePushThroughput } from './sync-push';
 
 const root = resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
-/** `--keep-data`: leaves the seeded DATA_DIR (its path is logged) for a closer look at a finding. */
+/** `--keep-data`: leaves the seeded DATA_DIRs (their paths are logged) for a closer look at a finding. */
 const keepData = process.argv.includes('--keep-data');
-/** `--only=chat,push`: a subset of the figures, for looking into one finding (tasks chat push offline fanout storm browser lighthouse). */
+/**
+ * `--only=chat,push`: a subset of the figures, for looking into one finding
+ * (bare chat push rows tasks offline fanout storm browser lighthouse).
+ */
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
+/** `--sizes=5,500`: the organisation sizes to measure (5, 500 and 5 000 people by default). */
+const sizes = (
+  process.argv
+    .find((arg) => arg.startsWith('--sizes='))
+    ?.slice('--sizes='.length)
+    .split(',')
+    .map(Number) ?? [5, 500, 5000]
+).filter((n) => Number.isInteger(n) && n >= 5);
+/** The organisation of the figures measured once (bootstrap, fan-out, offline replay): the issue's 500 people. */
+const MAIN_SIZE = 500;
 const wants = (figure: string) => !only || only.includes(figure);
 const startedAt = new Date();
 /** Progress goes to stderr; stdout carries only the table. */
@@ -42,6 +56,9 @@ const serverEnv = {
   LOG_LEVEL: 'warn',
 };
 
+/** How many of the organisation sign in (argon2 per sign-in): the load comes from this many people. */
+const SIGNED_IN = 60;
+
 /** The browser figures need the built PWA, and the server bundle finds it by walking up to pwa/dist. */
 function ensureBuilt(): void {
   if (existsSync(join(root, 'pwa/dist/index.html')) && existsSync(join(root, 'api/dist/main.js'))) return;
@@ -50,87 +67,205 @@ function ensureBuilt(): void {
   if (build.status !== 0) throw new Error('npm run build failed');
 }
 
+const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
+const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')}/s`;
+
+/** The bare Fastify + better-sqlite3 server (bench/bare-server.ts), one durable row per request. */
+async function measureBare(runs: number): Promise<WriteAxis> {
+  const bundle = resolve(root, 'node_modules/.cache/bench/bare-server.mjs');
+  const dataDir = mkdtempSync(join(tmpdir(), 'office-bench-bare-'));
+  const bare = await startServerProcess({ bundle, dataDir });
+  try {
+    return await measureWriteAxis({ url: bare.url, sessions: [], quick, runs, log }, '/rows', 'bare server');
+  } finally {
+    await stopServerProcess(bare, 'SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface SizeRun {
+  members: number;
+  chat?: WriteAxis;
+  pushRate?: number;
+}
+
 async function main(): Promise<void> {
   const measures: Measure[] = [];
   const runs = quick ? 1 : 3;
-  const size = quick ? quickOrg : fullOrg;
   ensureBuilt();
   const bundle = await bundleTestServer();
-  const dataDir = mkdtempSync(join(tmpdir(), 'office-bench-'));
-  let server: ServerProcess | null = null;
+  const results: SizeRun[] = [];
+  let bare: WriteAxis | null = null;
   try {
-    log(
-      `seeding ${size.users} users, ${size.tasks} tasks, ${size.chatMessages} chat messages, ${size.conversations} conversations`,
-    );
-    const seedStarted = performance.now();
-    const org = await seedOrganisation(dataDir, size);
-    const seedSeconds = (performance.now() - seedStarted) / 1000;
-    measures.push({
-      name: `Seeding through the domain commands${quick ? ' (quick: a smaller organisation)' : ''}`,
-      target: '—',
-      result: `${seedSeconds.toFixed(1)} s: ${org.counts.users} users, ${org.counts.tasks} tasks, ${org.counts.chat_messages} chat messages, ${org.counts.conversations} conversations, ${org.counts.direct_messages} direct messages, ${org.counts.notifications} notifications`,
-      met: null,
-      values: { seconds: seedSeconds, ...org.counts },
-      note: 'Every chat message notifies the 49 other users, as the app does, so the notifications outnumber the messages.',
-    });
-
-    server = await startServerProcess({ bundle, dataDir, env: serverEnv });
-    log(`server at ${server.url}, DATA_DIR ${dataDir}`);
-    const sessions = await signInAll(server.url, org.users);
-    const figures = { url: server.url, sessions, quick, runs, log };
-
-    if (wants('tasks')) measures.push(...(await measureTaskReads(figures)));
-    if (wants('chat')) measures.push(...(await measureChatPosts(figures)));
-    const pushOptions = { ...figures, dataDir, org };
-    if (wants('push')) measures.push(await measurePushThroughput(pushOptions));
-    if (wants('offline')) measures.push(await measureOfflineQueue(pushOptions));
-
-    const realtime = { server, sessions, quick, log };
-    if (wants('fanout') || wants('storm')) {
-      const fanOut = await measureFanOut(realtime);
-      measures.push(...fanOut.measures);
-      if (wants('storm')) {
-        const storm = await measureReconnectStorm({ ...realtime, bundle, env: serverEnv }, fanOut.fleet);
-        server = storm.server;
-        measures.push(...storm.measures);
-      } else {
-        fanOut.fleet.close();
-      }
+    if (wants('bare') || wants('chat') || wants('push')) {
+      log('bare Fastify + better-sqlite3 server: one durable row per request');
+      bare = await measureBare(runs);
+      measures.push({
+        name: 'Reference: bare Fastify + better-sqlite3, one durable row per POST',
+        target: '—',
+        result: `one at a time p50 ${ms(bare.sequentialP50)} ms; 16 in flight ${perSecond(bare.throughput)} (p99 ${ms(bare.throughputP99)} ms)`,
+        met: null,
+        values: { ...bare },
+        note: 'Same durability as the product (WAL, synchronous=NORMAL, answers after a group fsync), no auth, no change log.',
+      });
     }
 
-    if (wants('browser') || wants('lighthouse')) {
-      const manager = org.users.find((user) => user.role === 'manager');
-      const employee = org.users.find((user) => user.role === 'employee' && org.tasksByAssignee.has(user.id));
-      if (!manager || !employee) throw new Error('the seeded organisation has no manager or no employee with tasks');
-      const credentials = (user: SeededUser) => ({ email: user.email, password: user.password });
-      const context = {
-        url: server.url,
-        quick,
-        dataDir,
-        manager: credentials(manager),
-        employee: credentials(employee),
-      };
-      if (wants('browser')) {
-        log('browser figures');
-        measures.push(...(await measureBrowser(context)));
-      }
-      if (wants('lighthouse')) {
-        log('Lighthouse figures');
-        measures.push(...(await measureLighthouse(context)));
+    for (const members of sizes) {
+      const run: SizeRun = { members };
+      results.push(run);
+      const size = quick ? quickOrg(members) : fullOrg(members);
+      const dataDir = mkdtempSync(join(tmpdir(), 'office-bench-'));
+      let server: ServerProcess | null = null;
+      try {
+        log(
+          `${members} members: seeding ${size.tasks} tasks, ${size.chatMessages} chat messages, ${size.conversations} conversations`,
+        );
+        const seedStarted = performance.now();
+        const org = await seedOrganisation(dataDir, size);
+        const seedSeconds = (performance.now() - seedStarted) / 1000;
+        measures.push(seedingMeasure(org, seedSeconds, members));
+
+        server = await startServerProcess({ bundle, dataDir, env: serverEnv });
+        log(`${members} members: server at ${server.url}, DATA_DIR ${dataDir}`);
+        const sessions = await signInAll(server.url, pickSignedIn(org));
+        const figures = { url: server.url, sessions, quick, runs, log };
+
+        if (wants('chat')) {
+          run.chat = await measureWriteAxis(figures, '/api/messages', `chat POST, ${members} members`);
+          measures.push({
+            name: `Chat message POST, ${members} members (answered once on disk)`,
+            target: '—',
+            result: `one at a time p50 ${ms(run.chat.sequentialP50)} ms; 16 in flight ${perSecond(run.chat.throughput)} (p99 ${ms(run.chat.throughputP99)} ms)`,
+            met: null,
+            values: { ...run.chat, members },
+          });
+          if (members === MAIN_SIZE) measures.push(await measureChatAtRate(figures, members));
+        }
+        if (wants('rows')) measures.push(await measureRowsPerMessage({ url: server.url, sessions, dataDir }, members));
+        const pushOptions = { ...figures, dataDir, org };
+        if (wants('push')) {
+          const push = await measurePushThroughput(pushOptions, members);
+          run.pushRate = push.rate;
+          measures.push(push.measure);
+        }
+        if (members !== MAIN_SIZE) continue;
+
+        if (wants('tasks')) measures.push(...(await measureTaskReads(figures)));
+        if (wants('offline')) measures.push(await measureOfflineQueue(pushOptions));
+        const realtime = { server, sessions, quick, log };
+        if (wants('fanout') || wants('storm')) {
+          const fanOut = await measureFanOut(realtime);
+          measures.push(...fanOut.measures);
+          if (wants('storm')) {
+            const storm = await measureReconnectStorm({ ...realtime, bundle, env: serverEnv }, fanOut.fleet);
+            server = storm.server;
+            measures.push(...storm.measures);
+          } else {
+            fanOut.fleet.close();
+          }
+        }
+        if (wants('browser') || wants('lighthouse')) {
+          const manager = org.users.find((user) => user.role === 'manager');
+          const employee = org.users.find((user) => user.role === 'employee' && org.tasksByAssignee.has(user.id));
+          if (!manager || !employee)
+            throw new Error('the seeded organisation has no manager or no employee with tasks');
+          const credentials = (user: SeededUser) => ({ email: user.email, password: user.password });
+          const context = {
+            url: server.url,
+            quick,
+            dataDir,
+            members,
+            manager: credentials(manager),
+            employee: credentials(employee),
+          };
+          if (wants('browser')) {
+            log('browser figures');
+            measures.push(...(await measureBrowser(context)));
+          }
+          if (wants('lighthouse')) {
+            log('Lighthouse figures');
+            measures.push(...(await measureLighthouse(context)));
+          }
+        }
+      } finally {
+        if (server) await stopServerProcess(server, 'SIGTERM');
+        if (keepData) log(`kept ${dataDir}`);
+        else rmSync(dataDir, { recursive: true, force: true });
       }
     }
+    measures.push(...axisMeasures(results, bare));
   } finally {
-    if (server) await stopServerProcess(server, 'SIGTERM');
-    if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     rmSync(bundle, { force: true });
   }
 
   const machine = machineFacts(quick);
   const file = writeResults(join(root, 'bench/results'), machine, measures, startedAt);
   process.stdout.write(
-    `\nOffice workspace benchmark (${machine.mode}; ${machine.cpus} cpus, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GB, Node ${machine.node})\n\n${formatTable(measures)}\n`,
+    `\nOffice workspace benchmark (${machine.mode}; ${machine.cpus} cpus, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GB, Node ${machine.node}; the load generator runs on the same cores)\n\n${formatTable(measures)}\n`,
   );
   log(`results written to ${file} and bench/results/latest.json`);
+}
+
+/** The people who sign in: managers first (the bootstrap and the offline reader are managers), then employees with work. */
+function pickSignedIn(org: SeededOrg): SeededUser[] {
+  const staff = org.users.filter((user) => user.role !== 'employee');
+  const withWork = org.users.filter((user) => user.role === 'employee' && org.tasksByAssignee.has(user.id));
+  const others = org.users.filter((user) => user.role === 'employee' && !org.tasksByAssignee.has(user.id));
+  return [...staff, ...withWork, ...others].slice(0, SIGNED_IN);
+}
+
+function seedingMeasure(org: SeededOrg, seconds: number, members: number): Measure {
+  return {
+    name: `Seeding through the domain commands, ${members} members${quick ? ' (quick: less history)' : ''}`,
+    target: '—',
+    result: `${seconds.toFixed(1)} s: ${org.counts.users} users, ${org.counts.tasks} tasks, ${org.counts.chat_messages} chat messages, ${org.counts.conversations} conversations, ${org.counts.direct_messages} direct messages, ${org.counts.notifications} notifications`,
+    met: null,
+    values: { seconds, ...org.counts },
+    note: 'Every member has one precomputed password hash. Team chat notices are derived, so a chat message is one row.',
+  };
+}
+
+/** The targets across the organisation sizes and against the bare server. */
+function axisMeasures(results: SizeRun[], bare: WriteAxis | null): Measure[] {
+  const measures: Measure[] = [];
+  const bySize = (members: number) => results.find((run) => run.members === members);
+  const smallest = results[0];
+  const largest = results.at(-1);
+  if (smallest?.chat && largest?.chat && largest !== smallest) {
+    const ratio = largest.chat.throughput / smallest.chat.throughput;
+    measures.push({
+      name: `Chat POST throughput, ${largest.members} vs ${smallest.members} members`,
+      target: '≥ 0.8 ×',
+      result: `${ratio.toFixed(2)} × (${perSecond(largest.chat.throughput)} vs ${perSecond(smallest.chat.throughput)})`,
+      met: ratio >= 0.8,
+      values: { ratio, large: largest.chat.throughput, small: smallest.chat.throughput },
+    });
+  }
+  if (bare) {
+    for (const run of results) {
+      if (!run.chat) continue;
+      const ratio = run.chat.throughput / bare.throughput;
+      measures.push({
+        name: `Chat POST throughput vs the bare server, ${run.members} members`,
+        target: '≥ 0.5 ×',
+        result: `${ratio.toFixed(2)} × (${perSecond(run.chat.throughput)} vs ${perSecond(bare.throughput)})`,
+        met: ratio >= 0.5,
+        values: { ratio, product: run.chat.throughput, bare: bare.throughput, members: run.members },
+      });
+    }
+    const main = bySize(MAIN_SIZE);
+    if (main?.pushRate !== undefined) {
+      const ratio = main.pushRate / bare.throughput;
+      measures.push({
+        name: `/api/sync/push mutations/s vs the bare server's requests/s, ${MAIN_SIZE} members`,
+        target: '≥ 1.5 ×',
+        result: `${ratio.toFixed(2)} × (${perSecond(main.pushRate)} vs ${perSecond(bare.throughput)})`,
+        met: ratio >= 1.5,
+        values: { ratio, push: main.pushRate, bare: bare.throughput },
+      });
+    }
+  }
+  return measures;
 }
 
 await main();

@@ -105,7 +105,13 @@ export async function measureFanOut({
   const sentAt = new Map<string, number>();
   const deliveries = new Map<string, number>();
   const latencies: number[] = [];
+  // The pulls the fan-out makes devices do. A PWA pulls when the server pokes it or its socket comes back;
+  // a live change that reaches a device connected since its last pull moves its cursor without one (and
+  // these devices write nothing, so no change is held for a pending write).
+  let pulls = 0;
   for (const { socket } of clients) {
+    socket.on('sync.poke', () => (pulls += 1));
+    socket.io.on('reconnect', () => (pulls += 1));
     socket.on('sync.change', ({ change }) => {
       if (change.entity !== 'chatMessage') return;
       const at = sentAt.get(change.id);
@@ -152,13 +158,13 @@ export async function measureFanOut({
     explainMiss(
       {
         name: `Fan-out: ${SOCKETS} sockets in the team room, ${PER_SECOND} messages/s for ${seconds} s`,
-        target: 'p99 ≤ 100 ms, none lost',
-        result: `${latencyText(p)}, ${lost} lost${failedPosts ? `, ${failedPosts} posts failed` : ''} (bench event-loop lag p99 ${clientLagP99.toFixed(0)} ms)`,
-        met: p.p99 <= 100 && lost === 0 && failedPosts === 0,
-        values: { ...p, lost, delivered, expected, failedPosts, connectSeconds, clientLagP99 },
-        note: 'From the POST being sent to the sync.change event in each socket: includes the HTTP write and its commit; the 1 000 clients run in one Node process beside the server.',
+        target: 'p99 ≤ 100 ms, none lost, no pull',
+        result: `${latencyText(p)}, ${lost} lost, ${pulls} pulls${failedPosts ? `, ${failedPosts} posts failed` : ''} (bench event-loop lag p99 ${clientLagP99.toFixed(0)} ms)`,
+        met: p.p99 <= 100 && lost === 0 && failedPosts === 0 && pulls === 0,
+        values: { ...p, lost, delivered, expected, failedPosts, pulls, connectSeconds, clientLagP99 },
+        note: 'From the POST being sent to the sync.change event in each socket: includes the HTTP write, its commit and the group fsync (changes go out once on disk); each message is one event per socket. The 1 000 clients run in one Node process beside the server.',
       },
-      'Each message reaches every socket three times (its own sync.change, then the notification of each other user as the spec’s notification event and again as a sync.change): about 30 000 socket events a second, sent by the server and parsed by the bench process, on the same 2 cores as the chat POSTs behind them.',
+      'The 1 000 clients parse 10 000 events a second in one Node process on the same 2 cores as the server.',
     ),
   ];
   return {

@@ -1,6 +1,7 @@
-// `npm run bench`: Node 20 cannot run TypeScript, so this bundles bench/main.ts with esbuild and runs the
-// bundle with the same arguments (`npm run bench -- --quick`). npm packages stay external (resolved from
-// node_modules at run time); our workspaces (@office/*) and the api sources the bench seeds with are bundled.
+// `npm run bench`: Node 20 cannot run TypeScript, so this bundles bench/main.ts (and bench/bare-server.ts, the
+// reference server it starts as a child process) with esbuild and runs the bundle with the same arguments
+// (`npm run bench -- --quick`). npm packages stay external (resolved from node_modules at run time); our
+// workspaces (@office/*) and the api sources the bench seeds with are bundled.
 import { build } from 'esbuild';
 import { externalizeNpmPackages } from '../api/bundle.mjs';
 import { spawn } from 'node:child_process';
@@ -9,12 +10,14 @@ import { dirname, extname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const outfile = resolve(root, 'node_modules/.cache/bench/main.mjs');
+const outdir = resolve(root, 'node_modules/.cache/bench');
+const outfile = resolve(outdir, 'main.mjs');
 
 await build({
   absWorkingDir: root,
-  entryPoints: ['bench/main.ts'],
-  outfile,
+  entryPoints: ['bench/main.ts', 'bench/bare-server.ts'],
+  outdir,
+  outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -124,31 +124,28 @@ const employeesWithWork = (sessions: BenchSession[], org: SeededOrg) =>
       org.conversations.some(([, a, b]) => a === s.user.id || b === s.user.id),
   );
 
-/** Several devices push batches of 100 contiguous mutations as fast as the server applies them. */
-export async function measurePushThroughput({
-  url,
-  org,
-  sessions,
-  quick,
-  runs,
-  log,
-}: PushFigureOptions): Promise<Measure> {
-  // Quick: fewer mutations in flight, so the last batches drain quickly after the time is up.
-  const [clientCount, batchSize] = quick ? [4, 50] : [8, limits.pushBatchMax];
-  const seconds = quick ? 5 : 10;
-  const pushers = employeesWithWork(sessions, org).slice(0, clientCount);
+/**
+ * Several devices push batches of 100 queued team chat messages (contiguous mutation ids) as fast as the
+ * server applies them. Returns the median rate in mutations per second and the measure.
+ */
+export async function measurePushThroughput(
+  { url, org, sessions, quick, runs, log }: PushFigureOptions,
+  members: number,
+): Promise<{ rate: number; measure: Measure }> {
+  const [clientCount, batchSize] = quick ? [4, limits.pushBatchMax] : [8, limits.pushBatchMax];
+  const seconds = quick ? 4 : 10;
+  const pushers = sessions.slice(0, clientCount);
   const rates: number[] = [];
   for (let run = 0; run < runs; run++) {
-    log(`sync push: throughput run ${run + 1}/${runs} (${pushers.length} clients, ${seconds} s)`);
+    log(`sync push: run ${run + 1}/${runs} (${pushers.length} clients × ${batchSize} chat messages, ${seconds} s)`);
     const clients = pushers.map((session) => newClient(session, org));
-    const expected = newExpected();
     let applied = 0;
     const started = performance.now();
     const until = started + seconds * 1000;
     await Promise.all(
       clients.map(async (client) => {
         while (performance.now() < until) {
-          const batch = Array.from({ length: batchSize }, () => nextMutation(client, expected));
+          const batch = Array.from({ length: batchSize }, () => chatMutation(client));
           // Awaited first: `applied += await …` would read `applied` before the await and lose the other clients' counts.
           const answer = await push(url, client, batch);
           applied += answer.outcomes.length;
@@ -158,22 +155,29 @@ export async function measurePushThroughput({
     rates.push(applied / ((performance.now() - started) / 1000));
   }
   const rate = median(rates);
-  return explainMiss(
-    {
-      name: `/api/sync/push sustained (${pushers.length} clients × batches of ${batchSize})`,
-      target: '≥ 1 000 mutations/s',
+  return {
+    rate,
+    measure: {
+      name: `/api/sync/push: ${pushers.length} devices × batches of ${batchSize} chat messages, ${members} members`,
+      target: '≥ 3 000 mutations/s',
       result: `${Math.round(rate)} mutations/s (median of ${runs})`,
-      met: rate >= 1000,
-      values: { mutationsPerSecond: rate, clients: pushers.length, batch: batchSize, runs },
-      note: 'Mix: chat message, task comment, task status change, direct message.',
+      met: rate >= 3000,
+      values: { mutationsPerSecond: rate, clients: pushers.length, batch: batchSize, runs, members },
+      note: 'One transaction per batch, a savepoint per mutation, one group fsync per batch.',
     },
-    perMutationCost,
-  );
+  };
 }
 
-/** Why pushed mutations cannot reach 1 000/s here, for the rows that miss. */
-const perMutationCost =
-  'Each mutation runs in its own transaction (its writes, the client’s last mutation id and its stored outcome commit together; the answer waits for one group fsync), and a chat message among them notifies 49 users: a few ms of one core each, which is where the time goes. 1 000/s needs one transaction per pushed batch (a savepoint per mutation), which changes what a fault in mid-batch keeps; that is a decision on the push contract, not a tuning.';
+/** The next queued team chat message of a device. */
+function chatMutation(client: PushClient): Mutation {
+  client.made += 1;
+  return {
+    id: client.nextMutationId++,
+    at: new Date().toISOString(),
+    name: 'chat.send',
+    args: { id: uuidv7(), text: `Queued chat ${client.made} of ${client.clientId.slice(-6)}` },
+  };
+}
 
 /** Everything `expected` names is in what the reader holds. */
 function missingFrom(held: Map<string, Change>, expected: Expected): number {
@@ -260,11 +264,12 @@ export async function measureOfflineQueue({
   return explainMiss(
     {
       name: '1 000 queued offline writes, first push until another user holds all',
-      target: '≤ 2 s',
+      target: '≤ 1 s',
       result: `${seconds.toFixed(2)} s, ${pulls} pulls${missing ? `, ${missing} missing` : ''}`,
-      met: seconds <= 2 && missing === 0,
+      met: seconds <= 1 && missing === 0,
       values: { seconds, pulls, missing, writes: QUEUED },
+      note: 'Mix: team chat message, task comment, task status change, direct message; pushed in batches of 100 while the other user pulls.',
     },
-    perMutationCost,
+    'The reader polls every 20 ms (the PWA pulls on a socket change); the load generator shares the 2 cores.',
   );
 }

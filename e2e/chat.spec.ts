@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { serverNotifications, unique as uniqueTag, type NotificationsAnswer } from './api-helpers';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
@@ -14,6 +15,7 @@ import {
   test,
   type ApiClient,
   expectServiceWorkerInControl,
+  registerPerson,
   setMarker,
   marker,
 } from './fixtures';
@@ -137,6 +139,65 @@ test.describe('live chat', () => {
     } finally {
       await bobContext.close();
     }
+  });
+});
+
+/** The notification bell's list (the header's), and one of its notices by text. */
+const bellPanel = (page: Page): Locator => page.getByRole('dialog', { name: 'Notifications' });
+const notice = (page: Page, text: string): Locator =>
+  bellPanel(page).getByRole('list', { name: 'Notification list' }).getByRole('button').filter({ hasText: text });
+const unreadDot = (scope: Locator): Locator => scope.getByTestId('unread-dot');
+
+async function openBell(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Notifications/ }).click();
+  await expect(bellPanel(page)).toBeVisible();
+}
+
+test.describe('notices in the bell', () => {
+  test('a team chat message is a notice in every other member’s bell: one read here, the rest by mark all, nothing from before joining', async ({
+    page,
+    apiAs,
+  }) => {
+    const poster = await registerPerson('Paula Poster');
+    const posterApi = await apiAs(poster.email, poster.password);
+    const tag = uniqueTag();
+    const post = async (text: string) => expect((await posterApi.post('/api/messages', { text })).status).toBe(201);
+    await post(`Before Rex joined ${tag}`);
+    const reader = await registerPerson('Rex Reader');
+    const readerApi = await apiAs(reader.email, reader.password);
+    const first = `Standup moved to 10:30 ${tag}`;
+    const second = `${'Also, the quarterly review deck needs one more slide on hiring '.repeat(2)}${tag}`;
+    await post(first);
+
+    await signIn(page, reader.email, reader.password);
+    await openBell(page);
+    const firstNotice = notice(page, first);
+    await expect(firstNotice).toContainText(`New message from ${poster.name}`);
+    await expect(unreadDot(firstNotice)).toHaveCount(1);
+    await expect(notice(page, `Before Rex joined ${tag}`)).toHaveCount(0);
+    // Live: the next message is a notice the moment it arrives, its text cut to 50 characters.
+    await post(second);
+    const secondNotice = notice(page, second.slice(0, 50));
+    await expect(secondNotice).toContainText(`${second.slice(0, 50)}...`);
+    await expect(unreadDot(secondNotice)).toHaveCount(1);
+
+    await firstNotice.click();
+    await expect(page).toHaveURL(/\/chat$/);
+    const onServer = async (text: string) => {
+      const answer = await readerApi.get<NotificationsAnswer>('/api/notifications?limit=100');
+      return answer.body.notifications.find((n) => n.message.startsWith(text.slice(0, 40)))?.read;
+    };
+    await expect.poll(() => onServer(first)).toBe(true);
+    expect(await onServer(second)).toBe(false);
+
+    await openBell(page);
+    await expect(unreadDot(notice(page, first))).toHaveCount(0);
+    await expect(unreadDot(notice(page, second.slice(0, 50)))).toHaveCount(1);
+    await bellPanel(page).getByRole('button', { name: 'Mark all as read' }).click();
+    await expect(unreadDot(notice(page, second.slice(0, 50)))).toHaveCount(0);
+    await expect.poll(() => onServer(second)).toBe(true);
+    // The poster has no notice of their own messages.
+    expect((await serverNotifications(posterApi)).notifications.filter((n) => n.message.includes(tag))).toEqual([]);
   });
 });
 

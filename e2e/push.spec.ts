@@ -17,7 +17,14 @@ import {
   type ApiClient,
   type RegisteredPerson,
 } from './fixtures';
-import { createTask, serverNotifications, unique, type ServerTask } from './api-helpers';
+import {
+  createTask,
+  sendDirectMessage,
+  serverNotifications,
+  startConversation,
+  unique,
+  type ServerTask,
+} from './api-helpers';
 
 // The device side of web push (issue 8): the service worker shows a system notification for each
 // push and a click opens its place; the Profile "Notifications" switch asks the permission only when
@@ -460,12 +467,7 @@ test.describe('the Notifications switch of Profile Settings', () => {
           return answer.body.users.find((user) => user.id === person.id)?.status;
         })
         .not.toBe('online');
-      const sent = await manager.post('/api/notifications', {
-        recipient: person.id,
-        title: 'Stand-up moved',
-        message: 'Stand-up is at 10:30 today',
-      });
-      expect(sent.status).toBe(201);
+      await assignTask(manager, person);
       await expect.poll(() => received.length).toBe(1);
       const [message] = received;
       expect(message?.path).toBe(new URL(endpoint).pathname);
@@ -534,12 +536,7 @@ test('the app icon badge follows the unread count, live, and clears at zero', as
   const manager = await apiAs(demoUsers.manager.email);
   await assignTask(manager, person);
   await expect.poll(lastBadgeCall).toBe('set 1');
-  const sent = await manager.post('/api/notifications', {
-    recipient: person.id,
-    title: 'Lunch',
-    message: 'Team lunch at noon',
-  });
-  expect(sent.status).toBe(201);
+  await sendDirectMessage(manager, await startConversation(manager, person), 'Team lunch at noon');
   await expect.poll(lastBadgeCall).toBe('set 2');
 
   // Read elsewhere (another device of the person): the badge follows once this device syncs.

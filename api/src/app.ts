@@ -15,7 +15,7 @@ import { inputGuardPlugin } from './plugins/input-guard';
 import { protocolVersionPlugin } from './plugins/protocol-version';
 import { staticPwaPlugin } from './plugins/static-pwa';
 import { realtimePlugin } from './realtime/io';
-import { pushPlugin } from './push/push-plugin';
+import { pushPlugin, type PushTuning } from './push/push-plugin';
 import { pushRoutes } from './routes/push/index';
 import { authRoutes } from './routes/auth/index';
 import { healthRoutes } from './routes/health';
@@ -31,10 +31,12 @@ export interface BuildOptions {
   /** Replaces the sign-in throttle (tests shorten its slow-down). */
   throttle?: LoginThrottle;
   logger?: boolean;
+  /** Shorter push windows and retries for the tests. */
+  push?: PushTuning;
 }
 
 /** Builds the whole server: API, Socket.IO and (when configured) the PWA, on one Fastify instance. */
-export async function buildApp({ config, throttle, logger = true }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, throttle, logger = true, push }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
     bodyLimit: limits.jsonBodyBytes,
@@ -98,7 +100,7 @@ export async function buildApp({ config, throttle, logger = true }: BuildOptions
     limiter: new RequestLimiter({ perUser: config.rateLimitPerUser, perIp: config.rateLimitPerIp }),
   });
   await app.register(realtimePlugin);
-  await app.register(pushPlugin);
+  await app.register(pushPlugin, push ?? {});
 
   const accounts = {
     db: app.db,

@@ -18,6 +18,8 @@ export interface Config {
   rateLimitPerUser: number;
   /** API requests per minute without a valid token, per IP address; 0 turns the limit off. */
   rateLimitPerIp: number;
+  /** PUSH_ALLOW_LOOPBACK=1: web push may go to a loopback endpoint (the tests' own receiver). Off by default. */
+  pushAllowLoopback: boolean;
 }
 
 /** A non-negative whole number from the environment, or the default when unset. */
@@ -60,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimitPerUser: countFrom(env, 'RATE_LIMIT_PER_USER', 200),
     rateLimitPerIp: countFrom(env, 'RATE_LIMIT_PER_IP', 100),
+    pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK === '1',
     ...overrides,
   };
 }

@@ -71,10 +71,22 @@ export function apiClient(app: () => FastifyInstance) {
     return { status: res.statusCode, body: res.json<T>() };
   }
 
-  async function pull(session: Session, clientId: string, cursor: number): Promise<PullResponse> {
-    const res = await call(session, 'GET', `/api/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=1000`);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return pullResponseSchema.parse(res.body);
+  /** One pull; a bootstrap is followed through all its pages, their changes in one answer (the last page's cursor). */
+  async function pull(session: Session, clientId: string, cursor: number, limit = 1000): Promise<PullResponse> {
+    const page = async (snapshot: string | null) => {
+      const query = `clientId=${clientId}&cursor=${snapshot ? 0 : cursor}&limit=${limit}`;
+      const res = await call(session, 'GET', `/api/sync/pull?${query}${snapshot ? `&snapshot=${snapshot}` : ''}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return pullResponseSchema.parse(res.body);
+    };
+    const first = await page(null);
+    let last = first;
+    const changes = [...first.changes];
+    while (last.bootstrap?.next) {
+      last = await page(last.bootstrap.next);
+      changes.push(...last.changes);
+    }
+    return { ...last, changes, reset: first.reset };
   }
 
   async function push(session: Session, clientId: string, mutations: Mutation[]): Promise<PushResponse> {

@@ -26,7 +26,7 @@ const recordedHashes: readonly { protocolVersion: number; sha256: string }[] = [
   { protocolVersion: 2, sha256: '42db673b14fddfe022efd7a71ae4e3d8da94f63b82aac00aeba31ef86acbd835' },
   { protocolVersion: 3, sha256: '3e9ac2e4b2c0e1e78513e8ecb7519ac5586437952c4c4a9534f4bf4686d2f8bc' },
   { protocolVersion: 4, sha256: 'b534aa8c2b7f602170eb91a7de5c6a5e4f97a8c1cd79a0579b78fb2336624181' },
-  { protocolVersion: 5, sha256: 'e02dd4b62ce7581ef30ecd2cfc59d92a00b2d2a0219b2f6d29be96b2b07d12f1' },
+  { protocolVersion: 5, sha256: '353311f8e1aac8887b3a3d7cb18788345db6a21c5602cc0e3f126150599bb63e' },
 ];
 
 /** The same JSON whatever order an object's keys were built in. */

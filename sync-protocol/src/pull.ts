@@ -3,12 +3,20 @@ import { idSchema } from './ids';
 import { limits } from './limits';
 import { userSchema } from './entities/user';
 import { taskSchema } from './entities/task';
-import { notificationSchema } from './entities/notification';
+import { notificationMarkerSchema, notificationSchema } from './entities/notification';
 import { chatMessageSchema } from './entities/chat';
 import { conversationSchema, directMessageSchema } from './entities/direct';
 
 /** Names of the synced entities, one client table each. */
-export const entityNames = ['user', 'task', 'notification', 'chatMessage', 'conversation', 'directMessage'] as const;
+export const entityNames = [
+  'user',
+  'task',
+  'notification',
+  'notificationMarker',
+  'chatMessage',
+  'conversation',
+  'directMessage',
+] as const;
 export type EntityName = (typeof entityNames)[number];
 
 const put = <E extends EntityName, S extends z.ZodType>(entity: E, data: S) =>
@@ -19,6 +27,7 @@ export const changeSchema = z.union([
   put('user', userSchema),
   put('task', taskSchema),
   put('notification', notificationSchema),
+  put('notificationMarker', notificationMarkerSchema),
   put('chatMessage', chatMessageSchema),
   put('conversation', conversationSchema),
   put('directMessage', directMessageSchema),
@@ -27,23 +36,38 @@ export const changeSchema = z.union([
 export type Change = z.infer<typeof changeSchema>;
 export type PutChange = Extract<Change, { op: 'put' }>;
 
-/** GET /api/sync/pull query. */
+/** Where a bootstrap goes on: the opaque token of its next page (see pullResponseSchema's `bootstrap`). */
+export const snapshotTokenSchema = z.string().regex(/^\d+\.\d+\.[0-9a-f-]{0,36}\.\d+\.\d+$/, 'Not a bootstrap token');
+
+/** GET /api/sync/pull query. `snapshot` resumes a bootstrap (cursor 0) where its last page ended. */
 export const pullQuerySchema = z.object({
   clientId: idSchema,
   cursor: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(limits.pullPageMax).default(limits.pullPageDefault),
+  snapshot: snapshotTokenSchema.optional(),
 });
 export type PullQuery = z.infer<typeof pullQuerySchema>;
 
+/** How far a bootstrap is: rows sent so far of all it holds, and the token of its next page (null: last page). */
+export const bootstrapProgressSchema = z.object({
+  next: snapshotTokenSchema.nullable(),
+  done: z.number().int(),
+  total: z.number().int(),
+});
+export type BootstrapProgress = z.infer<typeof bootstrapProgressSchema>;
+
 /**
- * GET /api/sync/pull answer. `reset` means a bootstrap: replace every entity table with `changes`.
- * `lastMutationId` is the highest mutation of this client the server has processed.
+ * GET /api/sync/pull answer. `reset` starts a bootstrap: empty every entity table, then apply `changes`.
+ * A bootstrap comes in pages (`bootstrap` set): the client keeps `bootstrap.next` and asks for it with
+ * cursor 0 until it is null; that last page carries the cursor to pull from. `lastMutationId` is the
+ * highest mutation of this client the server has processed.
  */
 export const pullResponseSchema = z.object({
   changes: z.array(changeSchema),
   cursor: z.number().int(),
   more: z.boolean(),
   reset: z.boolean(),
+  bootstrap: bootstrapProgressSchema.nullable(),
   lastMutationId: z.number().int(),
 });
 export type PullResponse = z.infer<typeof pullResponseSchema>;

@@ -22,12 +22,38 @@ function migrationsFolder(): string {
   throw new Error('Could not find the api/drizzle migrations folder');
 }
 
+/** Prepared statements kept per connection, by SQL text (drizzle prepares every query it runs). */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Keeps the connection's prepared statements by SQL text, so a query drizzle builds again and again (the same
+ * text with other parameters) is compiled by SQLite once. A statement taken from the cache goes back to its
+ * default result mode (drizzle switches some to raw rows).
+ */
+function cacheStatements(sqlite: Database.Database): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, Database.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) {
+      if (cached.reader) cached.raw(false).pluck(false).expand(false);
+      return cached;
+    }
+    const statement = prepare(source);
+    cache.set(source, statement);
+    // Least recently added goes first: a Map iterates in insertion order.
+    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value ?? '');
+    return statement;
+  }) as typeof sqlite.prepare;
+}
+
 /** Opens (creating if needed) the SQLite file, sets durable pragmas and applies migrations. */
 export function openDatabase(file: string): Db {
   // SQLite gives its -wal and -shm files the database file's permissions.
   makePrivateFile(file);
   for (const companion of [`${file}-wal`, `${file}-shm`]) if (existsSync(companion)) makePrivateFile(companion);
   const sqlite = new Database(file);
+  cacheStatements(sqlite);
   sqlite.pragma('journal_mode = WAL');
   // A commit hands its pages to the OS without waiting for the disk; an acknowledged write is on disk all
   // the same, because nothing is acknowledged before a group fsync of the WAL (see group-commit.ts).

@@ -169,11 +169,57 @@ export const notifications = sqliteTable(
     message: text('message').notNull(),
     relatedTaskId: text('related_task_id'),
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default({}),
+    /** The direct message a direct_message notice is about: one notice per message. */
+    messageId: text('message_id'),
     readAt: text('read_at'),
+    /** Set until the background push queue has handed it to web push (api/src/push). */
+    pushPending: integer('push_pending', { mode: 'boolean' }).notNull().default(false),
     createdAt: text('created_at').notNull().default(now),
     version: integer('version').notNull().default(0),
   },
-  (t) => [index('notifications_recipient').on(t.recipientId, t.createdAt)],
+  (t) => [
+    index('notifications_recipient').on(t.recipientId, t.createdAt),
+    // The unread count reads this index only (those after the person's read marker).
+    index('notifications_unread')
+      .on(t.recipientId, t.createdAt)
+      .where(sql`${t.readAt} IS NULL`),
+    uniqueIndex('notifications_message').on(t.recipientId, t.messageId),
+    index('notifications_push_pending')
+      .on(t.id)
+      .where(sql`${t.pushPending} = 1`),
+  ],
+);
+
+/**
+ * One person's read state of notifications (its id is the user's). Team chat notices are derived from the
+ * messages, not stored per person: each message by someone else since `chatSince` (null: since the person
+ * joined) is one; every notice up to `readThrough` is read, later ones when marked in chat_notice_reads.
+ */
+export const notificationMarkers = sqliteTable('notification_markers', {
+  id: text('id')
+    .primaryKey()
+    .references(() => users.id),
+  chatSince: text('chat_since'),
+  readThrough: text('read_through'),
+  version: integer('version').notNull().default(0),
+});
+
+/** Team chat notices a person marked read one by one, after their marker's readThrough. */
+export const chatNoticeReads = sqliteTable(
+  'chat_notice_reads',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    messageId: text('message_id').notNull(),
+    /** The message's time: marks at or before a new readThrough are dropped. */
+    messageCreatedAt: text('message_created_at').notNull(),
+    readAt: text('read_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.messageId] }),
+    index('chat_notice_reads_time').on(t.userId, t.messageCreatedAt),
+  ],
 );
 
 export const chatMessages = sqliteTable(
@@ -187,11 +233,25 @@ export const chatMessages = sqliteTable(
     type: text('type').$type<'text' | 'file'>().notNull().default('text'),
     edited: integer('edited', { mode: 'boolean' }).notNull().default(false),
     deletedAt: text('deleted_at'),
+    /** Set until the background push queue has told the team (api/src/push). */
+    pushPending: integer('push_pending', { mode: 'boolean' }).notNull().default(false),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
     version: integer('version').notNull().default(0),
   },
-  (t) => [index('chat_messages_created').on(t.createdAt)],
+  (t) => [
+    index('chat_messages_created').on(t.createdAt),
+    // Team chat notices: listed newest first and counted from these indexes, never by a scan.
+    index('chat_messages_live')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.deletedAt} IS NULL`),
+    index('chat_messages_author_live')
+      .on(t.userId, t.createdAt)
+      .where(sql`${t.deletedAt} IS NULL`),
+    index('chat_messages_push_pending')
+      .on(t.createdAt)
+      .where(sql`${t.pushPending} = 1`),
+  ],
 );
 
 export const chatAttachments = sqliteTable(
@@ -296,4 +356,40 @@ export const sessions = sqliteTable(
     expiresAt: text('expires_at').notNull(),
   },
   (t) => [index('sessions_user').on(t.userId)],
+);
+
+/** A push waiting to be sent to one subscription, or to be tried again (bounded; see api/src/push). */
+export const pushDeliveries = sqliteTable(
+  'push_deliveries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    endpoint: text('endpoint')
+      .notNull()
+      .references(() => pushSubscriptions.endpoint, { onDelete: 'cascade' }),
+    /** The PushPayload as JSON; it is encrypted to the subscription's keys when sent. */
+    payload: text('payload').notNull(),
+    /** The push service's Topic header: a newer push with the same topic replaces an undelivered one. */
+    topic: text('topic'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at').notNull(),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [index('push_deliveries_due').on(t.nextAttemptAt)],
+);
+
+/** Per person: when a team chat push last went out, and the messages held since (one push per 30 s). */
+export const pushChatStates = sqliteTable(
+  'push_chat_states',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id),
+    lastSentAt: text('last_sent_at'),
+    heldCount: integer('held_count').notNull().default(0),
+    /** The newest held message: named when it is the only one. */
+    heldMessageId: text('held_message_id'),
+    /** When the held messages are summed up in one push; null while none is held. */
+    flushAt: text('flush_at'),
+  },
+  (t) => [index('push_chat_states_flush').on(t.flushAt)],
 );

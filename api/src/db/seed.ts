@@ -45,6 +45,11 @@ export async function seedDemo(
     const id = uuidv7();
     const actor: Actor = { id, role: account.role };
     runCommand(db, flush, actor, createUserCommand, { id, passwordHash, ...account });
+    // The team has worked together for a while: the morning's chat (below) is in everyone's notifications.
+    db.update(users)
+      .set({ createdAt: new Date(now.getTime() - 30 * 86_400_000).toISOString() })
+      .where(eq(users.id, id))
+      .run();
     actors.set(account.email.split('@')[0] ?? account.email, actor);
   }
   seedTasks(db, flush, actors, now);

@@ -1,11 +1,20 @@
 import type { EntityName } from '@office/sync-protocol';
-import { chatMessages, conversations, directMessages, notifications, tasks, users } from './schema';
+import {
+  chatMessages,
+  conversations,
+  directMessages,
+  notificationMarkers,
+  notifications,
+  tasks,
+  users,
+} from './schema';
 
 /** The table behind each synced entity; each has `id` and `version` columns. */
 export const syncedTables = {
   user: users,
   task: tasks,
   notification: notifications,
+  notificationMarker: notificationMarkers,
   chatMessage: chatMessages,
   conversation: conversations,
   directMessage: directMessages,

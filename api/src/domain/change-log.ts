@@ -1,5 +1,5 @@
 import { eq, inArray, max, sql } from 'drizzle-orm';
-import type { EntityName } from '@office/sync-protocol';
+import type { EntityName, PutChange } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
 import { changeAudience, changeLog, meta } from '../db/schema';
 import { syncedTables } from '../db/synced-tables';
@@ -12,6 +12,11 @@ export interface ChangeRef {
   audience: string[];
   formerAudience?: string[];
   seq: number;
+  /**
+   * The entity as this change left it, when the command loaded it anyway (to answer with it): publishing
+   * sends it instead of loading it again.
+   */
+  state?: PutChange;
 }
 
 /** Appends one change-log row in the caller's transaction and stamps the entity's version with its sequence. */

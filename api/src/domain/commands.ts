@@ -17,8 +17,8 @@ export interface CommandContext {
   afterCommit(effect: () => void): void;
   /** Tells these rooms a spec event once the transaction has committed. */
   announce(announcement: Announcement): void;
-  /** Hands new notifications to web push once the transaction has committed. */
-  pushNotifications(ids: string[]): void;
+  /** Wakes the background push queue once the write is durable: these notifications (or a chat message) wait for it. */
+  queuePush(notificationIds?: string[]): void;
 }
 
 type SpecEvent = Exclude<keyof ServerToClientEvents, 'sync.change' | 'sync.poke' | 'error'>;
@@ -36,12 +36,14 @@ export interface Command<S extends z.ZodType, O> {
 
 export const defineCommand = <S extends z.ZodType, O>(command: Command<S, O>): Command<S, O> => command;
 
-/** What a committed command leaves for after the commit: realtime publication and side effects. */
+/** What a committed command leaves for after the commit is durable: realtime publication and side effects. */
 export interface PendingEffects {
   changes: ChangeRef[];
   announcements: Announcement[];
-  /** Ids of the notifications created, for web push. */
+  /** Ids of the notifications created. */
   notifications: string[];
+  /** Whether something waits for the background push queue. */
+  push: boolean;
   effects: (() => void)[];
 }
 
@@ -49,8 +51,27 @@ export const newPendingEffects = (): PendingEffects => ({
   changes: [],
   announcements: [],
   notifications: [],
+  push: false,
   effects: [],
 });
+
+/** Remembers how far `pending` is, to drop what a refused command (a rolled-back savepoint) added after. */
+export function effectsMark(pending: PendingEffects): () => void {
+  const lengths = {
+    changes: pending.changes.length,
+    announcements: pending.announcements.length,
+    notifications: pending.notifications.length,
+    effects: pending.effects.length,
+  };
+  const push = pending.push;
+  return () => {
+    pending.changes.length = lengths.changes;
+    pending.announcements.length = lengths.announcements;
+    pending.notifications.length = lengths.notifications;
+    pending.effects.length = lengths.effects;
+    pending.push = push;
+  };
+}
 
 /** Runs a command inside a transaction the caller owns (sync push wraps it with its own bookkeeping). */
 export function runInTransaction<S extends z.ZodType, O>(
@@ -82,12 +103,18 @@ export function runInTransaction<S extends z.ZodType, O>(
     },
     afterCommit: (effect) => pending.effects.push(effect),
     announce: (announcement) => pending.announcements.push(announcement),
-    pushNotifications: (ids) => pending.notifications.push(...ids),
+    queuePush: (ids = []) => {
+      pending.notifications.push(...ids);
+      pending.push = true;
+    },
   };
   return command.run(ctx, args);
 }
 
-/** Publishes a committed command's changes and runs its effects; a failing effect never undoes the write. */
+/**
+ * Publishes committed commands' changes and runs their effects once they are on disk (after the group
+ * fsync), in commit order; a failing effect never undoes the write.
+ */
 export type EffectsFlusher = (pending: PendingEffects) => void;
 
 /** Runs a command in its own transaction, then publishes it: the path every REST write takes. */

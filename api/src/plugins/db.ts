@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import type { Config } from '../config';
 import { openDatabase, type Db } from '../db/client';
 import { GroupCommit, walFlusher } from '../db/group-commit';
-import type { EffectsFlusher } from '../domain/commands';
+import type { EffectsFlusher, PendingEffects } from '../domain/commands';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     db: Db;
-    /** Publishes a committed command and runs its after-commit effects. */
+    /** Publishes a committed command and runs its effects once it is on disk, in commit order. */
     flush: EffectsFlusher;
     /** Resolves once every write committed so far is on disk; wait for it before acknowledging one. */
     durable(): Promise<void>;
@@ -31,10 +31,14 @@ export const dbPlugin = fp<{ config: Config }>(
     });
     app.decorate('config', config);
     app.decorate('db', db);
-    app.decorate('flush', (pending) => {
-      app.realtime.publish(pending.changes);
-      for (const announcement of pending.announcements) app.realtime.announce(announcement);
-      void app.push.deliver(pending.notifications);
+    const publish = (pending: PendingEffects): void => {
+      try {
+        app.realtime.publish(pending.changes);
+        for (const announcement of pending.announcements) app.realtime.announce(announcement);
+      } catch (error) {
+        app.log.error({ err: error }, 'publishing a committed change failed');
+      }
+      if (pending.push) app.push.wake();
       for (const effect of pending.effects) {
         try {
           effect();
@@ -42,6 +46,19 @@ export const dbPlugin = fp<{ config: Config }>(
           app.log.error({ err: error }, 'after-commit effect failed');
         }
       }
+    };
+    // Side effects wait for the group fsync: nobody hears of a write that a power cut could still undo. One
+    // chain keeps them in commit order (a later commit is never durable before an earlier one).
+    let published: Promise<void> = Promise.resolve();
+    app.decorate('flush', (pending) => {
+      const nothing =
+        !pending.changes.length && !pending.announcements.length && !pending.push && !pending.effects.length;
+      if (nothing) return;
+      const durable = groupCommit.durable();
+      published = Promise.all([published, durable]).then(
+        () => publish(pending),
+        (error: unknown) => app.log.error({ err: error }, 'a commit did not reach the disk; its effects are dropped'),
+      );
     });
     app.addHook('onClose', (_instance, hookDone) => {
       wal.close();

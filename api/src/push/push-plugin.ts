@@ -1,28 +1,51 @@
 import fp from 'fastify-plugin';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { users } from '../db/schema';
-import { loadVapidKeys, PushService } from './push-service';
+import { inSlices } from '../domain/read-support';
+import { PushQueue, type PushQueueOptions } from './push-queue';
+import { loadVapidKeys } from './vapid';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    push: PushService;
+    push: PushQueue;
   }
 }
 
-/** Web push: the VAPID keys and the sender the flusher hands new notifications to. */
-export const pushPlugin = fp(
-  (app, _opts, done) => {
-    const isAppVisible = (userId: string): boolean => {
-      if (!app.realtime.presence.isOnline(userId)) return false;
-      // Connected and not away: the app is open and visible, the bell shows it already.
-      return app.db.select({ status: users.status }).from(users).where(eq(users.id, userId)).get()?.status === 'online';
+/** Shorter windows and retries, for the tests. */
+export type PushTuning = Partial<Pick<PushQueueOptions, 'chatWindowMs' | 'retryBaseMs' | 'maxAttempts'>>;
+
+/** Web push: the VAPID keys and the background queue the flusher wakes once a write is durable. */
+export const pushPlugin = fp<PushTuning>(
+  (app, tuning, done) => {
+    /** Connected and not away: the app is open and visible, the bell shows it already. */
+    const visibleUsers = (ids: string[]): Set<string> => {
+      const connected = ids.filter((id) => app.realtime.presence.isOnline(id));
+      const online = inSlices(connected, (slice) =>
+        app.db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(inArray(users.id, slice), eq(users.status, 'online')))
+          .all(),
+      );
+      return new Set(online.map((row) => row.id));
     };
-    app.decorate(
-      'push',
-      new PushService(app.db, loadVapidKeys(app.config.dataDir), isAppVisible, (error, message) =>
-        app.log.warn({ err: error }, message),
-      ),
-    );
+    const push = new PushQueue({
+      db: app.db,
+      keys: loadVapidKeys(app.config.dataDir),
+      visibleUsers,
+      log: (error, message) => app.log.warn({ err: error }, message),
+      allowLoopback: app.config.pushAllowLoopback,
+      ...tuning,
+    });
+    app.decorate('push', push);
+    app.addHook('onReady', (hookDone) => {
+      push.start();
+      hookDone();
+    });
+    // Before the database closes: sends in flight finish, what waits stays stored for the next start.
+    app.addHook('preClose', async () => {
+      await push.stop();
+    });
     done();
   },
   { name: 'push', dependencies: ['db', 'realtime'] },

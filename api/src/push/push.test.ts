@@ -4,19 +4,25 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import { errorCatalogue, pushPayloadSchema, taskSchema, uuidv7, type PushPayload } from '@office/sync-protocol';
-import { notifications, pushSubscriptions, users } from '../db/schema';
-import { inDays, startTestServer, uniqueText, waitUntil } from '../test-support';
+import { chatMessages, notifications, pushChatStates, pushDeliveries, pushSubscriptions, users } from '../db/schema';
+import { inDays, sleep, startTestServer, uniqueText, waitUntil } from '../test-support';
 import { expectRefusal, useSeededServer, type Session } from '../test-api-client';
-import { loadVapidKeys } from './push-service';
+import { loadVapidKeys } from './vapid';
 
-// One seeded server for the file and one push endpoint run by the test itself; every test subscribes its own
-// endpoint paths, and the subscriptions are cleared after each test. Sockets must be gone between tests: a user
-// whose app is open and visible gets no push.
-const { server, people, db, call } = useSeededServer({ awaitOffline: true });
+// One seeded server for the file and one push endpoint run by the test itself (on loopback, which
+// PUSH_ALLOW_LOOPBACK allows here only); every test subscribes its own endpoint paths, and the subscriptions are
+// cleared after each test. Sockets must be gone between tests: a user whose app is open and visible gets no push.
+// Team chat pushes are coalesced over 800 ms here (30 s in the product) and retries start at 50 ms.
+const CHAT_WINDOW_MS = 800;
+const { server, people, db, call } = useSeededServer({
+  awaitOffline: true,
+  config: { pushAllowLoopback: true },
+  push: { chatWindowMs: CHAT_WINDOW_MS, retryBaseMs: 50 },
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // The push service: a plain HTTP server that records each request and answers 201, or what a test queued.
@@ -49,11 +55,8 @@ async function waitForRequests(endpoint: string, n = 1): Promise<Received[]> {
   return requestsTo(endpoint);
 }
 
-// Every delivery the server starts, so a test can wait until they have all ended (sent, refused or failed).
-const deliveries: Promise<void>[] = [];
-async function deliveriesSettled(): Promise<void> {
-  while (deliveries.length) await Promise.all(deliveries.splice(0));
-}
+/** Waits until the server's push queue has nothing in flight and nothing due now. */
+const deliveriesSettled = () => server.app.push.settled();
 
 beforeAll(async () => {
   endpointServer = createServer((req, res) => {
@@ -68,23 +71,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => endpointServer.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(endpointServer.address() as AddressInfo).port}`;
-
-  const push = server.app.push;
-  const deliver = push.deliver.bind(push);
-  vi.spyOn(push, 'deliver').mockImplementation((ids) => {
-    const delivery = deliver(ids);
-    deliveries.push(delivery);
-    return delivery;
-  });
 });
 
 afterEach(async () => {
   await deliveriesSettled();
   db().delete(pushSubscriptions).run();
+  db().delete(pushChatStates).run();
 });
 
 afterAll(async () => {
-  vi.restoreAllMocks();
   await new Promise((resolve) => endpointServer.close(resolve));
 });
 
@@ -466,7 +461,7 @@ describe('web push delivery', () => {
     expect(requestsTo(missing.endpoint)).toHaveLength(1);
   });
 
-  test('a failing push service (500, connection refused) never fails the action, keeps the subscription and spares the others', async () => {
+  test('a failing push service (500, connection refused) never fails the action; the push is tried again with backoff', async () => {
     const { alice } = people;
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -476,17 +471,25 @@ describe('web push delivery', () => {
     const failing = newSubscriber(endpointFor('failing'));
     const working = newSubscriber(endpointFor('working'));
     for (const subscriber of [refused, failing, working]) await subscribe(alice, subscriber);
-    answerWith(failing.endpoint, 500);
+    answerWith(failing.endpoint, 500, 503);
 
     const task = await assignTask(alice); // 201, whatever the push services do
     const [delivered] = await waitForRequests(working.endpoint);
     if (!delivered) throw new Error('no push request');
     expect(payloadOf(delivered, working).url).toBe(`/tasks?task=${task.id}`);
-    await waitForRequests(failing.endpoint);
-    await deliveriesSettled();
+    // 500, 503, then 201: the same push, encrypted anew each time, until the service takes it.
+    const tries = await waitForRequests(failing.endpoint, 3);
+    expect(tries.map((request) => payloadOf(request, failing))).toEqual(
+      Array.from({ length: 3 }, () => payloadOf(delivered, working)),
+    );
     expect(subscriptionRows().map((row) => row.endpoint)).toEqual(
       expect.arrayContaining([refused.endpoint, failing.endpoint, working.endpoint]),
     );
+    // The unreachable one waits for its next try, with its attempts counted.
+    const waiting = db().select().from(pushDeliveries).where(eq(pushDeliveries.endpoint, refused.endpoint)).all();
+    expect(waiting).toEqual([expect.objectContaining({ attempts: expect.any(Number) as unknown })]);
+    expect(waiting[0]?.attempts).toBeGreaterThanOrEqual(1);
+    db().delete(pushDeliveries).run();
   });
 
   test('no push while the recipient has the app open and visible; one once they are away', async () => {
@@ -509,64 +512,311 @@ describe('web push delivery', () => {
     expect(payloadOf(request, subscriber).url).toBe(`/tasks?task=${task.id}`);
   });
 
-  test('chat message pushes from one sender share a tag and carry a Topic, so they collapse', async () => {
-    const { alice, bob, carol } = people;
-    const subscriber = newSubscriber(endpointFor('chat'));
-    await subscribe(alice, subscriber);
-    const texts = [uniqueText('First chat'), uniqueText('Second chat')];
-    for (const text of texts) {
-      const res = await call(bob, 'POST', '/api/messages', { text });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-    }
-    const fromCarol = await call(carol, 'POST', '/api/messages', { text: uniqueText('From Carol') });
-    expect(fromCarol.status).toBe(201);
-
-    const requests = await waitForRequests(subscriber.endpoint, 3);
-    const pushes = requests.map((request) => ({
-      topic: request.headers.topic,
-      payload: payloadOf(request, subscriber),
-    }));
-    const bobsTag = `chat-${bob.user.id.replaceAll('-', '')}`;
-    const bobs = pushes.filter((p) => p.payload.tag === bobsTag);
-    expect(bobs.map((p) => p.payload.body).sort()).toEqual([...texts].sort());
-    for (const { topic, payload } of bobs) {
-      expect(payload).toMatchObject({ title: `New message from ${bob.user.name}`, url: '/chat' });
-      expect(topic).toBe(bobsTag.slice(0, 32));
-      expect(topic).toMatch(/^[\w-]{1,32}$/);
-    }
-    expect(new Set(bobs.map((p) => p.payload.notificationId)).size).toBe(2);
-
-    // Another sender collapses under another tag and topic.
-    const carols = pushes.find((p) => p.payload.tag !== bobsTag);
-    expect(carols?.payload.tag).toBe(`chat-${carol.user.id.replaceAll('-', '')}`);
-    expect(carols?.topic).toMatch(/^[\w-]{1,32}$/);
-    expect(carols?.topic).not.toBe(bobs[0]?.topic);
-  });
-
-  test('a direct-message notification leads to its conversation, a custom one to the dashboard', async () => {
+  test('a direct message is pushed at once, one by one, and leads to its conversation', async () => {
     const { alice, bob } = people;
-    const subscriber = newSubscriber(endpointFor('urls'));
+    const subscriber = newSubscriber(endpointFor('direct'));
     await subscribe(alice, subscriber);
-    const conversationId = uuidv7();
-    const direct = await call(bob, 'POST', '/api/notifications', {
-      recipient: alice.user.id,
-      type: 'direct_message',
-      title: `New Direct Message from ${bob.user.name}`,
-      message: 'Hello...',
-      data: { conversationId },
+    const started = await call<{ conversation: { id: string } }>(bob, 'POST', '/api/direct-messages/conversations', {
+      recipientId: alice.user.id,
     });
-    expect(direct.status).toBe(201);
-    const [first] = await waitForRequests(subscriber.endpoint);
-    if (!first) throw new Error('no push request');
-    expect(payloadOf(first, subscriber)).toMatchObject({
-      title: `New Direct Message from ${bob.user.name}`,
-      body: 'Hello...',
-      url: `/direct-messages?conversation=${conversationId}`,
-    });
-
-    await call(bob, 'POST', '/api/notifications', { recipient: alice.user.id, title: 'Custom', message: 'Hi' });
-    const [, second] = await waitForRequests(subscriber.endpoint, 2);
-    if (!second) throw new Error('no push request');
-    expect(payloadOf(second, subscriber)).toMatchObject({ title: 'Custom', body: 'Hi', url: '/dashboard' });
+    const conversationId = started.body.conversation.id;
+    for (const text of ['Are you there?', 'Ping']) {
+      const sent = await call(bob, 'POST', `/api/direct-messages/conversations/${conversationId}/messages`, { text });
+      expect(sent.status).toBe(201);
+    }
+    const requests = await waitForRequests(subscriber.endpoint, 2);
+    expect(requests.map((request) => payloadOf(request, subscriber))).toEqual([
+      expect.objectContaining({
+        title: `New Direct Message from ${bob.user.name}`,
+        body: 'Are you there?',
+        url: `/direct-messages?conversation=${conversationId}`,
+      }),
+      expect.objectContaining({ body: 'Ping', url: `/direct-messages?conversation=${conversationId}` }),
+    ]);
+    expect(requests.map((request) => request.headers.topic)).toEqual([undefined, undefined]);
   });
 });
+
+describe('team chat push: coalesced per person, skipped for whoever is in the app', () => {
+  const post = async (by: Session, text: string) => {
+    const res = await call<{ message: { id: string } }>(by, 'POST', '/api/messages', { text });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.message.id;
+  };
+
+  test('the first message is pushed at once; those within the window come as one "N new messages in Team Chat"', async () => {
+    const { alice, bob, carol } = people;
+    const away = newSubscriber(endpointFor('chat-away'));
+    const inApp = newSubscriber(endpointFor('chat-in-app'));
+    const author = newSubscriber(endpointFor('chat-author'));
+    await subscribe(alice, away);
+    await subscribe(carol, inApp);
+    await subscribe(bob, author);
+    const carolSocket = await server.connect(carol.token);
+    await waitUntil(() => db().select().from(users).where(eq(users.id, carol.user.id)).get()?.status === 'online');
+
+    const first = await post(bob, uniqueText('Lunch plans'));
+    const [now] = await waitForRequests(away.endpoint);
+    if (!now) throw new Error('no push request');
+    expect(payloadOf(now, away)).toEqual({
+      title: `New message from ${bob.user.name}`,
+      body: messageText(first),
+      url: '/chat',
+      tag: 'team-chat',
+      notificationId: first,
+    });
+    expect(now.headers.topic).toBe('team-chat');
+
+    const sentAt = Date.now();
+    await post(bob, uniqueText('Pizza or sushi?'));
+    await post(bob, uniqueText('Sushi it is'));
+    const newest = await post(bob, uniqueText('Booked for 12:30'));
+    // Held: nothing more until the window ends.
+    await sleep(CHAT_WINDOW_MS / 4);
+    expect(requestsTo(away.endpoint)).toHaveLength(1);
+    const [, summary] = await waitForRequests(away.endpoint, 2);
+    if (!summary) throw new Error('no summary push');
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(CHAT_WINDOW_MS / 2);
+    expect(payloadOf(summary, away)).toEqual({
+      title: 'Team Chat',
+      body: '3 new messages in Team Chat',
+      url: '/chat',
+      tag: 'team-chat',
+      notificationId: newest,
+    });
+
+    // The author and the person in the app got nothing; nobody's list was written per member.
+    await deliveriesSettled();
+    expect(requestsTo(inApp.endpoint)).toEqual([]);
+    expect(requestsTo(author.endpoint)).toEqual([]);
+    expect(db().select().from(notifications).where(eq(notifications.type, 'chat_message')).all()).toEqual([]);
+    carolSocket.close();
+  });
+
+  test('a direct message is not held by the team chat window', async () => {
+    const { alice, bob } = people;
+    const subscriber = newSubscriber(endpointFor('chat-and-direct'));
+    await subscribe(alice, subscriber);
+    await post(bob, uniqueText('Team news'));
+    await waitForRequests(subscriber.endpoint, 1);
+    await post(bob, uniqueText('More team news'));
+    const started = await call<{ conversation: { id: string } }>(bob, 'POST', '/api/direct-messages/conversations', {
+      recipientId: alice.user.id,
+    });
+    await call(bob, 'POST', `/api/direct-messages/conversations/${started.body.conversation.id}/messages`, {
+      text: 'Just for you',
+    });
+    const [, direct, held] = await waitForRequests(subscriber.endpoint, 3);
+    if (!direct || !held) throw new Error('missing pushes');
+    expect(payloadOf(direct, subscriber)).toMatchObject({ body: 'Just for you' });
+    // One held message is pushed as itself when the window ends.
+    expect(payloadOf(held, subscriber)).toMatchObject({ title: `New message from ${bob.user.name}`, tag: 'team-chat' });
+  });
+});
+
+describe('the push queue is stored', () => {
+  test('what waits when the server stops (a flagged notice, held team chat) is sent after the restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'office-push-restart-'));
+    const options = {
+      dataDir,
+      config: { pushAllowLoopback: true },
+      push: { chatWindowMs: CHAT_WINDOW_MS, retryBaseMs: 50 },
+    } as const;
+    try {
+      const first = await startTestServer(options);
+      const sessionOf = async (app: typeof first.app, email: string): Promise<Session> => {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email, password: 'demo1234' },
+        });
+        return res.json<Session>();
+      };
+      const [alice, bob, manager] = await Promise.all(
+        ['alice@demo.local', 'bob@demo.local', 'manager@demo.local'].map((email) => sessionOf(first.app, email)),
+      );
+      if (!alice || !bob || !manager) throw new Error('no sessions');
+      const subscriber = newSubscriber(endpointFor('restart'));
+      const inject = (app: typeof first.app, session: Session, url: string, payload: Record<string, unknown>) =>
+        app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${session.token}` }, payload });
+      expect((await inject(first.app, alice, '/api/push/subscribe', subscriber.subscription)).statusCode).toBe(201);
+
+      // A first chat message is pushed; the second is held for the window, then the server stops.
+      expect((await inject(first.app, bob, '/api/messages', { text: 'Before the restart' })).statusCode).toBe(201);
+      await waitForRequests(subscriber.endpoint, 1);
+      const held = await inject(first.app, bob, '/api/messages', { text: 'Held over the restart' });
+      await waitUntil(() => (first.app.db.select().from(pushChatStates).get()?.heldCount ?? 0) === 1);
+      // The queue stops first, so the task's notice stays flagged when the server goes.
+      await first.app.push.stop();
+      const task = await inject(first.app, manager, '/api/tasks', {
+        title: 'Assigned while stopping',
+        assignedTo: alice.user.id,
+        dueDate: inDays(2),
+      });
+      expect(task.statusCode).toBe(201);
+      await first.close();
+      expect(requestsTo(subscriber.endpoint)).toHaveLength(1);
+
+      const second = await startTestServer({ ...options, seed: false });
+      try {
+        const requests = await waitForRequests(subscriber.endpoint, 3);
+        const payloads = requests.slice(1).map((request) => payloadOf(request, subscriber));
+        expect(payloads).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({
+              title: 'New Task Assigned',
+              body: expect.stringContaining('Assigned while stopping') as unknown,
+            }),
+            expect.objectContaining({
+              title: `New message from ${bob.user.name}`,
+              body: 'Held over the restart',
+              notificationId: held.json<{ message: { id: string } }>().message.id,
+            }),
+          ]),
+        );
+        await second.app.push.settled();
+        expect(second.app.db.select().from(pushDeliveries).all()).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('only public push services (server-side request forgery)', () => {
+  // A server as the product runs it: PUSH_ALLOW_LOOPBACK off.
+  let strict: Awaited<ReturnType<typeof startTestServer>>;
+  let alice: Session;
+  beforeAll(async () => {
+    strict = await startTestServer();
+    const res = await strict.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'alice@demo.local', password: 'demo1234' },
+    });
+    alice = res.json<Session>();
+  });
+  afterAll(async () => {
+    await strict.close();
+  });
+
+  test('loopback, private, link-local, unique-local, metadata and plain-http endpoints are refused at subscribe time', async () => {
+    const endpoints = [
+      'http://127.0.0.1:4299/push/x',
+      'https://127.0.0.1/push/x',
+      'https://127.8.9.10/push/x',
+      'https://localhost/push/x',
+      'https://app.localhost/push/x',
+      'https://2130706433/push/x',
+      'https://0x7f.0.0.1/push/x',
+      'https://0.0.0.0/push/x',
+      'https://169.254.169.254/latest/meta-data',
+      'https://100.100.100.200/push/x',
+      'https://10.1.2.3/push/x',
+      'https://172.16.5.4/push/x',
+      'https://192.168.1.10/push/x',
+      'https://224.0.0.1/push/x',
+      'https://[::1]/push/x',
+      'https://[::]/push/x',
+      'https://[::ffff:127.0.0.1]/push/x',
+      'https://[::ffff:a9fe:a9fe]/push/x',
+      'https://[::ffff:10.0.0.1]/push/x',
+      'https://[64:ff9b::7f00:1]/push/x',
+      'https://[2002:a00:1::]/push/x',
+      'https://[fe80::1]/push/x',
+      'https://[fd00:ec2::254]/push/x',
+      'https://[fc00::1]/push/x',
+      'https://[ff02::1]/push/x',
+      'http://push.example.com/push/x',
+      'https://user:secret@push.example.com/push/x',
+    ];
+    for (const endpoint of endpoints) {
+      const res = await strict.app.inject({
+        method: 'POST',
+        url: '/api/push/subscribe',
+        headers: { authorization: `Bearer ${alice.token}` },
+        payload: newSubscriber(endpoint).subscription,
+      });
+      expect(res.statusCode, endpoint).toBe(400);
+      expect(res.json(), endpoint).toMatchObject({ code: 'invalid_input' });
+    }
+    expect(strict.app.db.select().from(pushSubscriptions).all()).toEqual([]);
+  });
+
+  test('an endpoint stored before (or behind) the check is checked again at send time and never contacted', async () => {
+    const sneaky = newSubscriber(endpointFor('sneaky'));
+    strict.app.db
+      .insert(pushSubscriptions)
+      .values({
+        endpoint: sneaky.endpoint,
+        userId: alice.user.id,
+        p256dh: sneaky.subscription.keys.p256dh,
+        auth: sneaky.subscription.keys.auth,
+      })
+      .run();
+    const manager = (
+      await strict.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'manager@demo.local', password: 'demo1234' },
+      })
+    ).json<Session>();
+    const res = await strict.app.inject({
+      method: 'POST',
+      url: '/api/tasks',
+      headers: { authorization: `Bearer ${manager.token}` },
+      payload: { title: uniqueText('Never pushed'), assignedTo: alice.user.id, dueDate: inDays(2) },
+    });
+    expect(res.statusCode).toBe(201);
+    await waitUntil(
+      () => strict.app.db.select().from(notifications).where(eq(notifications.pushPending, true)).all().length === 0,
+    );
+    await strict.app.push.settled();
+    expect(requestsTo(sneaky.endpoint)).toEqual([]);
+    expect(strict.app.db.select().from(pushDeliveries).all()).toEqual([]);
+  });
+});
+
+describe('redirects', () => {
+  test('a push service answering a redirect is not followed: the push is dropped, the target never hears of it', async () => {
+    const { alice } = people;
+    const target = createServer((req, res) => {
+      targetHits.push(req.url ?? '');
+      res.statusCode = 201;
+      res.end();
+    });
+    const targetHits: string[] = [];
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const redirector = createServer((req, res) => {
+      redirected.push(req.url ?? '');
+      res.statusCode = 303;
+      res.setHeader('location', `http://127.0.0.1:${(target.address() as AddressInfo).port}/stolen`);
+      res.end();
+    });
+    const redirected: string[] = [];
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const subscriber = newSubscriber(`http://127.0.0.1:${(redirector.address() as AddressInfo).port}/push/redirect`);
+      await subscribe(alice, subscriber);
+      await assignTask(alice);
+      await waitUntil(() => redirected.length === 1);
+      await deliveriesSettled();
+      expect(targetHits).toEqual([]);
+      expect(db().select().from(pushDeliveries).all()).toEqual([]);
+      // A redirect is not a reason to drop the subscription.
+      expect(subscriptionRow(subscriber.endpoint)).toBeDefined();
+    } finally {
+      await new Promise((resolve) => redirector.close(resolve));
+      await new Promise((resolve) => target.close(resolve));
+    }
+  });
+});
+
+/** What a chat message's push says: its text (the tests' texts are short). */
+function messageText(id: string): string {
+  const row = db().select().from(chatMessages).where(eq(chatMessages.id, id)).get();
+  if (!row) throw new Error(`no message ${id}`);
+  return row.text;
+}

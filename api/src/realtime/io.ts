@@ -85,16 +85,27 @@ export const realtimePlugin = fp(
       });
     });
 
+    /**
+     * Every change goes to exactly the rooms a pull would give it to, in commit order, so a client that was
+     * connected since its last pull holds everything up to a change's seq once it has applied it (no pull).
+     */
     const publish = (changes: ChangeRef[]): void => {
-      const states = loadCurrent(app.db, changes);
+      const states = loadCurrent(
+        app.db,
+        changes.filter((ref) => !ref.state),
+      );
       for (const ref of changes) {
-        const current = ref.op === 'put' ? states.get(`${ref.entity}:${ref.id}`) : undefined;
-        const change = current ?? { entity: ref.entity, op: 'delete' as const, id: ref.id };
-        const reached = current ? ref.audience : [...ref.audience, ...(ref.formerAudience ?? [])];
-        if (reached.length) io.to(reached).emit('sync.change', { seq: ref.seq, change });
-        // Those who lost sight of it pull, and the pull answers a delete for them.
-        const lost = current ? (ref.formerAudience ?? []).filter((p) => !ref.audience.includes(p)) : [];
-        if (lost.length) io.to(lost).except(reached).emit('sync.poke', { version: ref.seq });
+        const current = ref.op === 'put' ? (ref.state ?? states.get(`${ref.entity}:${ref.id}`)) : undefined;
+        const gone = { entity: ref.entity, op: 'delete' as const, id: ref.id };
+        if (!current) {
+          const reached = [...ref.audience, ...(ref.formerAudience ?? [])];
+          if (reached.length) io.to(reached).emit('sync.change', { seq: ref.seq, change: gone });
+          continue;
+        }
+        if (ref.audience.length) io.to(ref.audience).emit('sync.change', { seq: ref.seq, change: current });
+        // Those who lost sight of it remove it, as their pull would.
+        const lost = (ref.formerAudience ?? []).filter((p) => !ref.audience.includes(p));
+        if (lost.length) io.to(lost).except(ref.audience).emit('sync.change', { seq: ref.seq, change: gone });
       }
     };
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { countUnreadNotifications } from '../data/notification-hooks';
+import { countUnreadNotifications, isUnreadNotice } from '../data/notification-hooks';
 import { showAppBadge } from '../push/app-badge';
 import { isOpenUrlMessage } from '../push/push-payload';
 import { endPushSubscription } from '../push/push-subscription';
@@ -12,7 +12,10 @@ import { getAppRouter } from './router';
 /** The installed app's icon shows the unread count from IndexedDB, live; nothing while signed out. */
 function useUnreadAppBadge(): void {
   const workspace = useOptionalWorkspace();
-  const unread = useLiveQuery(() => (workspace ? countUnreadNotifications(workspace.db) : 0), [workspace]);
+  const unread = useLiveQuery(
+    () => (workspace ? countUnreadNotifications(workspace.db, workspace.ctx.userId) : 0),
+    [workspace],
+  );
   useEffect(() => {
     if (unread !== undefined) void showAppBadge(unread);
   }, [unread]);
@@ -43,8 +46,7 @@ function useOpenFromNotifications(): void {
 
 /** The notification the user clicked is read, as if clicked in the bell (a queued write, offline too). */
 async function markClickedRead(workspace: Workspace, id: string): Promise<void> {
-  const notification = await workspace.db.notifications.get(id);
-  if (!notification || notification.read) return;
+  if (!(await isUnreadNotice(workspace.db, workspace.ctx.userId, id))) return;
   await mutate(workspace.db, workspace.ctx, 'notification.markRead', { id });
   workspace.engine.kick();
 }

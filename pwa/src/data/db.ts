@@ -6,6 +6,7 @@ import type {
   EntityName,
   MutationName,
   Notification,
+  NotificationMarker,
   Task,
   User,
 } from '@office/sync-protocol';
@@ -16,8 +17,12 @@ export interface LocalRow {
 }
 export type LocalUser = User & LocalRow;
 export type LocalTask = Task & LocalRow;
-/** `unread: 1` exists only on unread rows, so the sparse `unread` index counts them without a scan. */
-export type LocalNotification = Notification & LocalRow & { unread?: 1 };
+/**
+ * `unreadAt` (the notice's time) exists only on unread rows, so the sparse `unreadAt` index counts those after
+ * the read marker without a scan. (`unread: 1` was version 3's flag.)
+ */
+export type LocalNotification = Notification & LocalRow & { unreadAt?: string; unread?: 1 };
+export type LocalNotificationMarker = NotificationMarker & LocalRow;
 export type LocalChatMessage = ChatMessage & LocalRow;
 export type LocalConversation = Conversation & LocalRow;
 export type LocalDirectMessage = DirectMessage & LocalRow;
@@ -38,6 +43,8 @@ export interface OutboxEntry {
   at: string;
   status: 'pending' | 'failed';
   undo: UndoRecord[];
+  /** The rows it touches as `table:key` (a multi-entry index: the writes of one row are found without a scan). */
+  rowKeys: string[];
   error?: { code: string; message: string };
 }
 
@@ -49,16 +56,25 @@ export interface DraftRow {
   savedAt: string;
 }
 
-export interface MetaRow {
-  key: 'clientId' | 'cursor' | 'nextMutationId';
-  value: string | number;
+/** How a bootstrap is going: rows received of all it holds (progress on a first sign-in). */
+export interface BootstrapState {
+  /** The server's token for the next page; null once the last page is in. */
+  next: string | null;
+  done: number;
+  total: number;
 }
+
+export type MetaRow =
+  | { key: 'clientId'; value: string }
+  | { key: 'cursor' | 'nextMutationId' | 'protocolVersion'; value: number }
+  | { key: 'bootstrap'; value: BootstrapState };
 
 /** Entity tables by the sync entity they hold. */
 export const entityTables = {
   user: 'users',
   task: 'tasks',
   notification: 'notifications',
+  notificationMarker: 'notificationMarkers',
   chatMessage: 'chatMessages',
   conversation: 'conversations',
   directMessage: 'directMessages',
@@ -69,6 +85,7 @@ export type WorkspaceDb = Dexie & {
   users: EntityTable<LocalUser, 'id'>;
   tasks: EntityTable<LocalTask, 'id'>;
   notifications: EntityTable<LocalNotification, 'id'>;
+  notificationMarkers: EntityTable<LocalNotificationMarker, 'id'>;
   chatMessages: EntityTable<LocalChatMessage, 'id'>;
   conversations: EntityTable<LocalConversation, 'id'>;
   directMessages: EntityTable<LocalDirectMessage, 'id'>;
@@ -113,21 +130,58 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
     );
   // Unsent composer texts, per conversation (never synced: a draft belongs to this device).
   db.version(4).stores({ drafts: 'key' });
+  // Protocol 5: team chat notices are derived from the messages with the person's read marker; an unread
+  // notice is counted after that marker; a write finds the queued writes of its rows by index.
+  db.version(5)
+    .stores({
+      notifications: 'id, createdAt, pending, unreadAt',
+      notificationMarkers: 'id',
+      chatMessages: 'id, timestamp, pending, [userId.id+timestamp]',
+      outbox: 'id, status, *rowKeys',
+    })
+    .upgrade(async (tx) => {
+      await tx
+        .table<LocalNotification, string>('notifications')
+        .toCollection()
+        .modify((row) => {
+          withUnreadAt(row);
+        });
+      await tx
+        .table<OutboxEntry, number>('outbox')
+        .toCollection()
+        .modify((entry) => {
+          entry.rowKeys = rowKeysOf(entry.undo);
+        });
+    });
   db.use(unreadKeyMiddleware);
   return db;
 }
 
 export const syncedTableNames = Object.values(entityTables);
 
-/** Sets or removes the `unread` index key from `read`; mutates and returns the row. */
+/** The `table:key` names of the rows a write touches. */
+export const rowKeysOf = (rows: readonly { table: string; key: string }[]): string[] => [
+  ...new Set(rows.map(({ table, key }) => rowKey(table, key))),
+];
+export const rowKey = (table: string, key: string): string => `${table}:${key}`;
+
+/** Sets or removes the `unread` index key from `read`; mutates and returns the row (version 3's upgrade). */
 function withUnreadKey(row: LocalNotification): LocalNotification {
   if (row.read) delete row.unread;
   else row.unread = 1;
   return row;
 }
 
+/** Sets or removes the `unreadAt` index key from `read`; mutates and returns the row. */
+function withUnreadAt(row: LocalNotification): LocalNotification {
+  delete row.unread;
+  if (row.read) delete row.unreadAt;
+  else row.unreadAt = row.createdAt;
+  return row;
+}
+
 /**
- * Derives `unread` on every write of a notification (server pulls, live changes, read marks, undo),
+ * Derives `unreadAt` on every write of a notification (server pulls, live changes, read marks, undo),
  * in one place below all of them: Dexie's put, add, update and modify all reach DBCore as put or add.
  */
 const unreadKeyMiddleware: Middleware<DBCore> = {
@@ -142,7 +196,7 @@ const unreadKeyMiddleware: Middleware<DBCore> = {
         ...table,
         mutate(request) {
           if (request.type !== 'put' && request.type !== 'add') return table.mutate(request);
-          const values = (request.values as LocalNotification[]).map((row) => withUnreadKey({ ...row }));
+          const values = (request.values as LocalNotification[]).map((row) => withUnreadAt({ ...row }));
           return table.mutate({ ...request, values });
         },
       };

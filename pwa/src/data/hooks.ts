@@ -77,8 +77,11 @@ export function useLatestChatMessages(count: number): LocalChatMessage[] | undef
   return useLiveQuery(() => db.chatMessages.orderBy('timestamp').reverse().limit(count).toArray(), [db, count]);
 }
 
-/** Whether this device has pulled from the server at least once (undefined while reading). */
+/** Whether this device has pulled everything from the server at least once: no bootstrap under way (undefined while reading). */
 export function useHasSynced(): boolean | undefined {
   const { db } = useWorkspace();
-  return useLiveQuery(async () => (await db.meta.get('cursor')) !== undefined, [db]);
+  return useLiveQuery(
+    async () => (await db.meta.get('cursor')) !== undefined && (await db.meta.get('bootstrap')) === undefined,
+    [db],
+  );
 }

@@ -1,20 +1,23 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import type { Notification } from '@office/sync-protocol';
+import type { ChatMessage, Notification, NotificationMarker } from '@office/sync-protocol';
 import { mutate } from '../sync/mutate';
 import { freshDb } from '../sync/test-support';
 import { markAllThrough } from '../app/shell/notification-format';
 import type { WorkspaceDb } from './db';
-import { countUnreadNotifications, listNotifications } from './notification-hooks';
+import { countUnreadNotifications, isUnreadNotice, listNotifications } from './notification-hooks';
 
-// Ids are UUIDs, as the read-mark mutations' schemas require: `n1` becomes ...0001.
+// Ids are UUIDs, as the read-mark mutations' schemas require: `n1` becomes ...0001 (messages are m11 and up).
 const uuid = (id: string): string => `00000000-0000-7000-8000-${id.slice(1).padStart(12, '0')}`;
+const me = uuid('u1');
+const other = { _id: uuid('u2'), id: uuid('u2'), name: 'Maya Manager', avatar: null, role: 'manager' as const };
+const ctx = { userId: me };
 
 const aNotification = (id: string, createdAt: string, read = false): Notification => ({
   _id: uuid(id),
   id: uuid(id),
-  recipient: 'u-alice',
+  recipient: me,
   sender: null,
-  type: 'custom',
+  type: 'task_updated',
   title: `Notice ${id}`,
   message: 'Hello',
   relatedTask: null,
@@ -22,6 +25,30 @@ const aNotification = (id: string, createdAt: string, read = false): Notificatio
   read,
   createdAt,
   version: 1,
+});
+
+const aMessage = (id: string, timestamp: string, text: string, author = other): ChatMessage => ({
+  _id: uuid(id),
+  id: uuid(id),
+  userId: author,
+  userName: author.name,
+  userAvatar: null,
+  text,
+  type: 'text',
+  timestamp,
+  edited: false,
+  attachments: [],
+  version: 1,
+});
+
+const marker = (overrides: Partial<NotificationMarker> = {}): NotificationMarker => ({
+  _id: me,
+  id: me,
+  chatSince: '2026-05-14T00:00:00.000Z',
+  readThrough: null,
+  chatReads: [],
+  version: 1,
+  ...overrides,
 });
 
 let db: WorkspaceDb | undefined;
@@ -32,46 +59,80 @@ afterEach(() => {
 
 describe('the bell’s queries', () => {
   test('the list is newest first and limited; the unread count covers every notification', async () => {
-    db = freshDb('u-alice');
+    db = freshDb(me);
+    await db.notificationMarkers.put(marker());
     await db.notifications.bulkPut([
       aNotification('n1', '2026-05-14T08:00:00.000Z'),
       aNotification('n3', '2026-05-14T10:00:00.000Z', true),
       aNotification('n2', '2026-05-14T09:00:00.000Z'),
       aNotification('n4', '2026-05-14T07:00:00.000Z'),
     ]);
-    expect((await listNotifications(db)).map((n) => n.title)).toEqual([
+    expect((await listNotifications(db, me)).map((n) => n.title)).toEqual([
       'Notice n3',
       'Notice n2',
       'Notice n1',
       'Notice n4',
     ]);
-    expect((await listNotifications(db, 2)).map((n) => n.title)).toEqual(['Notice n3', 'Notice n2']);
-    expect(await countUnreadNotifications(db)).toBe(3);
+    expect((await listNotifications(db, me, 2)).map((n) => n.title)).toEqual(['Notice n3', 'Notice n2']);
+    expect(await countUnreadNotifications(db, me)).toBe(3);
+  });
+
+  test('team chat messages by others since the person joined are their notices, merged in time order', async () => {
+    db = freshDb(me);
+    await db.notificationMarkers.put(marker({ chatSince: '2026-05-14T08:30:00.000Z' }));
+    await db.notifications.bulkPut([aNotification('n1', '2026-05-14T09:00:00.000Z')]);
+    await db.chatMessages.bulkPut([
+      aMessage('m11', '2026-05-14T08:00:00.000Z', 'Before I joined'),
+      aMessage('m12', '2026-05-14T09:30:00.000Z', 'x'.repeat(60)),
+      aMessage('m13', '2026-05-14T08:45:00.000Z', 'Morning'),
+      aMessage('m14', '2026-05-14T10:00:00.000Z', 'My own', { ...other, _id: me, id: me, name: 'Me' }),
+    ]);
+    const list = await listNotifications(db, me);
+    expect(list.map((n) => [n.id, n.type, n.title, n.message, n.read])).toEqual([
+      [uuid('m12'), 'chat_message', 'New message from Maya Manager', `${'x'.repeat(50)}...`, false],
+      [uuid('n1'), 'task_updated', 'Notice n1', 'Hello', false],
+      [uuid('m13'), 'chat_message', 'New message from Maya Manager', 'Morning', false],
+    ]);
+    expect(await countUnreadNotifications(db, me)).toBe(3);
   });
 
   test('read marks lower the unread count at once, offline too; mark-all spares what arrived after the list', async () => {
-    db = freshDb('u-alice');
+    db = freshDb(me);
+    await db.notificationMarkers.put(marker());
     await db.notifications.bulkPut([
       aNotification('n1', '2026-05-14T08:00:00.000Z'),
       aNotification('n2', '2026-05-14T09:00:00.000Z'),
-      aNotification('n3', '2026-05-14T10:00:00.000Z'),
     ]);
-    const ctx = { userId: 'u-alice' };
+    await db.chatMessages.bulkPut([
+      aMessage('m11', '2026-05-14T08:30:00.000Z', 'One'),
+      aMessage('m12', '2026-05-14T09:30:00.000Z', 'Two'),
+    ]);
+    expect(await countUnreadNotifications(db, me)).toBe(4);
     await mutate(db, ctx, 'notification.markRead', { id: uuid('n1') });
-    expect(await countUnreadNotifications(db)).toBe(2);
+    await mutate(db, ctx, 'notification.markRead', { id: uuid('m11') });
+    expect(await countUnreadNotifications(db, me)).toBe(2);
+    expect(await isUnreadNotice(db, me, uuid('m11'))).toBe(false);
+    expect(await isUnreadNotice(db, me, uuid('m12'))).toBe(true);
+    expect((await db.notificationMarkers.get(me))?.chatReads).toEqual([uuid('m11')]);
 
-    const shown = await listNotifications(db);
+    const shown = await listNotifications(db, me);
     await db.notifications.put(aNotification('n4', '2026-05-14T11:00:00.000Z'));
+    await db.chatMessages.put(aMessage('m15', '2026-05-14T11:30:00.000Z', 'Later'));
     const through = markAllThrough(shown);
     await mutate(db, ctx, 'notification.markAllRead', through ? { through } : {});
-    expect(await countUnreadNotifications(db)).toBe(1);
-    expect((await db.notifications.get(uuid('n4')))?.read).toBe(false);
-    expect(await db.outbox.count()).toBe(2);
+    expect(await countUnreadNotifications(db, me)).toBe(2);
+    expect((await listNotifications(db, me)).filter((n) => !n.read).map((n) => n.id)).toEqual([
+      uuid('m15'),
+      uuid('n4'),
+    ]);
+    // Mark all is one write: the marker, not one row per notice.
+    expect((await db.notificationMarkers.get(me))?.readThrough).toBe(through);
+    expect(await db.outbox.count()).toBe(3);
   });
 
   test('an empty database has no notifications and nothing unread', async () => {
-    db = freshDb('u-alice');
-    expect(await listNotifications(db)).toEqual([]);
-    expect(await countUnreadNotifications(db)).toBe(0);
+    db = freshDb(me);
+    expect(await listNotifications(db, me)).toEqual([]);
+    expect(await countUnreadNotifications(db, me)).toBe(0);
   });
 });

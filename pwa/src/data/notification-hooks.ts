@@ -1,28 +1,111 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { LocalNotification, WorkspaceDb } from './db';
+import { chatNotice, readByMarker, type NotificationMarker } from '@office/sync-protocol';
+import type { LocalChatMessage, LocalNotification, WorkspaceDb } from './db';
 import { useWorkspace } from '../sync/sync-context';
+
+// The bell merges two sources, as GET /api/notifications does: the notifications stored for this person (task
+// notices, direct messages) and the team chat notices derived here from the chat's messages with the person's
+// read marker. Nothing is stored per member for a team chat message, on the server or on the device.
 
 /** How many notifications the bell's list shows; older ones stay in the database and in the unread count. */
 export const NOTIFICATION_LIST_LIMIT = 50;
 
-/** The newest notifications first (ties by id, which is time-ordered too). */
-export function listNotifications(db: WorkspaceDb, limit = NOTIFICATION_LIST_LIMIT): Promise<LocalNotification[]> {
-  return db.notifications.orderBy('createdAt').reverse().limit(limit).toArray();
+/**
+ * The person's read marker as this device holds it. Before the bootstrap brought it, chat notices start when
+ * the person joined (their user row) and nothing is read.
+ */
+export async function markerOf(db: WorkspaceDb, userId: string): Promise<NotificationMarker> {
+  const stored = await db.notificationMarkers.get(userId);
+  if (stored) return stored;
+  const me = await db.users.get(userId);
+  return { _id: userId, id: userId, chatSince: me?.createdAt ?? '', readThrough: null, chatReads: [], version: 0 };
 }
 
-/** How many of the user's notifications are unread on this device, pending read marks included. */
-export function countUnreadNotifications(db: WorkspaceDb): Promise<number> {
-  return db.notifications.where('unread').equals(1).count();
+/** A team chat message as the person's notice (not for their own messages, nor for those before they joined). */
+const noticeOf = (message: LocalChatMessage, marker: NotificationMarker): LocalNotification =>
+  chatNotice(
+    {
+      id: message.id,
+      text: message.text,
+      createdAt: message.timestamp,
+      version: message.version,
+      author: { id: message.userId.id, name: message.userId.name },
+    },
+    marker,
+  );
+
+/** A stored notice as the person sees it: read when the marker covers it, too. */
+const withMarker = (notification: LocalNotification, marker: NotificationMarker): LocalNotification =>
+  notification.read || !readByMarker(marker, notification.createdAt) ? notification : { ...notification, read: true };
+
+/** The newest notices first, stored and team chat merged (ties by id, which is time-ordered too). */
+export async function listNotifications(
+  db: WorkspaceDb,
+  userId: string,
+  limit = NOTIFICATION_LIST_LIMIT,
+): Promise<LocalNotification[]> {
+  const marker = await markerOf(db, userId);
+  const stored = await db.notifications.orderBy('createdAt').reverse().limit(limit).toArray();
+  // Newest messages first, walking back until `limit` notices of this person are found.
+  const chat = await db.chatMessages
+    .where('timestamp')
+    .aboveOrEqual(marker.chatSince)
+    .reverse()
+    .filter((message) => message.userId.id !== userId)
+    .limit(limit)
+    .toArray();
+  return [...stored.map((n) => withMarker(n, marker)), ...chat.map((m) => noticeOf(m, marker))]
+    .sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)))
+    .slice(0, limit);
 }
 
-/** The bell's list, live: it follows pulls, socket pokes and optimistic read marks. */
+/**
+ * How many of the person's notices are unread on this device, pending read marks included, from indexes only:
+ * stored ones unread after the marker, plus the team chat messages after it (all less the person's own) less
+ * those marked read one by one.
+ */
+export async function countUnreadNotifications(db: WorkspaceDb, userId: string): Promise<number> {
+  const marker = await markerOf(db, userId);
+  const stored = await db.notifications
+    .where('unreadAt')
+    .above(marker.readThrough ?? '')
+    .count();
+  const after =
+    marker.readThrough !== null && marker.readThrough >= marker.chatSince
+      ? { from: marker.readThrough, open: true }
+      : { from: marker.chatSince, open: false };
+  const all = await db.chatMessages.where('timestamp').between(after.from, '\uffff', !after.open, true).count();
+  const own = await db.chatMessages
+    .where('[userId.id+timestamp]')
+    .between([userId, after.from], [userId, '\uffff'], !after.open, true)
+    .count();
+  const marked = (await db.chatMessages.bulkGet(marker.chatReads)).filter(
+    (message) =>
+      message !== undefined &&
+      message.userId.id !== userId &&
+      (after.open ? message.timestamp > after.from : message.timestamp >= after.from),
+  ).length;
+  return stored + all - own - marked;
+}
+
+/** Whether the notice `id` (stored, or a team chat message's) is unread for the person on this device. */
+export async function isUnreadNotice(db: WorkspaceDb, userId: string, id: string): Promise<boolean> {
+  const marker = await markerOf(db, userId);
+  const stored = await db.notifications.get(id);
+  if (stored) return !withMarker(stored, marker).read;
+  const message = await db.chatMessages.get(id);
+  if (!message || message.userId.id === userId || message.timestamp < marker.chatSince) return false;
+  return !noticeOf(message, marker).read;
+}
+
+/** The bell's list, live: it follows pulls, socket changes and optimistic read marks. */
 export function useNotifications(limit = NOTIFICATION_LIST_LIMIT): LocalNotification[] | undefined {
-  const { db } = useWorkspace();
-  return useLiveQuery(() => listNotifications(db, limit), [db, limit]);
+  const { db, ctx } = useWorkspace();
+  return useLiveQuery(() => listNotifications(db, ctx.userId, limit), [db, ctx.userId, limit]);
 }
 
 /** The unread count, live (undefined while reading). */
 export function useUnreadNotificationCount(): number | undefined {
-  const { db } = useWorkspace();
-  return useLiveQuery(() => countUnreadNotifications(db), [db]);
+  const { db, ctx } = useWorkspace();
+  return useLiveQuery(() => countUnreadNotifications(db, ctx.userId), [db, ctx.userId]);
 }

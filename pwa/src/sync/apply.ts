@@ -1,6 +1,7 @@
-import type { Change, PullResponse } from '@office/sync-protocol';
+import { PROTOCOL_VERSION, type Change, type PullResponse } from '@office/sync-protocol';
 import {
   entityTables,
+  rowKey,
   syncedTableNames,
   type LocalRow,
   type OutboxEntry,
@@ -14,14 +15,13 @@ type VersionedRow = LocalRow & { id: string; version?: number };
 
 const allTables = (db: WorkspaceDb) => [db.outbox, db.meta, ...syncedTableNames.map((name) => db.table(name))];
 
-/** The server's rows that changes put in place (null: removed), by table and key. */
+/** The server's rows that changes put in place (null: removed), by `table:key`. */
 type ServerRows = Map<string, UndoRecord['row']>;
-const rowKey = (table: string, key: string) => `${table}:${key}`;
 
 /**
- * Applies a page of changes, table by table with bulk reads and writes (a bootstrap holds tens of
- * thousands). Newer version wins: an older state of an entity never overwrites a newer one. A page
- * names each entity once, so grouping by table keeps every entity's outcome.
+ * Applies a page of changes, table by table with bulk reads and writes (a bootstrap page holds a thousand).
+ * Newer version wins: an older state of an entity never overwrites a newer one. A page names each entity
+ * once, so grouping by table keeps every entity's outcome.
  */
 async function applyChanges(db: WorkspaceDb, changes: readonly Change[], emptyTables: boolean): Promise<ServerRows> {
   const serverRows: ServerRows = new Map();
@@ -45,49 +45,113 @@ async function applyChanges(db: WorkspaceDb, changes: readonly Change[], emptyTa
   return serverRows;
 }
 
+/** The queued writes (pending) of these rows, found on the outbox's row index, by id. */
+async function pendingWritesOf(db: WorkspaceDb, keys: Iterable<string>): Promise<Map<number, OutboxEntry>> {
+  const list = [...keys];
+  const found = list.length ? await db.outbox.where('rowKeys').anyOf(list).toArray() : [];
+  return new Map(found.filter((entry) => entry.status === 'pending').map((entry) => [entry.id, entry]));
+}
+
 /**
  * A queued write rolls back to the server's newest row, not to the row as it was when the write was
  * made: since then the server may have changed or removed it, and the row may have shown an earlier
- * queued write that the server refused too. After a bootstrap, a row it did not bring is gone.
+ * queued write that the server refused too. When a bootstrap starts, every row is gone until it comes.
  */
-async function refreshRollbacks(db: WorkspaceDb, serverRows: ServerRows, bootstrap: boolean): Promise<void> {
-  if (serverRows.size === 0 && !bootstrap) return;
-  await db.outbox
-    .where('status')
-    .equals('pending')
-    .modify((entry) => {
-      entry.undo = entry.undo.map((undo) => {
-        const key = rowKey(undo.table, undo.key);
-        if (serverRows.has(key)) return { ...undo, row: serverRows.get(key) ?? null };
-        return bootstrap ? { ...undo, row: null } : undo;
+async function refreshRollbacks(db: WorkspaceDb, serverRows: ServerRows, bootstrapStart: boolean): Promise<void> {
+  if (bootstrapStart) {
+    await db.outbox
+      .where('status')
+      .equals('pending')
+      .modify((entry) => {
+        entry.undo = entry.undo.map((undo) => ({ ...undo, row: null }));
       });
+  }
+  const entries = await pendingWritesOf(db, serverRows.keys());
+  for (const entry of entries.values()) {
+    const undo = entry.undo.map((record) => {
+      const key = rowKey(record.table, record.key);
+      return serverRows.has(key) ? { ...record, row: serverRows.get(key) ?? null } : record;
     });
+    await db.outbox.update(entry.id, { undo });
+  }
 }
 
 /**
- * Re-applies the writes still waiting in the outbox on top of the server's state:
- * a row is pending exactly while a queued write touches it.
+ * Re-applies the queued writes on top of the server's state, for the rows in `touched` only: the writes of
+ * those rows, and with them every row those writes touch (and so on). A row the server did not just write
+ * goes back to the server's state first (the oldest write's rollback). A row is pending exactly while a
+ * queued write touches it. The cost follows the rows touched, not the size of the outbox or the tables.
  */
-export async function rebase(db: WorkspaceDb, ctx: MutatorContext): Promise<void> {
-  for (const name of syncedTableNames) {
-    await db
-      .table<VersionedRow, string>(name)
-      .where('pending')
-      .equals(1)
-      .modify((row) => {
-        delete row.pending;
-      });
+async function rebase(db: WorkspaceDb, ctx: MutatorContext, touched: Iterable<string>, fresh: Set<string>) {
+  const keys = new Set(touched);
+  const writes = new Map<number, OutboxEntry>();
+  let frontier = [...keys];
+  while (frontier.length) {
+    const found = await pendingWritesOf(db, frontier);
+    frontier = [];
+    for (const entry of found.values()) {
+      if (writes.has(entry.id)) continue;
+      writes.set(entry.id, entry);
+      for (const key of entry.rowKeys) {
+        if (keys.has(key)) continue;
+        keys.add(key);
+        frontier.push(key);
+      }
+    }
   }
-  const pending = await db.outbox.where('status').equals('pending').sortBy('id');
-  for (const entry of pending) await applyMutator(db, entry.name, entry.args, ctx);
+  const ordered = [...writes.values()].sort((a, b) => a.id - b.id);
+  for (const key of keys) {
+    if (fresh.has(key)) continue;
+    // The oldest queued write of the row holds the server's row as this device last heard it.
+    const oldest = ordered.find((entry) => entry.rowKeys.includes(key));
+    const record = oldest?.undo.find((undo) => rowKey(undo.table, undo.key) === key);
+    if (record) await putServerRow(db, record);
+    else await clearPending(db, key);
+  }
+  for (const entry of ordered) await applyMutator(db, entry.name, entry.args, ctx);
 }
 
-/** Applies one pull page in one transaction: changes, cursor, acknowledged outbox entries, rebase. */
+async function putServerRow(db: WorkspaceDb, undo: UndoRecord): Promise<void> {
+  const table = db.table<VersionedRow, string>(undo.table);
+  if (undo.row === null) {
+    await table.delete(undo.key);
+    return;
+  }
+  // A rollback taken while an earlier, since acknowledged, write still marked the row.
+  const { pending: _pending, ...row } = undo.row;
+  await table.put({ ...row, id: undo.key });
+}
+
+/** Drops a row's pending mark: no queued write touches it any more. */
+async function clearPending(db: WorkspaceDb, key: string): Promise<void> {
+  const cut = key.indexOf(':');
+  const table = db.table<VersionedRow, string>(key.slice(0, cut));
+  const row = await table.get(key.slice(cut + 1));
+  if (!row?.pending) return;
+  const { pending: _pending, ...server } = row;
+  await table.put(server);
+}
+
+/** Every pending write, for a rebase of everything (a bootstrap emptied the tables). */
+async function everyPendingRow(db: WorkspaceDb): Promise<string[]> {
+  const entries = await db.outbox.where('status').equals('pending').toArray();
+  return entries.flatMap((entry) => entry.rowKeys);
+}
+
+/**
+ * Applies one pull page in one transaction: changes, cursor, bootstrap progress, acknowledged outbox
+ * entries, rebase. A bootstrap (`reset` on its first page) empties the tables first; its pages carry the
+ * token of the next one, kept so a broken link resumes there, and its last page the cursor.
+ */
 export async function applyPull(db: WorkspaceDb, ctx: MutatorContext, page: PullResponse): Promise<void> {
   await db.transaction('rw', allTables(db), async () => {
     if (page.reset) for (const name of syncedTableNames) await db.table(name).clear();
-    await refreshRollbacks(db, await applyChanges(db, page.changes, page.reset), page.reset);
+    const serverRows = await applyChanges(db, page.changes, page.reset);
+    await refreshRollbacks(db, serverRows, page.reset);
     await writeCursor(db, page.reset ? page.cursor : Math.max(page.cursor, await readCursor(db)));
+    if (page.reset) await db.meta.put({ key: 'protocolVersion', value: PROTOCOL_VERSION });
+    if (page.bootstrap?.next) await db.meta.put({ key: 'bootstrap', value: page.bootstrap });
+    else await db.meta.delete('bootstrap');
     const processed = await db.outbox
       .where('id')
       .belowOrEqual(page.lastMutationId)
@@ -98,56 +162,50 @@ export async function applyPull(db: WorkspaceDb, ctx: MutatorContext, page: Pull
     // ones (now or in a later page of this pull), and a refused one leaves nothing behind.
     for (const entry of processed) await restoreRows(db, entry);
     await db.outbox.bulkDelete(processed.map((entry) => entry.id));
-    await rebase(db, ctx);
+    const touched = page.reset
+      ? await everyPendingRow(db)
+      : [...serverRows.keys(), ...processed.flatMap((entry) => entry.rowKeys)];
+    await rebase(db, ctx, touched, new Set(serverRows.keys()));
   });
 }
 
 /** Puts the rows a queued write touched back as the server last sent them (see refreshRollbacks). */
 async function restoreRows(db: WorkspaceDb, entry: OutboxEntry): Promise<void> {
-  for (const undo of entry.undo) {
-    const table = db.table<VersionedRow, string>(undo.table);
-    if (undo.row === null) await table.delete(undo.key);
-    else await table.put({ ...undo.row, id: undo.key });
-  }
+  for (const undo of entry.undo) await putServerRow(db, undo);
 }
 
-/** Whether a queued write of this device touches the entity a change is about. */
-async function hasPendingWrite(db: WorkspaceDb, change: Change): Promise<boolean> {
-  const table = entityTables[change.entity];
-  const pending = await db.outbox.where('status').equals('pending').toArray();
-  return pending.some((entry) => entry.undo.some((undo) => undo.table === table && undo.key === change.id));
-}
+/** What became of a live change: applied (and the cursor moved when allowed), or held for a pending write. */
+export type LiveOutcome = 'applied' | 'held';
 
 /**
- * Applies a change that arrived over Socket.IO. When it directly follows the cursor the cursor moves
- * on; otherwise something in between is missing and the caller pulls ('gap'). A change to a row this
- * device is still writing does not move the cursor either: the change may already contain that write,
- * which the rebase would then apply twice, so the pull after the push brings the row again, once the
- * server has said which writes it holds.
+ * Applies a change that arrived over Socket.IO. The caller says whether its stream is complete since its
+ * last pull (`advance`): then the change's seq becomes the cursor, as nothing it may see came in between.
+ * A change to a row this device is still writing is applied but 'held': it may already contain that
+ * write, which the rebase would then apply twice, so the cursor stays and the pull after the push brings
+ * the row again, once the server has said which writes it holds.
  */
 export async function applyLiveChange(
   db: WorkspaceDb,
   ctx: MutatorContext,
   seq: number,
   change: Change,
-): Promise<'applied' | 'gap'> {
+  advance: boolean,
+): Promise<LiveOutcome> {
   return db.transaction('rw', allTables(db), async () => {
-    await refreshRollbacks(db, await applyChanges(db, [change], false), false);
-    const overlapsPendingWrite = await hasPendingWrite(db, change);
-    await rebase(db, ctx);
-    const cursor = await readCursor(db);
-    if (seq <= cursor) return 'applied';
-    if (seq === cursor + 1 && !overlapsPendingWrite) {
-      await writeCursor(db, seq);
-      return 'applied';
-    }
-    return 'gap';
+    const key = rowKey(entityTables[change.entity], change.id);
+    const overlapsPendingWrite = (await pendingWritesOf(db, [key])).size > 0;
+    const serverRows = await applyChanges(db, [change], false);
+    await refreshRollbacks(db, serverRows, false);
+    await rebase(db, ctx, serverRows.keys(), new Set(serverRows.keys()));
+    if (overlapsPendingWrite) return 'held';
+    if (advance && seq > (await readCursor(db))) await writeCursor(db, seq);
+    return 'applied';
   });
 }
 
 /**
  * The server refused a write: its rows go back to the server's newest state (see refreshRollbacks),
- * the writes still queued are applied again, and the refused one is kept as failed, with the reason.
+ * the writes still queued on them are applied again, and the refused one is kept as failed, with the reason.
  */
 export async function rejectEntry(
   db: WorkspaceDb,
@@ -160,13 +218,25 @@ export async function rejectEntry(
     if (!entry) return;
     await restoreRows(db, entry);
     await db.outbox.update(entryId, { status: 'failed', error });
-    await rebase(db, ctx);
+    await rebase(db, ctx, entry.rowKeys, new Set(entry.rowKeys));
   });
 }
 
-/** Drops an acknowledged entry; the next pull's rebase clears its pending marks. */
-export async function acknowledgeEntry(db: WorkspaceDb, entryId: number): Promise<void> {
-  await db.outbox.delete(entryId);
+/**
+ * Drops acknowledged entries. Their rows stop being pending unless another queued write touches them; they
+ * keep what they show (the server holds it now) until a pull brings the server's row.
+ */
+export async function acknowledgeEntries(db: WorkspaceDb, entryIds: readonly number[]): Promise<void> {
+  if (!entryIds.length) return;
+  await db.transaction('rw', allTables(db), async () => {
+    const entries = (await db.outbox.bulkGet([...entryIds])).filter((entry) => entry !== undefined);
+    await db.outbox.bulkDelete([...entryIds]);
+    const keys = new Set(entries.flatMap((entry) => entry.rowKeys));
+    const still = await pendingWritesOf(db, keys);
+    for (const key of keys) {
+      if (![...still.values()].some((entry) => entry.rowKeys.includes(key))) await clearPending(db, key);
+    }
+  });
 }
 
 /** The queued writes in the order they were made. */

@@ -1,9 +1,9 @@
-import { fileMutationNames, limits, type MutationName, type MutationOutcome } from '@office/sync-protocol';
+import { fileMutationNames, limits, type Change, type MutationName, type MutationOutcome } from '@office/sync-protocol';
 import type { WorkspaceDb } from '../data/db';
 import { ApiError, isNetworkError } from '../api/http';
-import { acknowledgeEntry, applyPull, pendingEntries, rejectEntry } from './apply';
+import { acknowledgeEntries, applyLiveChange, applyPull, pendingEntries, rejectEntry } from './apply';
 import { backoffDelay } from './backoff';
-import { clientIdOf, readCursor } from './meta';
+import { clientIdOf, readBootstrap, readCursor, requireProtocol } from './meta';
 import type { MutatorContext } from './mutators';
 import type { SyncTransport } from './transport';
 
@@ -28,6 +28,11 @@ export interface SyncEngineOptions {
 /**
  * The sync loop: push the outbox in order, then pull until caught up. Runs on start, when the
  * network returns, on socket (re)connect, when the page becomes visible and after each local write.
+ *
+ * Live changes (Socket.IO) move the cursor without a pull while the stream is known complete: the socket
+ * has stayed connected since the last pull was sent, and no change was held for a pending write. The server
+ * sends each change to exactly the rooms a pull would give it to, in commit order, so nothing this client may
+ * see lies between the cursor and such a change. A burst of live changes thus costs no pull at all.
  */
 export class SyncEngine {
   private state: SyncState = { phase: 'idle', retryAt: null };
@@ -38,6 +43,15 @@ export class SyncEngine {
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private pullTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Whether the socket is connected, and a count of its (dis)connections. */
+  private connected = false;
+  private connections = 0;
+  /** Live changes held back (they touched a row with a pending write) so far. */
+  private holds = 0;
+  /** The stream of live changes is complete since the last pull (see the class comment). */
+  private streamComplete = false;
+  /** Live changes are applied one after the other, in the order they arrived. */
+  private live: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: WorkspaceDb,
@@ -78,6 +92,37 @@ export class SyncEngine {
       this.pullTimer = null;
       this.kick();
     }, 50);
+  };
+
+  /** The socket (re)connected: pull to cover what it missed; from that pull on, its stream is complete. */
+  socketConnected = (): void => {
+    this.connected = true;
+    this.connections += 1;
+    this.streamComplete = false;
+    this.kick();
+  };
+
+  /** The socket dropped: live changes no longer tell the whole story until the next pull. */
+  socketDisconnected = (): void => {
+    this.connected = false;
+    this.connections += 1;
+    this.streamComplete = false;
+  };
+
+  /** A change pushed over the socket: applied in arrival order; the cursor follows it when the stream is complete. */
+  receiveLive = (seq: number, change: Change): Promise<void> => {
+    const applied = this.live.then(async () => {
+      if (this.stopped) return;
+      const outcome = await applyLiveChange(this.db, this.ctx, seq, change, this.streamComplete);
+      if (outcome === 'held') {
+        // The push of the pending write ends with a pull, which brings this change again.
+        this.holds += 1;
+        this.streamComplete = false;
+        this.kick();
+      }
+    });
+    this.live = applied.catch((error: unknown) => console.error('live change failed', error));
+    return applied;
   };
 
   stop(): void {
@@ -140,7 +185,7 @@ export class SyncEngine {
       if (first && carriesFiles(first.name)) {
         const outcome = await this.transport.upload(clientId, first);
         if (outcome === 'gap') return;
-        await this.settle(outcome);
+        await this.settle([outcome]);
         continue;
       }
       const stop = queued.findIndex((entry) => carriesFiles(entry.name));
@@ -149,34 +194,56 @@ export class SyncEngine {
         clientId,
         mutations: batch.map(({ id, name, args, at }) => ({ id, name, args, at })),
       });
-      for (const outcome of answer.outcomes) await this.settle(outcome);
+      await this.settle(answer.outcomes);
       // Fewer outcomes than mutations: the server stopped at a gap; the pull below reconciles.
       if (answer.outcomes.length < batch.length) return;
     }
   }
 
-  /** Drops an acknowledged entry, or rolls a refused one back and keeps it as failed. */
-  private async settle(outcome: MutationOutcome): Promise<void> {
-    const refused =
-      outcome.status === 'rejected' || (outcome.status === 'duplicate' && outcome.original === 'rejected');
-    if (!refused) {
-      await acknowledgeEntry(this.db, outcome.id);
-      return;
+  /** Drops acknowledged entries (together), and rolls refused ones back and keeps them as failed, in order. */
+  private async settle(outcomes: readonly MutationOutcome[]): Promise<void> {
+    let acknowledged: number[] = [];
+    for (const outcome of outcomes) {
+      const refused =
+        outcome.status === 'rejected' || (outcome.status === 'duplicate' && outcome.original === 'rejected');
+      if (!refused) {
+        acknowledged.push(outcome.id);
+        continue;
+      }
+      await acknowledgeEntries(this.db, acknowledged);
+      acknowledged = [];
+      await rejectEntry(this.db, this.ctx, outcome.id, {
+        code: outcome.code ?? 'rejected',
+        message: outcome.message ?? 'The server refused this change.',
+      });
     }
-    await rejectEntry(this.db, this.ctx, outcome.id, {
-      code: outcome.code ?? 'rejected',
-      message: outcome.message ?? 'The server refused this change.',
-    });
+    await acknowledgeEntries(this.db, acknowledged);
   }
 
+  /**
+   * Pulls until caught up. A bootstrap comes in pages; the token of the next one is kept with each, so a
+   * broken link (or a reload) goes on from there instead of starting over.
+   */
   private async pullAll(): Promise<void> {
     const clientId = await clientIdOf(this.db);
+    await requireProtocol(this.db);
     for (;;) {
       if (this.stopped) return;
       const cursor = await readCursor(this.db);
-      const page = await this.transport.pull({ clientId, cursor, limit: limits.pullPageMax });
+      const snapshot = cursor === 0 ? (await readBootstrap(this.db))?.next : null;
+      const before = { connected: this.connected, connections: this.connections, holds: this.holds };
+      const page = await this.transport.pull({
+        clientId,
+        cursor,
+        limit: limits.pullPageMax,
+        ...(snapshot ? { snapshot } : {}),
+      });
       await applyPull(this.db, this.ctx, page);
-      if (!page.more) return;
+      if (page.more) continue;
+      // Everything up to the cursor is here; the socket, connected since before this request, has heard
+      // every change after it unless it dropped or a change was held meanwhile.
+      this.streamComplete = before.connected && before.connections === this.connections && before.holds === this.holds;
+      return;
     }
   }
 }

@@ -8,6 +8,7 @@ import {
   entityNames,
   uuidv7,
   type MutationOutcome,
+  type PullQuery,
   type PullResponse,
   type PushRequest,
   type PushResponse,
@@ -212,13 +213,22 @@ export class ServerUnderTest {
     return { token, user, expiredToken: await expiredTokenLike(token) };
   }
 
-  /** What the server says this user may see: a bootstrap for a client it has never met. */
+  /** What the server says this user may see: a bootstrap for a client it has never met, all its pages in one. */
   async bootstrapFor(token: string): Promise<PullResponse> {
-    const response = await fetch(`${this.url}/api/sync/pull?clientId=${uuidv7()}&cursor=0`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (!response.ok) throw new Error(`bootstrap failed: ${response.status} ${await response.text()}`);
-    return (await response.json()) as PullResponse;
+    const clientId = uuidv7();
+    const changes: PullResponse['changes'] = [];
+    let snapshot: string | null = null;
+    for (;;) {
+      const query = `clientId=${clientId}&cursor=0&limit=1000${snapshot ? `&snapshot=${snapshot}` : ''}`;
+      const response = await fetch(`${this.url}/api/sync/pull?${query}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (!response.ok) throw new Error(`bootstrap failed: ${response.status} ${await response.text()}`);
+      const page = (await response.json()) as PullResponse;
+      changes.push(...page.changes);
+      snapshot = page.bootstrap?.next ?? null;
+      if (!snapshot) return { ...page, changes, reset: true };
+    }
   }
 
   /** The server's SQLite file, read-only, for the exactly-once checks. */
@@ -385,10 +395,14 @@ export class FaultTransport implements SyncTransport {
     return answer;
   }
 
-  async pull({ clientId, cursor, limit }: { clientId: string; cursor: number; limit: number }): Promise<PullResponse> {
-    const sending = this.call<PullResponse>(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`, {
-      method: 'GET',
-    });
+  async pull({ clientId, cursor, limit, snapshot }: PullQuery): Promise<PullResponse> {
+    const resume = snapshot ? `&snapshot=${snapshot}` : '';
+    const sending = this.call<PullResponse>(
+      `/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}${resume}`,
+      {
+        method: 'GET',
+      },
+    );
     const crash = this.faults.crashNextRequest && this.faults.online;
     const page = await (crash ? this.crashDuring(`pull from ${cursor}`, sending) : sending);
     this.deps.trace.add(
@@ -440,7 +454,7 @@ export class FaultTransport implements SyncTransport {
 type Row = Record<string, unknown>;
 
 /** Fields only the device keeps (data/db.ts): the mark of an unconfirmed write, the bell's index key. */
-const localOnlyFields = new Set(['pending', 'unread']);
+const localOnlyFields = new Set(['pending', 'unread', 'unreadAt']);
 
 /** One line per difference between a client's synced tables and the server's bootstrap for that user. */
 export async function diffAgainstBootstrap(db: WorkspaceDb, bootstrap: PullResponse): Promise<string[]> {

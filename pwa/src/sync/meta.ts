@@ -1,11 +1,11 @@
-import { uuidv7 } from '@office/sync-protocol';
-import type { WorkspaceDb } from '../data/db';
+import { PROTOCOL_VERSION, uuidv7 } from '@office/sync-protocol';
+import type { BootstrapState, WorkspaceDb } from '../data/db';
 
 /** This database's sync client id, created on first use. */
 export async function clientIdOf(db: WorkspaceDb): Promise<string> {
   return db.transaction('rw', db.meta, async () => {
     const row = await db.meta.get('clientId');
-    if (typeof row?.value === 'string') return row.value;
+    if (row?.key === 'clientId') return row.value;
     const clientId = uuidv7();
     await db.meta.put({ key: 'clientId', value: clientId });
     return clientId;
@@ -14,9 +14,29 @@ export async function clientIdOf(db: WorkspaceDb): Promise<string> {
 
 export async function readCursor(db: WorkspaceDb): Promise<number> {
   const row = await db.meta.get('cursor');
-  return typeof row?.value === 'number' ? row.value : 0;
+  return row?.key === 'cursor' ? row.value : 0;
 }
 
 export async function writeCursor(db: WorkspaceDb, cursor: number): Promise<void> {
   await db.meta.put({ key: 'cursor', value: cursor });
+}
+
+/** The bootstrap under way (its next page's token and progress), or null. */
+export async function readBootstrap(db: WorkspaceDb): Promise<BootstrapState | null> {
+  const row = await db.meta.get('bootstrap');
+  return row?.key === 'bootstrap' ? row.value : null;
+}
+
+/**
+ * A database filled by another protocol version bootstraps once more (issue 14: team chat notices stopped
+ * being rows, the read marker came): its cursor goes back to 0. The outbox stays; it is replayed as before.
+ */
+export async function requireProtocol(db: WorkspaceDb): Promise<void> {
+  await db.transaction('rw', db.meta, async () => {
+    const row = await db.meta.get('protocolVersion');
+    if (row?.key === 'protocolVersion' && row.value === PROTOCOL_VERSION) return;
+    const cursor = await db.meta.get('cursor');
+    if (cursor?.key === 'cursor' && cursor.value > 0) await db.meta.put({ key: 'cursor', value: 0 });
+    await db.meta.delete('bootstrap');
+  });
 }

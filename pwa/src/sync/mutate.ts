@@ -1,5 +1,5 @@
 import { clientErrorMessages, mutationArgsSchemas, type MutationArgs, type MutationName } from '@office/sync-protocol';
-import { syncedTableNames, type UndoRecord, type WorkspaceDb } from '../data/db';
+import { rowKey, rowKeysOf, syncedTableNames, type OutboxEntry, type UndoRecord, type WorkspaceDb } from '../data/db';
 import { mutators, type Mutator, type MutatorContext } from './mutators';
 
 /** A local write that could not be queued; `code` says why (invalid input, full disk). */
@@ -36,15 +36,18 @@ export async function mutate<N extends MutationName>(
       const id = typeof next === 'number' ? next : 1;
       // What a refusal rolls back to: the server's row. An earlier queued write of the same row holds
       // it already; the row itself shows that write's change, which the server may refuse as well.
-      const queued = (await db.outbox.where('status').equals('pending').toArray()).flatMap((entry) => entry.undo);
+      // Found by index: the cost of a write does not grow with the outbox.
       const undo: UndoRecord[] = [];
-      for (const { table, key } of mutator.touches(args, ctx)) {
-        const earlier = queued.find((record) => record.table === table && record.key === key);
-        const row = earlier ? earlier.row : ((await db.table(table).get(key)) as UndoRecord['row'] | undefined);
+      const touched = mutator.touches(args, ctx);
+      for (const { table, key } of touched) {
+        const earlier = await earliestPendingWrite(db, table, key);
+        const held = earlier?.undo.find((record) => record.table === table && record.key === key);
+        const row = held ? held.row : ((await db.table(table).get(key)) as UndoRecord['row'] | undefined);
         undo.push({ table, key, row: row ?? null });
       }
       await mutator.apply(db, args, ctx);
-      await db.outbox.add({ id, name, args, at: new Date().toISOString(), status: 'pending', undo });
+      const at = new Date().toISOString();
+      await db.outbox.add({ id, name, args, at, status: 'pending', undo, rowKeys: rowKeysOf(touched) });
       await db.meta.put({ key: 'nextMutationId', value: id + 1 });
       return id;
     });
@@ -52,4 +55,14 @@ export async function mutate<N extends MutationName>(
     if (isQuotaError(error)) throw new LocalWriteError('storage_full', clientErrorMessages.storage_full);
     throw error;
   }
+}
+
+/** The oldest queued (pending) write of one row, found on the outbox's row index. */
+export async function earliestPendingWrite(
+  db: WorkspaceDb,
+  table: string,
+  key: string,
+): Promise<OutboxEntry | undefined> {
+  const writes = await db.outbox.where('rowKeys').equals(rowKey(table, key)).toArray();
+  return writes.filter((entry) => entry.status === 'pending').sort((a, b) => a.id - b.id)[0];
 }

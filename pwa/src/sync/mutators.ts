@@ -1,6 +1,7 @@
 import {
   conversationIdFor,
   formatFileSize,
+  readByMarker,
   uuidv7,
   type Attachment,
   type AttachmentKind,
@@ -12,6 +13,7 @@ import {
   type UserRef,
 } from '@office/sync-protocol';
 import type { EntityTableName, LocalChatMessage, LocalDirectMessage, WorkspaceDb } from '../data/db';
+import { markerOf } from '../data/notification-hooks';
 
 /** Who the local write is made by; mutators need it to know "my" rows. */
 export interface MutatorContext {
@@ -353,19 +355,34 @@ export const mutators: MutatorRegistry = {
     },
   },
   'notification.markRead': {
-    touches: (args) => [{ table: 'notifications', key: args.id }],
-    async apply(db, args) {
-      await db.notifications.update(args.id, { read: true, pending: 1 });
+    // A stored notice, or a team chat notice (the message's id), which the person's marker lists as read.
+    touches: (args, ctx) => [
+      { table: 'notifications', key: args.id },
+      { table: 'notificationMarkers', key: ctx.userId },
+    ],
+    async apply(db, args, ctx) {
+      // As the server does: what the marker covers is read already, and nothing is written for it.
+      const marker = await markerOf(db, ctx.userId);
+      const stored = await db.notifications.get(args.id);
+      if (stored) {
+        if (!stored.read && !readByMarker(marker, stored.createdAt))
+          await db.notifications.update(args.id, { read: true, pending: 1 });
+        return;
+      }
+      const message = await db.chatMessages.get(args.id);
+      if (!message || message.userId.id === ctx.userId || readByMarker(marker, message.timestamp)) return;
+      if (marker.chatReads.includes(args.id)) return;
+      await db.notificationMarkers.put({ ...marker, chatReads: [...marker.chatReads, args.id], pending: 1 });
     },
   },
   'notification.markAllRead': {
-    // Only what is unread now: the same set the server marks, bounded by `through`.
-    touches: () => [],
-    async apply(db, args) {
-      const through = args.through ? new Date(args.through).toISOString() : null;
-      await db.notifications
-        .filter((n) => !n.read && (through === null || n.createdAt <= through))
-        .modify({ read: true, pending: 1 });
+    // One write, as on the server: the marker moves to what the user had seen (`through`), never back.
+    touches: (_args, ctx) => [{ table: 'notificationMarkers', key: ctx.userId }],
+    async apply(db, args, ctx) {
+      const marker = await markerOf(db, ctx.userId);
+      const through = args.through ? new Date(args.through).toISOString() : nowIso();
+      if (marker.readThrough !== null && marker.readThrough >= through) return;
+      await db.notificationMarkers.put({ ...marker, readThrough: through, pending: 1 });
     },
   },
 };

@@ -22,6 +22,7 @@ async function seeded(): Promise<WorkspaceDb> {
     cursor: 1,
     more: false,
     reset: true,
+    bootstrap: null,
     lastMutationId: 0,
   });
   return db;
@@ -51,7 +52,7 @@ function scriptedTransport(
       return { outcomes, lastMutationId, version: 1 };
     },
     async pull(): Promise<PullResponse> {
-      return { changes: [], cursor: 1, more: false, reset: false, lastMutationId };
+      return { changes: [], cursor: 1, more: false, reset: false, bootstrap: null, lastMutationId };
     },
     upload: () => Promise.reject(new Error('no files in these tests')),
   };
@@ -184,31 +185,40 @@ describe('the outbox', () => {
 describe('applying server changes', () => {
   test('an older version never overwrites a newer one', async () => {
     await seeded();
-    await applyLiveChange(db, ctx, 2, {
-      entity: 'user',
-      op: 'put',
-      id: userId,
-      data: aUser(userId, { name: 'New', version: 5 }),
-    });
-    await applyLiveChange(db, ctx, 3, {
-      entity: 'user',
-      op: 'put',
-      id: userId,
-      data: aUser(userId, { name: 'Old', version: 4 }),
-    });
+    await applyLiveChange(
+      db,
+      ctx,
+      2,
+      { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'New', version: 5 }) },
+      true,
+    );
+    await applyLiveChange(
+      db,
+      ctx,
+      3,
+      { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Old', version: 4 }) },
+      true,
+    );
     expect(await db.users.get(userId)).toMatchObject({ name: 'New', version: 5 });
   });
 
-  test('a live change right after the cursor advances it; one past a gap asks for a pull', async () => {
+  test('a live change moves the cursor to its seq when the stream is complete (gaps too), and only then', async () => {
     await seeded();
     const other = '01900000-0000-7000-8000-000000000002';
-    expect(
-      await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: other, data: aUser(other, { version: 2 }) }),
-    ).toBe('applied');
-    expect(
-      await applyLiveChange(db, ctx, 5, { entity: 'user', op: 'put', id: other, data: aUser(other, { version: 5 }) }),
-    ).toBe('gap');
-    expect((await db.meta.get('cursor'))?.value).toBe(2);
+    const change = (version: number) => ({
+      entity: 'user' as const,
+      op: 'put' as const,
+      id: other,
+      data: aUser(other, { version }),
+    });
+    expect(await applyLiveChange(db, ctx, 2, change(2), false)).toBe('applied');
+    expect((await db.meta.get('cursor'))?.value).toBe(1);
+    expect(await applyLiveChange(db, ctx, 5, change(5), true)).toBe('applied');
+    expect((await db.meta.get('cursor'))?.value).toBe(5);
+    // An older seq arriving late never moves the cursor back.
+    expect(await applyLiveChange(db, ctx, 4, change(4), true)).toBe('applied');
+    expect((await db.meta.get('cursor'))?.value).toBe(5);
+    expect(await db.users.get(other)).toMatchObject({ version: 5 });
   });
 
   test('a pull rebases pending writes on top of the server state and drops acknowledged ones', async () => {
@@ -227,6 +237,7 @@ describe('applying server changes', () => {
       cursor: 9,
       more: false,
       reset: false,
+      bootstrap: null,
       lastMutationId: 1,
     });
     expect(await db.users.get(userId)).toMatchObject({
@@ -241,12 +252,13 @@ describe('applying server changes', () => {
   test('a bootstrap replaces everything and keeps the cursor it brings', async () => {
     await seeded();
     const gone = '01900000-0000-7000-8000-000000000009';
-    await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: gone, data: aUser(gone) });
+    await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: gone, data: aUser(gone) }, true);
     await applyPull(db, ctx, {
       changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { version: 3 }) }],
       cursor: 3,
       more: false,
       reset: true,
+      bootstrap: null,
       lastMutationId: 0,
     });
     expect((await db.users.toArray()).map((u) => u.id)).toEqual([userId]);
@@ -257,19 +269,21 @@ describe('applying server changes', () => {
     await seeded();
     await mutate(db, ctx, 'user.updateDetails', { name: 'Mine', email: 'alice@demo.local' });
     // The server already applied the write and says so live, before the push's answer arrives.
-    const result = await applyLiveChange(db, ctx, 2, {
-      entity: 'user',
-      op: 'put',
-      id: userId,
-      data: aUser(userId, { name: 'Mine', version: 2 }),
-    });
-    expect(result).toBe('gap');
+    const result = await applyLiveChange(
+      db,
+      ctx,
+      2,
+      { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Mine', version: 2 }) },
+      true,
+    );
+    expect(result).toBe('held');
     expect((await db.meta.get('cursor'))?.value).toBe(1);
     await applyPull(db, ctx, {
       changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Mine', version: 2 }) }],
       cursor: 2,
       more: false,
       reset: false,
+      bootstrap: null,
       lastMutationId: 1,
     });
     const row = await db.users.get(userId);
@@ -307,6 +321,7 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
       cursor: 9,
       more: false,
       reset: false,
+      bootstrap: null,
       lastMutationId: 0,
     });
     expect(await db.users.get(userId)).toMatchObject({ name: 'Refused', version: 9, pending: 1 });
@@ -323,7 +338,7 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
     await seeded();
     await mutate(db, ctx, 'user.updateDetails', { name: 'Refused unheard', email: 'alice@demo.local' });
     // The push answer was lost; the server refused the write, so the pull brings no change for the row.
-    await applyPull(db, ctx, { changes: [], cursor: 1, more: false, reset: false, lastMutationId: 1 });
+    await applyPull(db, ctx, { changes: [], cursor: 1, more: false, reset: false, bootstrap: null, lastMutationId: 1 });
     const row = await db.users.get(userId);
     expect(row).toMatchObject({ name: 'Alice Johnson', version: 1 });
     expect(row?.pending).toBeUndefined();
@@ -347,13 +362,14 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
       edited: false,
       version: 2,
     };
-    await applyLiveChange(db, ctx, 2, { entity: 'chatMessage', op: 'put', id: messageId, data: message });
+    await applyLiveChange(db, ctx, 2, { entity: 'chatMessage', op: 'put', id: messageId, data: message }, true);
     await mutate(db, ctx, 'chat.edit', { id: messageId, text: 'Edited' });
     await applyPull(db, ctx, {
       changes: [{ entity: 'chatMessage', op: 'delete', id: messageId }],
       cursor: 3,
       more: false,
       reset: false,
+      bootstrap: null,
       lastMutationId: 0,
     });
     const engine = refuseAll();

@@ -15,6 +15,7 @@ const entry = (id: number): OutboxEntry => ({
   at: '2026-11-23T00:00:00.000Z',
   status: 'pending',
   undo: [],
+  rowKeys: [],
 });
 
 test('a queued write settles as accepted once its outbox entry is gone', async () => {

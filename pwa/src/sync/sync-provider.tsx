@@ -7,7 +7,6 @@ import { dispatchAvatarUpdated } from '../app/auth/avatar-events';
 import { openWorkspaceDb } from '../data/db';
 import { reportPresence } from '../realtime/presence';
 import { connectRealtime } from '../realtime/socket';
-import { applyLiveChange } from './apply';
 import { SyncEngine } from './engine';
 import { httpTransport } from './transport';
 import { WorkspaceContext, type Workspace } from './sync-context';
@@ -40,7 +39,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     const socket = connectRealtime(() => tokenRef.current);
 
     socket.on('connect', () => {
-      engine.kick();
+      engine.socketConnected();
       // Typing in direct messages reaches the rooms of the user's conversations.
       socket.emit('join-conversations');
     });
@@ -51,15 +50,12 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       if (code === 'unauthenticated') void api.get('/auth/me').catch(() => undefined);
     });
     socket.on('disconnect', (reason) => {
+      engine.socketDisconnected();
       // The server ended the connection (restart, account deleted, password changed): Socket.IO does not
       // retry that by itself. Reconnect; a handshake refused for an ended session signs out (above).
       if (reason === 'io server disconnect') socket.connect();
     });
-    socket.on('sync.change', ({ seq, change }) => {
-      void applyLiveChange(db, ctx, seq, change).then((result) => {
-        if (result === 'gap') engine.pullSoon();
-      });
-    });
+    socket.on('sync.change', ({ seq, change }) => void engine.receiveLive(seq, change));
     socket.on('sync.poke', engine.pullSoon);
     socket.on('user-online', ({ userId: id }) => void db.users.update(id, { status: 'online' }));
     socket.on('user-offline', ({ userId: id, lastSeen }) => void db.users.update(id, { status: 'offline', lastSeen }));

@@ -36,8 +36,10 @@ export function uploadForm(clientId: string, entry: OutboxEntry): FormData {
 
 export const httpTransport: SyncTransport = {
   push: (request) => api.post<PushResponse>('/sync/push', request),
-  pull: ({ clientId, cursor, limit }) =>
-    api.get<PullResponse>(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`),
+  pull: ({ clientId, cursor, limit, snapshot }) =>
+    api.get<PullResponse>(
+      `/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}${snapshot ? `&snapshot=${snapshot}` : ''}`,
+    ),
   async upload(clientId, entry) {
     // The entry's args passed its schema (chat.sendFiles or dm.sendFiles) when it was queued.
     const args = entry.args as SendChatFilesArgs | SendDirectFilesArgs;

@@ -33,6 +33,15 @@ export const editChatArgsSchema = z.object({
 });
 export type EditChatArgs = z.input<typeof editChatArgsSchema>;
 
+/** GET /api/messages: at most this many messages an answer (the newest; `before` pages back). */
+export const chatPageMax = 200;
+
+/** GET /api/messages query: `before` is the id of the oldest message of the previous page. */
+export const chatMessagesQuerySchema = z.object({
+  before: idSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(chatPageMax).default(chatPageMax),
+});
+
 /** `chat.delete`: DELETE /api/messages/{id}. */
 export const deleteChatArgsSchema = z.object({ id: idSchema });
 export type DeleteChatArgs = z.input<typeof deleteChatArgsSchema>;

@@ -1,15 +1,41 @@
 import { z } from 'zod';
 import { idSchema } from '../ids';
-import { notificationTypes } from '../entities/notification';
+import { chatLimits } from './chat';
 
-/** POST /api/notifications: the sender is always the caller; the recipient must exist. */
+/** Refusals of POST /api/notifications. */
+export const notificationTexts = {
+  directOnly: 'Only direct message notifications can be sent.',
+  messageRequired: 'A notification names the direct message it is about (data.messageId and data.conversationId).',
+  specFieldsOnly: 'A notification’s data holds messageId, conversationId, messageText, senderName and timestamp only.',
+  notYourMessage: 'You can only notify about a direct message you sent.',
+  notTheRecipient: 'The recipient must be the other participant of the conversation.',
+} as const;
+
+/**
+ * POST /api/notifications, as the spec's client sends it after a direct message: only `direct_message`, about a
+ * message the caller sent, to the other participant. Title, message and data are built by the server (spec
+ * section 7); `sender`, `title` and `message` may come and are ignored, `data` holds the spec's fields only.
+ */
 export const sendNotificationArgsSchema = z.object({
   recipient: idSchema,
-  type: z.enum(notificationTypes).default('custom'),
-  title: z.string({ error: 'A title is required' }).trim().min(1, 'A title is required').max(200),
-  message: z.string({ error: 'A message is required' }).trim().min(1, 'A message is required').max(1000),
-  relatedTask: idSchema.nullable().optional(),
-  data: z.record(z.string(), z.unknown()).default({}),
+  type: z.literal('direct_message', { error: notificationTexts.directOnly }),
+  sender: z.unknown().optional(),
+  title: z.string().max(200).optional(),
+  message: z
+    .string()
+    .max(chatLimits.textMax + 3)
+    .optional(),
+  relatedTask: z.null().optional(),
+  data: z.strictObject(
+    {
+      messageId: z.string({ error: notificationTexts.messageRequired }).pipe(idSchema),
+      conversationId: z.string({ error: notificationTexts.messageRequired }).pipe(idSchema),
+      messageText: z.string().max(chatLimits.textMax).optional(),
+      senderName: z.string().max(200).optional(),
+      timestamp: z.string().max(64).optional(),
+    },
+    { error: notificationTexts.specFieldsOnly },
+  ),
 });
 export type SendNotificationArgs = z.input<typeof sendNotificationArgsSchema>;
 

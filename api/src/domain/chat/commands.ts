@@ -1,26 +1,22 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   canModerateChatMessage,
   chatLimits,
   idSchema,
   chatMessages as chatTexts,
-  cutText,
   deleteChatArgsSchema,
   editChatArgsSchema,
   sendChatArgsSchema,
   type ChatMessage,
 } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
-import { chatAttachments, chatMessages, users } from '../../db/schema';
+import { chatAttachments, chatMessages } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
-import { notify } from '../notifications/notify';
 import { loadChatMessages } from './read';
 import type { StoredFile } from './uploads';
 
-/** Chat texts are cut to this many characters in notifications (spec section 9). */
-const CHAT_NOTIFICATION_CUT = 50;
 /** Everyone signed in reads the team chat. */
 const CHAT_AUDIENCE = ['team'];
 
@@ -31,11 +27,18 @@ function requireMessage(tx: Tx, id: string): ChatMessage {
 }
 
 function record(ctx: CommandContext, id: string): ChatMessage {
-  ctx.record({ entity: 'chatMessage', id, op: 'put', audience: CHAT_AUDIENCE });
-  return requireMessage(ctx.tx, id);
+  const ref = ctx.record({ entity: 'chatMessage', id, op: 'put', audience: CHAT_AUDIENCE });
+  const message = requireMessage(ctx.tx, id);
+  // The answer's message is what the team hears: it is not read again to be published.
+  ref.state = { entity: 'chatMessage', op: 'put', id, data: message };
+  return message;
 }
 
-/** Both ways a message is sent: the author is the caller; every other active member is notified, in one statement. */
+/**
+ * Both ways a message is sent: the author is the caller. One row whatever the size of the team: the message is
+ * every other member's notification (derived, see notifications/notices.ts), and web push for it runs in the
+ * background queue once it is on disk.
+ */
 function sendMessage(ctx: CommandContext, args: { id: string; text: string; files: StoredFile[] }): ChatMessage {
   const existing = ctx.tx.select().from(chatMessages).where(eq(chatMessages.id, args.id)).get();
   if (existing) {
@@ -53,6 +56,7 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
       userId: ctx.actor.id,
       text: args.text,
       type: args.files.length ? 'file' : 'text',
+      pushPending: true,
       createdAt: stamp,
       updatedAt: stamp,
     })
@@ -63,22 +67,7 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
       .values(args.files.map((file) => ({ ...file, messageId: args.id })))
       .run();
   const message = record(ctx, args.id);
-  const others = ctx.tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(isNull(users.deactivatedAt), ne(users.id, ctx.actor.id)))
-    .all();
-  notify(
-    ctx,
-    others.map(({ id }) => ({
-      recipientId: id,
-      senderId: ctx.actor.id,
-      type: 'chat_message',
-      title: `New message from ${message.userName}`,
-      message: args.text ? cutText(args.text, CHAT_NOTIFICATION_CUT) : 'Shared files',
-      data: { messageId: args.id },
-    })),
-  );
+  ctx.queuePush();
   return message;
 }
 

@@ -1,7 +1,8 @@
-import { asc, inArray, isNull, and } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { ChatMessage } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { chatAttachments, chatMessages, users } from '../../db/schema';
+import { chatAttachments, chatMessages } from '../../db/schema';
+import { inSlices, usersById } from '../read-support';
 import { toAttachment } from './uploads';
 
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
@@ -9,25 +10,20 @@ export type ChatMessageRow = typeof chatMessages.$inferSelect;
 /** Messages with their authors and attachments, as the wire carries them. */
 function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): ChatMessage[] {
   if (rows.length === 0) return [];
-  const authors = new Map(
-    db
-      .select({ id: users.id, name: users.name, avatar: users.avatar, role: users.role })
-      .from(users)
-      .all()
-      .map((u) => [u.id, u]),
+  // Only these messages' authors: the directory may hold thousands of people.
+  const authors = usersById(
+    db,
+    rows.map((row) => row.userId),
   );
   const files = new Map<string, ChatMessage['attachments']>();
-  const ids = rows.map((row) => row.id);
-  for (let i = 0; i < ids.length; i += 500) {
-    for (const file of db
-      .select()
-      .from(chatAttachments)
-      .where(inArray(chatAttachments.messageId, ids.slice(i, i + 500)))
-      .all()) {
-      const list = files.get(file.messageId) ?? [];
-      list.push(toAttachment(file, `/messages/download/${file.filename}`));
-      files.set(file.messageId, list);
-    }
+  // Only messages with files have attachment rows (type 'file').
+  const withFiles = rows.filter((row) => row.type === 'file').map((row) => row.id);
+  for (const file of inSlices(withFiles, (slice) =>
+    db.select().from(chatAttachments).where(inArray(chatAttachments.messageId, slice)).all(),
+  )) {
+    const list = files.get(file.messageId) ?? [];
+    list.push(toAttachment(file, `/messages/download/${file.filename}`));
+    files.set(file.messageId, list);
   }
   return rows.map((row) => {
     const author = authors.get(row.userId);
@@ -66,7 +62,39 @@ export function loadChatMessages(db: Db | Tx, ids: string[]): ChatMessage[] {
   return toChatMessages(db, rows);
 }
 
-/** Every message of the team room, oldest first. */
-export function listChatMessages(db: Db | Tx): ChatMessage[] {
-  return toChatMessages(db, db.select().from(chatMessages).where(live).orderBy(asc(chatMessages.createdAt)).all());
+/**
+ * A page of the team room: the newest `limit` live messages before the message `before` (or the newest of all),
+ * oldest first, and the id to ask for the page before it (null: no older message).
+ */
+export function listChatMessagePage(
+  db: Db | Tx,
+  { before, limit }: { before?: string | undefined; limit: number },
+): { messages: ChatMessage[]; nextBefore: string | null } {
+  const from = before
+    ? db
+        .select({ createdAt: chatMessages.createdAt, id: chatMessages.id })
+        .from(chatMessages)
+        .where(eq(chatMessages.id, before))
+        .get()
+    : undefined;
+  // An unknown `before` names nothing older: the page is empty rather than the newest again.
+  if (before && !from) return { messages: [], nextBefore: null };
+  const older = from
+    ? or(
+        lt(chatMessages.createdAt, from.createdAt),
+        and(eq(chatMessages.createdAt, from.createdAt), lt(chatMessages.id, from.id)),
+      )
+    : undefined;
+  const rows = db
+    .select()
+    .from(chatMessages)
+    .where(and(live, older))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(limit + 1)
+    .all();
+  const page = rows.slice(0, limit);
+  return {
+    messages: toChatMessages(db, page.reverse()),
+    nextBefore: rows.length > limit ? (page[0]?.id ?? null) : null,
+  };
 }

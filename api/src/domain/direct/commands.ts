@@ -20,11 +20,8 @@ import { conversations, directAttachments, directMessages, users } from '../../d
 import type { StoredFile } from '../chat/uploads';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
-import { notify } from '../notifications/notify';
+import { DIRECT_NOTICE_CUT, notify } from '../notifications/notify';
 import { conversationRow, isParticipant, loadConversations, loadDirectMessages, type ConversationRow } from './read';
-
-/** Direct-message texts are cut to this many characters in notifications (spec section 9). */
-const DIRECT_NOTIFICATION_CUT = 50;
 
 /** Who sees a conversation and its messages: its two participants, on every device. */
 const audienceOf = (row: Pick<ConversationRow, 'userA' | 'userB'>): string[] => [
@@ -128,7 +125,8 @@ function sendMessage(
       senderId: ctx.actor.id,
       type: 'direct_message',
       title: `New Direct Message from ${senderName}`,
-      message: args.text ? cutText(args.text, DIRECT_NOTIFICATION_CUT) : 'Shared files',
+      message: args.text ? cutText(args.text, DIRECT_NOTICE_CUT) : 'Shared files',
+      messageId: args.id,
       data: {
         messageId: args.id,
         conversationId: args.conversationId,

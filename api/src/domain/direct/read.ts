@@ -7,34 +7,15 @@ import {
   type DirectMessageWithReads,
 } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { conversations, directAttachments, directMessages, users } from '../../db/schema';
+import { conversations, directAttachments, directMessages } from '../../db/schema';
 import { toAttachment } from '../chat/uploads';
+import { inSlices, usersById } from '../read-support';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 type MessageRow = typeof directMessages.$inferSelect;
 
 /** Where an attachment of a direct message downloads, under /api. */
 export const directAttachmentUrl = (filename: string): string => `/direct-messages/attachments/${filename}`;
-
-/** Reads `ids` in slices SQLite's variable limit allows. */
-function inSlices<T>(ids: string[], read: (slice: string[]) => T[]): T[] {
-  const rows: T[] = [];
-  for (let i = 0; i < ids.length; i += 500) rows.push(...read(ids.slice(i, i + 500)));
-  return rows;
-}
-
-function usersById(db: Db | Tx, ids: string[]) {
-  const unique = [...new Set(ids)];
-  return new Map(
-    inSlices(unique, (slice) =>
-      db
-        .select({ id: users.id, name: users.name, avatar: users.avatar, role: users.role })
-        .from(users)
-        .where(inArray(users.id, slice))
-        .all(),
-    ).map((user) => [user.id, user]),
-  );
-}
 
 /** Messages as the wire carries them, with sender, participants and attachments. */
 function toDirectMessages(db: Db | Tx, rows: MessageRow[]): DirectMessage[] {
@@ -142,7 +123,8 @@ export const conversationRow = (db: Db | Tx, id: string): ConversationRow | unde
 export const isParticipant = (row: Pick<ConversationRow, 'userA' | 'userB'>, userId: string): boolean =>
   row.userA === userId || row.userB === userId;
 
-const involving = (userId: string) => or(eq(conversations.userA, userId), eq(conversations.userB, userId));
+/** The conversations a user takes part in. */
+export const involving = (userId: string) => or(eq(conversations.userA, userId), eq(conversations.userB, userId));
 
 /** Every conversation of a user, the most recently active first. */
 export function listConversationsOf(db: Db | Tx, userId: string): Conversation[] {
@@ -192,17 +174,4 @@ export function conversationMessages(db: Db | Tx, conversation: Conversation): D
     .orderBy(asc(directMessages.createdAt), asc(directMessages.id))
     .all();
   return toDirectMessages(db, rows).map((message) => ({ ...message, readBy: readByOf(message, conversation) }));
-}
-
-/** Every live message of every conversation of a user, for a bootstrap. */
-export function listDirectMessagesOf(db: Db | Tx, userId: string): DirectMessage[] {
-  const rows = db
-    .select({ message: directMessages })
-    .from(directMessages)
-    .innerJoin(conversations, eq(conversations.id, directMessages.conversationId))
-    .where(and(live, involving(userId)))
-    .orderBy(asc(directMessages.createdAt))
-    .all()
-    .map((row) => row.message);
-  return toDirectMessages(db, rows);
 }

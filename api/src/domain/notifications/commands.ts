@@ -1,99 +1,160 @@
-import { and, eq, inArray, isNull, lte } from 'drizzle-orm';
+import { and, eq, isNull, lte } from 'drizzle-orm';
 import {
+  cutText,
   markAllNotificationsReadArgsSchema,
   markNotificationReadArgsSchema,
+  notificationTexts,
+  readByMarker,
   sendNotificationArgsSchema,
   type Notification,
 } from '@office/sync-protocol';
-import { notifications, users } from '../../db/schema';
-import { defineCommand } from '../commands';
+import { chatNoticeReads, notificationMarkers, notifications, users } from '../../db/schema';
+import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
-import { notify, toNotifications } from './notify';
+import { loadDirectMessages, conversationRow, isParticipant } from '../direct/read';
+import { DIRECT_NOTICE_CUT, notify } from './notify';
+import { ensureMarkerRow, findChatNotice, markerOf, storedNoticesOf, unreadCount } from './notices';
 
-/** `notification.send`: POST /api/notifications. The sender is the caller, whatever the payload says. */
+/** The caller's read marker changed: their devices hear it (one change, whatever it covers). */
+function recordMarker(ctx: CommandContext): void {
+  ctx.record({ entity: 'notificationMarker', id: ctx.actor.id, op: 'put', audience: [`user:${ctx.actor.id}`] });
+}
+
+/**
+ * `notification.send`: POST /api/notifications, which the spec's client calls right after sending a direct
+ * message. Only that notice: to the other participant of a conversation of the caller, about a message the
+ * caller sent there, worded by the server (spec section 7). The message's own notice (dm.send makes it) is
+ * the answer when it exists: one notice per message.
+ */
 export const sendNotificationCommand = defineCommand({
   name: 'notification.send',
   args: sendNotificationArgsSchema,
-  run(ctx, args): Notification {
-    const recipient = ctx.tx
+  run(ctx, { recipient, data }): { notification: Notification; created: boolean } {
+    const conversation = conversationRow(ctx.tx, data.conversationId);
+    if (!conversation || !isParticipant(conversation, ctx.actor.id)) throw new DomainError('message_not_found');
+    const [message] = loadDirectMessages(ctx.tx, [data.messageId]);
+    if (!message || message.conversationId !== conversation.id) throw new DomainError('message_not_found');
+    if (message.sender.id !== ctx.actor.id) throw new DomainError('forbidden', notificationTexts.notYourMessage);
+    const other = conversation.userA === ctx.actor.id ? conversation.userB : conversation.userA;
+    if (recipient !== other) throw new DomainError('forbidden', notificationTexts.notTheRecipient);
+    const active = ctx.tx
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.id, args.recipient), isNull(users.deactivatedAt)))
+      .where(and(eq(users.id, other), isNull(users.deactivatedAt)))
       .get();
-    if (!recipient) throw new DomainError('user_not_found', 'The recipient does not exist.');
+    if (!active) throw new DomainError('user_not_found', 'The recipient does not exist.');
+
+    const marker = markerOf(ctx.tx, other);
+    const existing = ctx.tx
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.recipientId, other), eq(notifications.messageId, message.id)))
+      .get();
+    if (existing) return { notification: noticeOf(ctx, marker, existing), created: false };
     const [id] = notify(ctx, [
       {
-        recipientId: args.recipient,
+        recipientId: other,
         senderId: ctx.actor.id,
-        type: args.type,
-        title: args.title,
-        message: args.message,
-        relatedTaskId: args.relatedTask ?? null,
-        data: args.data,
+        type: 'direct_message',
+        title: `New Direct Message from ${message.sender.name}`,
+        message: message.text ? cutText(message.text, DIRECT_NOTICE_CUT) : 'Shared files',
+        messageId: message.id,
+        data: {
+          messageId: message.id,
+          conversationId: conversation.id,
+          messageText: message.text,
+          senderName: message.sender.name,
+          timestamp: message.createdAt,
+        },
       },
     ]);
-    // By its id: the recipient's newest by id may be another one made in the same millisecond (UUIDv7 ties are random).
     const row = id ? ctx.tx.select().from(notifications).where(eq(notifications.id, id)).get() : undefined;
     if (!row) throw new Error('notification insert returned nothing');
-    const [notification] = toNotifications(ctx.tx, [row]);
-    if (!notification) throw new Error('notification serialization returned nothing');
-    return notification;
+    return { notification: noticeOf(ctx, marker, row), created: true };
   },
 });
 
-/** `notification.markRead`: the recipient's own only; someone else's reads as not found. */
+function noticeOf(
+  ctx: CommandContext,
+  marker: ReturnType<typeof markerOf>,
+  row: typeof notifications.$inferSelect,
+): Notification {
+  const [notification] = storedNoticesOf(ctx.tx, marker, [row]);
+  if (!notification) throw new Error('notification serialization returned nothing');
+  return notification;
+}
+
+/**
+ * `notification.markRead`: one of the caller's notices, stored or a team chat notice (its id is the
+ * message's); someone else's reads as not found. Marking a read one changes nothing.
+ */
 export const markNotificationReadCommand = defineCommand({
   name: 'notification.markRead',
   args: markNotificationReadArgsSchema,
   run(ctx, { id }): Notification {
+    const marker = markerOf(ctx.tx, ctx.actor.id);
     const row = ctx.tx
       .select()
       .from(notifications)
       .where(and(eq(notifications.id, id), eq(notifications.recipientId, ctx.actor.id)))
       .get();
-    if (!row) throw new DomainError('not_found', 'Notification not found.');
-    if (row.readAt === null) {
-      ctx.tx.update(notifications).set({ readAt: ctx.now.toISOString() }).where(eq(notifications.id, id)).run();
-      ctx.record({ entity: 'notification', id, op: 'put', audience: [`user:${ctx.actor.id}`] });
+    if (row) {
+      if (row.readAt === null && !readByMarker(marker, row.createdAt)) {
+        ctx.tx.update(notifications).set({ readAt: ctx.now.toISOString() }).where(eq(notifications.id, id)).run();
+        ctx.record({ entity: 'notification', id, op: 'put', audience: [`user:${ctx.actor.id}`] });
+        return noticeOf(ctx, marker, ctx.tx.select().from(notifications).where(eq(notifications.id, id)).get() ?? row);
+      }
+      return noticeOf(ctx, marker, row);
     }
-    const [notification] = toNotifications(ctx.tx, [
-      ctx.tx.select().from(notifications).where(eq(notifications.id, id)).get() ?? row,
-    ]);
-    if (!notification) throw new Error('notification serialization returned nothing');
-    return notification;
+    const notice = findChatNotice(ctx.tx, marker, id);
+    if (!notice) throw new DomainError('not_found', 'Notification not found.');
+    if (notice.read) return notice;
+    ensureMarkerRow(ctx.tx, ctx.actor.id);
+    ctx.tx
+      .insert(chatNoticeReads)
+      .values({
+        userId: ctx.actor.id,
+        messageId: id,
+        messageCreatedAt: notice.createdAt,
+        readAt: ctx.now.toISOString(),
+      })
+      .onConflictDoNothing()
+      .run();
+    recordMarker(ctx);
+    return { ...notice, read: true };
   },
 });
 
 /**
- * `notification.markAllRead`: every unread notification of the caller, or those created up to `through`
- * (what the user had seen when they asked; a queued offline mark never swallows later ones).
+ * `notification.markAllRead`: every notice of the caller, or those up to `through` (what the user had seen
+ * when they asked; a queued offline mark never swallows later ones). One write: the caller's marker moves
+ * forward, whatever the number of notices it covers.
  */
 export const markAllNotificationsReadCommand = defineCommand({
   name: 'notification.markAllRead',
   args: markAllNotificationsReadArgsSchema,
   run(ctx, { through }) {
-    const bound = through ? new Date(through).toISOString() : null;
-    const unread = ctx.tx
-      .select({ id: notifications.id })
-      .from(notifications)
-      .where(
-        and(
-          eq(notifications.recipientId, ctx.actor.id),
-          isNull(notifications.readAt),
-          bound ? lte(notifications.createdAt, bound) : undefined,
-        ),
-      )
-      .all();
-    if (unread.length === 0) return { marked: 0 };
-    const ids = unread.map((row) => row.id);
-    for (let i = 0; i < ids.length; i += 500) {
-      ctx.tx
-        .update(notifications)
-        .set({ readAt: ctx.now.toISOString() })
-        .where(inArray(notifications.id, ids.slice(i, i + 500)))
-        .run();
-    }
-    ctx.recordAll(ids.map((id) => ({ entity: 'notification', id, op: 'put', audience: [`user:${ctx.actor.id}`] })));
-    return { marked: ids.length };
+    const now = ctx.now.toISOString();
+    const asked = through ? new Date(through).toISOString() : now;
+    const bound = asked < now ? asked : now;
+    const marker = markerOf(ctx.tx, ctx.actor.id);
+    if (readByMarker(marker, bound)) return { marked: 0 };
+    const unread = unreadCount(ctx.tx, marker);
+    const moved = { ...marker, readThrough: bound };
+    const marked = unread - unreadCount(ctx.tx, moved);
+    if (marked === 0) return { marked: 0 };
+    ensureMarkerRow(ctx.tx, ctx.actor.id);
+    ctx.tx
+      .update(notificationMarkers)
+      .set({ readThrough: bound })
+      .where(eq(notificationMarkers.id, ctx.actor.id))
+      .run();
+    // Marks the marker now covers say nothing more.
+    ctx.tx
+      .delete(chatNoticeReads)
+      .where(and(eq(chatNoticeReads.userId, ctx.actor.id), lte(chatNoticeReads.messageCreatedAt, bound)))
+      .run();
+    recordMarker(ctx);
+    return { marked };
   },
 });

@@ -6,6 +6,9 @@ import type { CommandContext } from '../commands';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
+/** Direct-message texts are cut to this many characters in notifications (spec section 9). */
+export const DIRECT_NOTICE_CUT = 50;
+
 export interface NewNotification {
   recipientId: string;
   senderId: string | null;
@@ -13,12 +16,16 @@ export interface NewNotification {
   title: string;
   message: string;
   relatedTaskId?: string | null;
+  /** The direct message a direct_message notice is about. */
+  messageId?: string;
   data?: Record<string, unknown>;
 }
 
 /**
- * Stores notifications inside the caller's transaction, one row per recipient in one statement,
- * and records a change for each so it reaches only its recipient (pull and socket). Returns the new ids, in order.
+ * Stores notifications inside the caller's transaction, one row per recipient in one statement, and records
+ * a change for each so it reaches only its recipient (pull and socket). What concerns one or two people only:
+ * the whole team's chat notices are derived (see notices.ts). Each waits for the background push queue.
+ * Returns the new ids, in order.
  */
 export function notify(ctx: CommandContext, items: NewNotification[]): string[] {
   if (items.length === 0) return [];
@@ -31,7 +38,9 @@ export function notify(ctx: CommandContext, items: NewNotification[]): string[] 
     title: item.title,
     message: item.message,
     relatedTaskId: item.relatedTaskId ?? null,
+    messageId: item.messageId ?? null,
     data: item.data ?? {},
+    pushPending: true,
     createdAt,
   }));
   ctx.tx.insert(notifications).values(rows).run();
@@ -53,7 +62,7 @@ export function notify(ctx: CommandContext, items: NewNotification[]): string[] 
   )) {
     ctx.announce({ to: [`user:${notification.recipient}`], event: 'notification', payload: { notification } });
   }
-  ctx.pushNotifications(rows.map((row) => row.id));
+  ctx.queuePush(rows.map((row) => row.id));
   return rows.map((row) => row.id);
 }
 

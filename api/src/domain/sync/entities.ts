@@ -1,11 +1,13 @@
-import { eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { AnySQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { canSeeTask, type Actor, type EntityName, type PutChange } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { notifications, users } from '../../db/schema';
-import { listChatMessages, loadChatMessages } from '../chat/read';
-import { listConversationsOf, listDirectMessagesOf, loadConversations, loadDirectMessages } from '../direct/read';
+import { chatMessages, conversations, directMessages, notifications, tasks, users } from '../../db/schema';
+import { loadChatMessages } from '../chat/read';
+import { involving, loadConversations, loadDirectMessages } from '../direct/read';
+import { markersOf } from '../notifications/notices';
 import { toNotifications } from '../notifications/notify';
-import { listVisibleTasks, loadTasks } from '../tasks/read';
+import { loadTasks, visibleTasksWhere } from '../tasks/read';
 import { toUserDto } from '../users/serialize';
 
 /** How sync reads one entity kind. Missing from `load` means deleted: clients drop it. */
@@ -14,8 +16,32 @@ interface SyncedEntity {
   load(db: Db | Tx, ids: string[]): PutChange[];
   /** Whether `actor` may see this state of the entity. */
   visibleTo(actor: Actor, change: PutChange): boolean;
-  /** Everything of this kind `actor` may see, for a bootstrap. */
-  loadAllVisible(db: Db | Tx, actor: Actor): PutChange[];
+  /** A bootstrap page: the ids `actor` may see after `after`, in this kind's order (id order, or newest first). */
+  snapshotIds(db: Db | Tx, actor: Actor, after: string | null, limit: number): string[];
+  /** How many of this kind a bootstrap of `actor` holds. */
+  snapshotCount(db: Db | Tx, actor: Actor): number;
+}
+
+/** One kind's bootstrap, read in pages by id (keyset, so a page costs the same wherever it starts). */
+function snapshotOf(
+  table: SQLiteTable & { id: AnySQLiteColumn },
+  visible: (actor: Actor) => SQL | undefined,
+  newestFirst = false,
+): Pick<SyncedEntity, 'snapshotIds' | 'snapshotCount'> {
+  return {
+    snapshotIds: (db, actor, after, limit) =>
+      db
+        .select({ id: table.id })
+        .from(table)
+        .where(
+          and(visible(actor), after === null ? undefined : newestFirst ? lt(table.id, after) : gt(table.id, after)),
+        )
+        .orderBy(newestFirst ? desc(table.id) : asc(table.id))
+        .limit(limit)
+        .all()
+        .map((row) => String(row.id)),
+    snapshotCount: (db, actor) => db.select({ n: count() }).from(table).where(visible(actor)).get()?.n ?? 0,
+  };
 }
 
 const userChange = (row: typeof users.$inferSelect): PutChange => ({
@@ -37,21 +63,20 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
         .map(userChange),
     // Every signed-in user sees the whole active directory (spec section 6).
     visibleTo: () => true,
-    loadAllVisible: (db) => db.select().from(users).where(isNull(users.deactivatedAt)).all().map(userChange),
+    ...snapshotOf(users, () => isNull(users.deactivatedAt)),
   },
   task: {
     load: (db, ids) => loadTasks(db, ids).map((data) => ({ entity: 'task', op: 'put', id: data.id, data })),
     visibleTo: (actor, change) => change.entity === 'task' && canSeeTask(actor, change.data),
-    loadAllVisible: (db, actor) =>
-      listVisibleTasks(db, actor).map((data) => ({ entity: 'task', op: 'put', id: data.id, data })),
+    ...snapshotOf(tasks, visibleTasksWhere),
   },
   chatMessage: {
     load: (db, ids) =>
       loadChatMessages(db, ids).map((data) => ({ entity: 'chatMessage', op: 'put', id: data.id, data })),
     // The team chat is the whole team's.
     visibleTo: () => true,
-    loadAllVisible: (db) =>
-      listChatMessages(db).map((data) => ({ entity: 'chatMessage', op: 'put', id: data.id, data })),
+    // Newest first: the chat and the dashboard's preview show the latest messages while older ones arrive.
+    ...snapshotOf(chatMessages, () => isNull(chatMessages.deletedAt), true),
   },
   conversation: {
     load: (db, ids) =>
@@ -59,17 +84,22 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     // Security: a conversation is its two participants' alone.
     visibleTo: (actor, change) =>
       change.entity === 'conversation' && change.data.participants.some((p) => p.id === actor.id),
-    loadAllVisible: (db, actor) =>
-      listConversationsOf(db, actor.id).map((data) => ({ entity: 'conversation', op: 'put', id: data.id, data })),
+    ...snapshotOf(conversations, (actor) => involving(actor.id)),
   },
   directMessage: {
     load: (db, ids) =>
       loadDirectMessages(db, ids).map((data) => ({ entity: 'directMessage', op: 'put', id: data.id, data })),
     visibleTo: (actor, change) => change.entity === 'directMessage' && change.data.participantIds.includes(actor.id),
-    loadAllVisible: (db, actor) =>
-      listDirectMessagesOf(db, actor.id).map((data) => ({ entity: 'directMessage', op: 'put', id: data.id, data })),
+    ...snapshotOf(directMessages, (actor) =>
+      and(
+        isNull(directMessages.deletedAt),
+        sql`${directMessages.conversationId} IN (SELECT ${conversations.id} FROM ${conversations} WHERE ${involving(actor.id)})`,
+      ),
+    ),
   },
   notification: {
+    // `read` is the notice's own mark: devices combine it with the person's marker, which travels on its own
+    // (marking all moves the marker only, so no notice changes).
     load: (db, ids) =>
       toNotifications(db, db.select().from(notifications).where(inArray(notifications.id, ids)).all()).map((data) => ({
         entity: 'notification',
@@ -79,16 +109,22 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
       })),
     // Security: a notification is its recipient's alone.
     visibleTo: (actor, change) => change.entity === 'notification' && change.data.recipient === actor.id,
-    loadAllVisible: (db, actor) =>
-      toNotifications(db, db.select().from(notifications).where(eq(notifications.recipientId, actor.id)).all()).map(
-        (data) => ({ entity: 'notification', op: 'put', id: data.id, data }),
-      ),
+    ...snapshotOf(notifications, (actor) => eq(notifications.recipientId, actor.id)),
+  },
+  notificationMarker: {
+    // Everyone has one, stored or not yet (before their first read mark).
+    load: (db, ids) =>
+      [...markersOf(db, ids).values()].map((data) => ({ entity: 'notificationMarker', op: 'put', id: data.id, data })),
+    // Security: a person's read state is theirs alone.
+    visibleTo: (actor, change) => change.entity === 'notificationMarker' && change.id === actor.id,
+    snapshotIds: (_db, actor, after) => (after === null ? [actor.id] : []),
+    snapshotCount: () => 1,
   },
 };
 
 /**
- * The current state of every entity these committed changes put, loaded with one query per kind (a
- * chat message puts one notification per member), keyed `entity:id`; a missing key means it is gone.
+ * The current state of every entity these committed changes put, loaded with one query per kind, keyed
+ * `entity:id`; a missing key means it is gone.
  */
 export function loadCurrent(
   db: Db | Tx,
@@ -102,7 +138,7 @@ export function loadCurrent(
   const current = new Map<string, PutChange>();
   for (const [entity, idSet] of idsByEntity) {
     const ids = [...idSet];
-    // Slices stay well under SQLite's bound-variable limit (marking all read puts thousands at once).
+    // Slices stay well under SQLite's bound-variable limit.
     for (let start = 0; start < ids.length; start += 500) {
       for (const change of syncedEntities[entity].load(db, ids.slice(start, start + 500)))
         current.set(`${entity}:${change.id}`, change);

@@ -1,12 +1,5 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
-import {
-  entityNames,
-  type Actor,
-  type Change,
-  type EntityName,
-  type PullQuery,
-  type PullResponse,
-} from '@office/sync-protocol';
+import { type Actor, type Change, type EntityName, type PullQuery, type PullResponse } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { changeAudience, changeLog, meta, syncClients } from '../../db/schema';
 import { CHANGE_LOG_FLOOR_KEY, changeLogFloor, currentVersion } from '../change-log';
@@ -44,8 +37,94 @@ function lastMutationIdOf(tx: Tx, clientId: string, actor: Actor): number {
   return row.userId === actor.id ? row.lastMutationId : 0;
 }
 
-function bootstrap(tx: Tx, actor: Actor): Change[] {
-  return entityNames.flatMap((name) => syncedEntities[name].loadAllVisible(tx, actor));
+/** Where a bootstrap is: the version its pages read, the kind being sent, the last id sent of it, rows sent, rows in all. */
+interface SnapshotPlace {
+  version: number;
+  kind: number;
+  after: string | null;
+  done: number;
+  total: number;
+}
+
+const encodePlace = (place: SnapshotPlace): string =>
+  `${place.version}.${place.kind}.${place.after ?? ''}.${place.done}.${place.total}`;
+
+function decodePlace(token: string): SnapshotPlace | null {
+  const [version, kind, after, done, total] = token.split('.');
+  const numbers = [version, kind, done, total].map(Number);
+  if (after === undefined || numbers.some((n) => !Number.isSafeInteger(n) || n < 0)) return null;
+  const [v, k, d, t] = numbers as [number, number, number, number];
+  return { version: v, kind: k, after: after === '' ? null : after, done: d, total: t };
+}
+
+/** The order a bootstrap sends kinds in: what the first screens need first, the team chat (the largest) last. */
+const snapshotOrder: EntityName[] = [
+  'user',
+  'notificationMarker',
+  'task',
+  'conversation',
+  'directMessage',
+  'notification',
+  'chatMessage',
+];
+
+/**
+ * One page of a bootstrap. The pages read the entities as they are when each is served, in keyset order from
+ * where the previous page ended (the client's token), so a slow link resumes instead of starting over. The
+ * last page hands over the version the first one started at: pulling from there brings whatever changed
+ * while the pages were read (newer states replace older ones), so the device ends consistent.
+ */
+function bootstrapPage(
+  tx: Tx,
+  actor: Actor,
+  query: PullQuery,
+  lastMutationId: number,
+  head: number,
+  floor: number,
+): PullResponse {
+  const resumed = query.snapshot ? decodePlace(query.snapshot) : null;
+  // A token from before a compaction, or from data since replaced, starts over.
+  const usable =
+    resumed !== null && resumed.version >= floor && resumed.version <= head && resumed.kind < snapshotOrder.length;
+  const place: SnapshotPlace = usable
+    ? resumed
+    : {
+        version: head,
+        kind: 0,
+        after: null,
+        done: 0,
+        total: snapshotOrder.reduce((sum, name) => sum + syncedEntities[name].snapshotCount(tx, actor), 0),
+      };
+  const changes: Change[] = [];
+  let { kind, after } = place;
+  while (changes.length < query.limit && kind < snapshotOrder.length) {
+    const entity = snapshotOrder[kind] as EntityName;
+    const wanted = query.limit - changes.length;
+    const ids = syncedEntities[entity].snapshotIds(tx, actor, after, wanted);
+    if (ids.length) {
+      const loaded = new Map(loadVisible(tx, actor, entity, ids).map((change) => [change.id, change]));
+      for (const id of ids) {
+        const change = loaded.get(id);
+        if (change) changes.push(change);
+      }
+      after = ids.at(-1) ?? null;
+    }
+    if (ids.length < wanted) {
+      kind += 1;
+      after = null;
+    }
+  }
+  const done = place.done + changes.length;
+  const total = Math.max(place.total, done);
+  const last = kind >= snapshotOrder.length;
+  return {
+    changes,
+    cursor: last ? place.version : 0,
+    more: last ? head > place.version : true,
+    reset: !usable,
+    bootstrap: { next: last ? null : encodePlace({ version: place.version, kind, after, done, total }), done, total },
+    lastMutationId,
+  };
 }
 
 /** The changes after `cursor` that `actor` may see, as the entities' current state, in one read transaction. */
@@ -53,9 +132,10 @@ export function processPull(db: Db, actor: Actor, query: PullQuery): PullRespons
   return db.transaction((tx) => {
     const lastMutationId = lastMutationIdOf(tx, query.clientId, actor);
     const head = currentVersion(tx);
+    const floor = changeLogFloor(tx);
     // A cursor ahead of the server means the server's data was replaced: start over rather than miss changes.
-    if (query.cursor === 0 || query.cursor < changeLogFloor(tx) || query.cursor > head) {
-      return { changes: bootstrap(tx, actor), cursor: head, more: false, reset: true, lastMutationId };
+    if (query.cursor === 0 || query.cursor < floor || query.cursor > head) {
+      return bootstrapPage(tx, actor, query, lastMutationId, head, floor);
     }
     const rows = tx
       .selectDistinct({ seq: changeLog.seq, entity: changeLog.entity, entityId: changeLog.entityId })
@@ -88,6 +168,6 @@ export function processPull(db: Db, actor: Actor, query: PullQuery): PullRespons
     const changes = order.map(
       ({ entity, id }): Change => visible.get(`${entity}:${id}`) ?? { entity, op: 'delete', id },
     );
-    return { changes, cursor, more, reset: false, lastMutationId };
+    return { changes, cursor, more, reset: false, bootstrap: null, lastMutationId };
   });
 }

@@ -72,7 +72,7 @@ const realRun = updateDetailsCommand.run.bind(updateDetailsCommand);
 type RunArgs = { name: string; email: string };
 
 describe('processPush', () => {
-  test('mutations run in order, each committed and flushed before the next runs', () => {
+  test('a batch runs in order in one transaction and is flushed once, after its commit', () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = currentVersion(db);
@@ -91,10 +91,9 @@ describe('processPush', () => {
 
     expect(answer.outcomes.map((o) => o.status)).toEqual(['applied', 'applied', 'applied']);
     expect(ran).toEqual(['A', 'B', 'C']);
+    // One flush for the batch, after the commit: each change is visible and the name is the batch's last.
     expect(flushed).toEqual([
-      { seqs: [before + 1], names: ['A'], committed: [true] },
-      { seqs: [before + 2], names: ['B'], committed: [true] },
-      { seqs: [before + 3], names: ['C'], committed: [true] },
+      { seqs: [before + 1, before + 2, before + 3], names: ['C', 'C', 'C'], committed: [true, true, true] },
     ]);
     expect(changesAfter(before).map((row) => row.seq)).toEqual([before + 1, before + 2, before + 3]);
     expect(nameOf(alice.id)).toBe('C');
@@ -120,14 +119,14 @@ describe('processPush', () => {
     expect(nameOf(alice.id)).toBe('Kept');
     expect(changesAfter(before).map((row) => row.seq)).toEqual([before + 1]);
     // The refused mutation publishes nothing; the applied one publishes its own change only.
-    expect(flushed.map((f) => f.seqs)).toEqual([[], [before + 1]]);
+    expect(flushed.map((f) => f.seqs)).toEqual([[before + 1]]);
     expect(mutationRows(clientId).map((row) => [row.mutationId, row.status, row.code])).toEqual([
       [1, 'rejected', 'duplicate_id'],
       [2, 'applied', null],
     ]);
   });
 
-  test('a server fault stops the batch: earlier mutations stay, the faulty one leaves no trace and runs again on retry', () => {
+  test('a server fault in mid-batch rolls the whole batch back: nothing of it stays, and the retry runs it all', () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = currentVersion(db);
@@ -140,17 +139,19 @@ describe('processPush', () => {
         throw new Error('disk I/O error');
       });
 
+    const name = nameOf(alice.id);
     expect(() => processPush(db, flush, alice, request(clientId, batch))).toThrow('disk I/O error');
 
-    expect(nameOf(alice.id)).toBe('One');
-    expect(changesAfter(before).map((row) => row.seq)).toEqual([before + 1]);
-    expect(clientRow(clientId)?.lastMutationId).toBe(1);
-    expect(mutationRows(clientId).map((row) => row.mutationId)).toEqual([1]);
-    expect(flushed.map((f) => f.seqs)).toEqual([[before + 1]]);
+    // Not even the first mutation, which ran fine, is kept or acknowledged; nothing was published.
+    expect(nameOf(alice.id)).toBe(name);
+    expect(changesAfter(before)).toEqual([]);
+    expect(clientRow(clientId)?.lastMutationId).toBe(0);
+    expect(mutationRows(clientId)).toEqual([]);
+    expect(flushed).toEqual([]);
 
     const retry = processPush(db, flush, alice, request(clientId, batch));
     expect(retry.outcomes).toEqual([
-      { id: 1, status: 'duplicate', original: 'applied' },
+      { id: 1, status: 'applied' },
       { id: 2, status: 'applied' },
       { id: 3, status: 'applied' },
     ]);

@@ -3,7 +3,13 @@ import type { Actor, MutationOutcome, PushRequest, PushResponse } from '@office/
 import type { Db, Tx } from '../../db/client';
 import { syncClients, syncMutations } from '../../db/schema';
 import { currentVersion } from '../change-log';
-import { newPendingEffects, runInTransaction, type EffectsFlusher, type PendingEffects } from '../commands';
+import {
+  effectsMark,
+  newPendingEffects,
+  runInTransaction,
+  type EffectsFlusher,
+  type PendingEffects,
+} from '../commands';
 import { DomainError } from '../errors';
 import { mutationCommands } from './mutations';
 
@@ -41,26 +47,32 @@ function clampMadeAt(at: string, lastPushAt: string | null, registeredAt: string
   return new Date(Math.min(now.getTime(), Math.max(floor, claimed)));
 }
 
-/** How one mutation's command runs inside the bookkeeping transaction (a savepoint of it). */
+/** How one mutation's command runs inside the batch's transaction (a savepoint of it). */
 export type MutationRunner = (tx: Tx, pending: PendingEffects, madeAt: Date) => void;
 
+/** One mutation of a batch: its id, name, claimed time and how its command runs. */
+interface BatchEntry {
+  id: number;
+  name: string;
+  at: string;
+  run: MutationRunner;
+}
+
 /**
- * Applies one client mutation exactly once, in one transaction: the command's writes, its change-log
- * rows, the client's last mutation id and the stored outcome commit together or not at all. A domain
- * refusal is recorded as `rejected` and the queue moves on; a mutation at or below the last one
- * answers its stored outcome; one past the next is a gap; anything unexpected propagates.
+ * Applies a batch of one client's mutations in ONE transaction, each command in its own savepoint, and
+ * publishes what they did once, after the commit is durable. A mutation at or below the client's last id
+ * answers its stored outcome; a gap stops the batch; a domain refusal rolls back only its savepoint, is
+ * recorded as `rejected` and the batch goes on. Anything unexpected rolls the whole batch back (nothing of
+ * it is acknowledged; the client sends it again) and propagates.
  */
-export function applyClientMutation(
+function applyBatch(
   db: Db,
   flush: EffectsFlusher,
   clientId: string,
-  mutation: { id: number; name: string; at: string },
-  run: MutationRunner,
-  /** When this client's previous request reached the server; read from the client's row when absent. */
-  previousPushAt?: string | null,
-): MutationOutcome | 'gap' {
+  entries: readonly BatchEntry[],
+): { outcomes: MutationOutcome[]; lastMutationId: number } {
   const pending = newPendingEffects();
-  const outcome = db.transaction((tx): MutationOutcome | 'gap' => {
+  const result = db.transaction((tx) => {
     const client = tx
       .select({
         lastMutationId: syncClients.lastMutationId,
@@ -69,72 +81,95 @@ export function applyClientMutation(
       })
       .from(syncClients)
       .where(eq(syncClients.clientId, clientId))
-      .get() ?? { lastMutationId: 0, lastPushAt: null, createdAt: new Date().toISOString() };
-    if (mutation.id <= client.lastMutationId) return storedOutcome(tx, clientId, mutation.id);
-    if (mutation.id !== client.lastMutationId + 1) return 'gap';
+      .get();
     const now = new Date();
-    // The mutations of one request were all made before it: each is clamped by the previous request.
-    const previous = previousPushAt === undefined ? client.lastPushAt : previousPushAt;
-    const madeAt = clampMadeAt(mutation.at, previous, client.createdAt, now);
-    const result = runGuarded(tx, mutation.id, pending, (savepoint) => run(savepoint, pending, madeAt));
-    tx.update(syncClients)
-      .set({ lastMutationId: mutation.id, lastPushAt: now.toISOString() })
-      .where(eq(syncClients.clientId, clientId))
-      .run();
-    tx.insert(syncMutations)
-      .values({
-        clientId,
-        mutationId: mutation.id,
-        name: mutation.name,
-        status: result.status,
-        code: result.status === 'rejected' ? result.code : null,
-        message: result.status === 'rejected' ? result.message : null,
-      })
-      .run();
-    return result;
+    const { lastMutationId, lastPushAt, createdAt } = client ?? {
+      lastMutationId: 0,
+      lastPushAt: null,
+      createdAt: now.toISOString(),
+    };
+    const outcomes: MutationOutcome[] = [];
+    let last = lastMutationId;
+    for (const entry of entries) {
+      if (entry.id <= last) {
+        outcomes.push(storedOutcome(tx, clientId, entry.id));
+        continue;
+      }
+      if (entry.id !== last + 1) break;
+      // The mutations of one request were all made before it: each is clamped by the previous request.
+      const madeAt = clampMadeAt(entry.at, lastPushAt, createdAt, now);
+      const outcome = runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
+      tx.insert(syncMutations)
+        .values({
+          clientId,
+          mutationId: entry.id,
+          name: entry.name,
+          status: outcome.status,
+          code: outcome.status === 'rejected' ? outcome.code : null,
+          message: outcome.status === 'rejected' ? outcome.message : null,
+        })
+        .run();
+      outcomes.push(outcome);
+      last = entry.id;
+    }
+    if (last !== lastMutationId) {
+      tx.update(syncClients)
+        .set({ lastMutationId: last, lastPushAt: now.toISOString() })
+        .where(eq(syncClients.clientId, clientId))
+        .run();
+    }
+    return { outcomes, lastMutationId: last };
   });
-  if (outcome !== 'gap') flush(pending);
-  return outcome;
+  flush(pending);
+  return result;
+}
+
+/**
+ * Applies one client mutation exactly once (an upload carrying a queued write): the batch of one. Returns
+ * its outcome, or 'gap' when an earlier mutation of the client has not arrived yet.
+ */
+export function applyClientMutation(
+  db: Db,
+  flush: EffectsFlusher,
+  clientId: string,
+  mutation: { id: number; name: string; at: string },
+  run: MutationRunner,
+): MutationOutcome | 'gap' {
+  return applyBatch(db, flush, clientId, [{ ...mutation, run }]).outcomes[0] ?? 'gap';
 }
 
 /** Applies a push batch in order; a gap stops it (the route answers 503 on anything unexpected). */
 export function processPush(db: Db, flush: EffectsFlusher, actor: Actor, request: PushRequest): PushResponse {
-  const client = claimClient(db, request.clientId, actor);
-  const outcomes: MutationOutcome[] = [];
-  let lastMutationId = client.lastMutationId;
-  for (const mutation of request.mutations) {
-    const outcome = applyClientMutation(
-      db,
-      flush,
-      request.clientId,
-      mutation,
-      (tx, pending, madeAt) =>
+  claimClient(db, request.clientId, actor);
+  const { outcomes, lastMutationId } = applyBatch(
+    db,
+    flush,
+    request.clientId,
+    request.mutations.map((mutation) => ({
+      id: mutation.id,
+      name: mutation.name,
+      at: mutation.at,
+      run: (tx, pending, madeAt) =>
         runInTransaction(tx, actor, mutationCommands[mutation.name], mutation.args, pending, madeAt),
-      client.lastPushAt,
-    );
-    if (outcome === 'gap') break;
-    outcomes.push(outcome);
-    lastMutationId = Math.max(lastMutationId, mutation.id);
-  }
+    })),
+  );
   return { outcomes, lastMutationId, version: currentVersion(db) };
 }
 
-/** Runs a command in a savepoint: a refused command leaves none of its writes, while the bookkeeping still commits. */
+/** Runs a command in a savepoint: a refused command leaves none of its writes or effects; the batch goes on. */
 function runGuarded(
   tx: Tx,
   mutationId: number,
   pending: PendingEffects,
   run: (savepoint: Tx) => void,
 ): Exclude<MutationOutcome, { status: 'duplicate' }> {
+  const restore = effectsMark(pending);
   try {
     tx.transaction((savepoint) => run(savepoint));
     return { id: mutationId, status: 'applied' };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    pending.changes.length = 0;
-    pending.announcements.length = 0;
-    pending.notifications.length = 0;
-    pending.effects.length = 0;
+    restore();
     return { id: mutationId, status: 'rejected', code: error.code, message: error.message };
   }
 }

@@ -1034,7 +1034,11 @@ describe('notifications', () => {
           senderName: 'Alice Johnson',
           timestamp: message.createdAt,
         },
+        // The notice names its message: one per message (POST /api/notifications answers this one).
+        messageId: message.id,
         readAt: null,
+        // Flagged for the background push queue until it has run.
+        pushPending: expect.any(Boolean) as unknown,
         createdAt: message.createdAt,
         version: expect.any(Number) as unknown,
       },

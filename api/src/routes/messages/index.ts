@@ -3,6 +3,7 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, eq, isNull } from 'drizzle-orm';
 import {
+  chatMessagesQuerySchema,
   editChatArgsSchema,
   idSchema,
   presenceArgsSchema,
@@ -16,7 +17,7 @@ import { chatAttachments, chatMessages, users } from '../../db/schema';
 import { runCommand } from '../../domain/commands';
 import { DomainError } from '../../domain/errors';
 import { deleteChatCommand, editChatCommand, sendChatCommand, sendChatFilesCommand } from '../../domain/chat/commands';
-import { listChatMessages } from '../../domain/chat/read';
+import { listChatMessagePage } from '../../domain/chat/read';
 import { chatFilePolicy, storedNamePattern, UploadStore } from '../../domain/chat/uploads';
 import { sendError } from '../../plugins/error-handler';
 import { receiveFileMessage, sendAttachment } from '../file-messages';
@@ -28,7 +29,10 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
   const uploads = new UploadStore(app.config.dataDir);
 
-  app.get('/', auth, () => ({ messages: listChatMessages(app.db) }));
+  /** The newest 200 messages, oldest first; `before` pages back to older ones (issue 15: bounded answers). */
+  app.get('/', { ...auth, schema: { querystring: chatMessagesQuerySchema } }, (request) =>
+    listChatMessagePage(app.db, request.query),
+  );
 
   // The author is always the signed-in user: userId, userName, userAvatar and type of the spec's payload are not read.
   const sendBody = jsonBody(sendChatArgsSchema.extend({ id: idSchema.optional() }));

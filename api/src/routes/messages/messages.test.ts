@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { asc, eq, isNull } from 'drizzle-orm';
 import {
   chatLimits,
   chatMessages as chatTexts,
@@ -7,6 +7,7 @@ import {
   errorCatalogue,
   uuidv7,
   type ChatMessage,
+  type Notification,
 } from '@office/sync-protocol';
 import { chatMessages, notifications, users } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
@@ -32,10 +33,21 @@ async function post(by: Session, payload: Record<string, unknown>): Promise<Chat
 
 const send = (by: Session, text = uniqueText('Hello team')) => post(by, { id: uuidv7(), text });
 
-async function listMessages(session: Session): Promise<ChatMessage[]> {
-  const res = await call<{ messages: ChatMessage[] }>(session, 'GET', '/api/messages');
+async function listMessages(session: Session, query = ''): Promise<ChatMessage[]> {
+  return (await listPage(session, query)).messages;
+}
+
+async function listPage(session: Session, query = ''): Promise<{ messages: ChatMessage[]; nextBefore: string | null }> {
+  const res = await call<{ messages: ChatMessage[]; nextBefore: string | null }>(
+    session,
+    'GET',
+    `/api/messages${query}`,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.messages.map((message) => chatMessageSchema.parse(message));
+  return {
+    messages: res.body.messages.map((message) => chatMessageSchema.parse(message)),
+    nextBefore: res.body.nextBefore,
+  };
 }
 
 const author = (s: Session) => ({
@@ -50,14 +62,24 @@ const messageRow = (id: string) => db().select().from(chatMessages).where(eq(cha
 const rowsWithText = (text: string) => db().select().from(chatMessages).where(eq(chatMessages.text, text)).all();
 const liveRows = () =>
   db().select().from(chatMessages).where(isNull(chatMessages.deletedAt)).orderBy(asc(chatMessages.createdAt)).all();
-/** The notifications about a chat message, by recipient. */
-const noticesAbout = (messageId: string) =>
+/** The notice each demo person's list shows about a chat message, by recipient (derived: none is stored). */
+async function noticesAbout(messageId: string): Promise<Notification[]> {
+  const found: Notification[] = [];
+  for (const session of Object.values(people)) {
+    const res = await call<{ notifications: Notification[] }>(session, 'GET', '/api/notifications?limit=100');
+    expect(res.status).toBe(200);
+    const notice = res.body.notifications.find((n) => n.id === messageId);
+    if (notice) found.push(notice);
+  }
+  return found.sort((a, b) => a.recipient.localeCompare(b.recipient));
+}
+/** Notifications stored about a chat message: none, whatever the size of the team. */
+const storedAbout = (messageId: string) =>
   db()
     .select()
     .from(notifications)
     .all()
-    .filter((n) => n.data.messageId === messageId)
-    .sort((a, b) => a.recipientId.localeCompare(b.recipientId));
+    .filter((n) => n.data.messageId === messageId);
 /** Change-log rows after `seq` as [entity, entityId, op, audience], in commit order. */
 const changesAfter = (seq: number) => changesWithAudienceAfter(db(), seq);
 const activeOthers = (session: Session) =>
@@ -92,7 +114,7 @@ describe('GET /api/messages', () => {
     expect(currentVersion(db())).toBe(before);
   });
 
-  test('it answers every live message oldest first with its author, including the seeded ones', async () => {
+  test('it answers the live messages oldest first with their authors, including the seeded ones', async () => {
     const { alice, carol } = people;
     const mine = await send(alice, uniqueText('Latest news'));
     const messages = await listMessages(carol);
@@ -143,6 +165,35 @@ describe('GET /api/messages', () => {
       userName: 'Bob Smith',
       userId: { role: 'employee', name: 'Bob Smith' },
     });
+  });
+
+  test('it answers the newest 200, with a before cursor that pages back to the oldest without gaps', async () => {
+    const { bob, carol } = people;
+    const many = 230;
+    for (let i = 0; i < many; i += 1) await send(bob, `Paging ${String(i).padStart(3, '0')}`);
+    const all = liveRows().map((row) => row.id);
+    expect(all.length).toBeGreaterThan(many);
+
+    const first = await listPage(carol);
+    expect(first.messages).toHaveLength(200);
+    expect(first.messages.map((m) => m.id)).toEqual(all.slice(-200));
+    expect(first.nextBefore).toBe(all.at(-200));
+    const ids: string[] = [...first.messages.map((m) => m.id)];
+    let before = first.nextBefore;
+    while (before) {
+      const page = await listPage(carol, `?before=${before}&limit=50`);
+      expect(page.messages.length).toBeLessThanOrEqual(50);
+      ids.unshift(...page.messages.map((m) => m.id));
+      before = page.nextBefore;
+    }
+    expect(ids).toEqual(all);
+
+    for (const query of ['?limit=201', '?limit=0', '?before=nope']) {
+      const res = await call(carol, 'GET', `/api/messages${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body).toMatchObject({ code: 'invalid_input' });
+    }
+    expect(await listPage(carol, `?before=${uuidv7()}`)).toEqual({ messages: [], nextBefore: null });
   });
 
   test('a deleted message is never listed', async () => {
@@ -217,10 +268,11 @@ describe('POST /api/messages', () => {
       type: 'text',
     });
     expect(rowsWithText(text)).toEqual([expect.objectContaining({ userId: bob.user.id, type: 'text' })]);
-    expect(noticesAbout(message.id).map((n) => n.senderId)).toEqual(
+    const notices = await noticesAbout(message.id);
+    expect(notices.map((n) => n.sender?.id)).toEqual(
       Array.from({ length: activeOthers(bob).length }, () => bob.user.id),
     );
-    expect(noticesAbout(message.id).map((n) => n.recipientId)).not.toContain(bob.user.id);
+    expect(notices.map((n) => n.recipient)).not.toContain(bob.user.id);
   });
 
   test('a blank, missing or non-text message is refused with "A message needs text or files." and nothing is stored', async () => {
@@ -235,7 +287,7 @@ describe('POST /api/messages', () => {
         chatTexts.empty,
       );
       expect(messageRow(id)).toBeUndefined();
-      expect(noticesAbout(id)).toEqual([]);
+      expect(await noticesAbout(id)).toEqual([]);
       expect(currentVersion(db())).toBe(before);
     }
   });
@@ -278,13 +330,13 @@ describe('POST /api/messages', () => {
     const text = uniqueText('Retry me');
     const first = await post(alice, { id, text });
     const version = currentVersion(db());
-    const notices = noticesAbout(id);
+    const notices = await noticesAbout(id);
     expect(notices).toHaveLength(activeOthers(alice).length);
 
     const again = await post(alice, { id, text: ` ${text} ` });
     expect(again).toEqual(first);
     expect(db().select().from(chatMessages).where(eq(chatMessages.id, id)).all()).toHaveLength(1);
-    expect(noticesAbout(id)).toEqual(notices);
+    expect(await noticesAbout(id)).toEqual(notices);
     expect(currentVersion(db())).toBe(version);
 
     expectRefusal(
@@ -301,7 +353,7 @@ describe('POST /api/messages', () => {
     );
     expect(messageRow(id)).toMatchObject({ userId: alice.user.id, text, edited: false });
     expect(rowsWithText(`${text} (changed)`)).toEqual([]);
-    expect(noticesAbout(id)).toEqual(notices);
+    expect(await noticesAbout(id)).toEqual(notices);
     expect(currentVersion(db())).toBe(version);
   });
 
@@ -323,7 +375,7 @@ describe('POST /api/messages', () => {
 });
 
 describe('chat notifications', () => {
-  test('a message notifies each other active member once, never its author, with the text cut to 50 characters and "..."', async () => {
+  test('a message is a notice of each other active member, never its author, with the text cut to 50 characters and "..."', async () => {
     const { alice } = people;
     const text = `${uniqueText('Release')} `.padEnd(70, 'abcdefghij');
     expect(text).toHaveLength(70);
@@ -333,67 +385,40 @@ describe('chat notifications', () => {
 
     const others = activeOthers(alice);
     expect(others).toHaveLength(4);
-    const rows = noticesAbout(message.id);
-    expect(rows.map((n) => n.recipientId)).toEqual(others);
-    for (const row of rows) {
-      expect(row).toMatchObject({
-        senderId: alice.user.id,
+    const notices = await noticesAbout(message.id);
+    expect(notices.map((n) => n.recipient)).toEqual(others);
+    for (const notice of notices) {
+      expect(notice).toMatchObject({
+        sender: { id: alice.user.id, name: alice.user.name },
         type: 'chat_message',
         title: `New message from ${alice.user.name}`,
         message: `${text.slice(0, 50)}...`,
-        relatedTaskId: null,
-        readAt: null,
+        relatedTask: null,
+        read: false,
         data: { messageId: message.id },
+        createdAt: message.timestamp,
       });
     }
-    expect(rows[0]?.message).toHaveLength(53);
-    // Inserted together: one statement, one time.
-    expect(new Set(rows.map((n) => n.createdAt)).size).toBe(1);
-    expect(rows[0]?.createdAt).toBe(message.timestamp);
-
-    // One change for the team's message, then one per notification that only its recipient sees.
-    const changes = changesAfter(before);
-    expect(changes[0]).toEqual(['chatMessage', message.id, 'put', ['team']]);
-    expect(
-      changes
-        .slice(1)
-        .map(([entity, id, op, audience]) => [entity, id, op, audience])
-        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-    ).toEqual(
-      rows
-        .map((n) => ['notification', n.id, 'put', [`user:${n.recipientId}`]])
-        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-    );
+    expect(notices[0]?.message).toHaveLength(53);
+    // One row and one change for the whole team: the notices are derived from the message.
+    expect(storedAbout(message.id)).toEqual([]);
+    expect(changesAfter(before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
   });
 
   test('a text of at most 50 characters is notified whole', async () => {
     const text = uniqueText('Short').padEnd(50, '!');
     const message = await post(people.bob, { id: uuidv7(), text });
-    const rows = noticesAbout(message.id);
-    expect(rows).toHaveLength(4);
-    expect(rows.map((n) => n.message)).toEqual(Array.from({ length: 4 }, () => text));
-  });
-
-  test('a deactivated member is not notified', async () => {
-    const { carol, bob } = people;
-    db().update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, carol.user.id)).run();
-    try {
-      const message = await send(bob);
-      const rows = noticesAbout(message.id);
-      expect(rows.map((n) => n.recipientId)).toEqual(activeOthers(bob));
-      expect(rows).toHaveLength(3);
-      expect(rows.map((n) => n.recipientId)).not.toContain(carol.user.id);
-    } finally {
-      db().update(users).set({ deactivatedAt: null }).where(eq(users.id, carol.user.id)).run();
-    }
+    const notices = await noticesAbout(message.id);
+    expect(notices).toHaveLength(4);
+    expect(notices.map((n) => n.message)).toEqual(Array.from({ length: 4 }, () => text));
   });
 });
 
 describe('PUT /api/messages/:id', () => {
-  test('the author edits their message: edited, text trimmed, the row and the change log updated, nobody notified', async () => {
+  test('the author edits their message: edited, text trimmed, the row and the change log updated, the notices read the new text', async () => {
     const { alice } = people;
     const message = await send(alice);
-    const noticesBefore = noticesAbout(message.id);
+    const noticesBefore = await noticesAbout(message.id);
     const before = currentVersion(db());
     const text = uniqueText('Fixed a typo');
 
@@ -419,7 +444,10 @@ describe('PUT /api/messages/:id', () => {
       version: before + 1,
     });
     expect(changesAfter(before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
-    expect(noticesAbout(message.id)).toEqual(noticesBefore);
+    // Nobody is notified again: the same notices, unread as they were, now with the edited text.
+    expect(await noticesAbout(message.id)).toEqual(
+      noticesBefore.map((notice) => ({ ...notice, message: text, version: before + 1 })),
+    );
     expect((await listMessages(people.bob)).find((m) => m.id === message.id)).toMatchObject({ text, edited: true });
   });
 
@@ -594,8 +622,8 @@ describe('chat through /api/sync/push', () => {
     expect(first.outcomes).toEqual([{ id: 1, status: 'applied' }]);
     expect(first.lastMutationId).toBe(1);
     expect(rowsWithText(text)).toEqual([expect.objectContaining({ id, userId: bob.user.id, edited: false })]);
-    const notices = noticesAbout(id);
-    expect(notices.map((n) => [n.recipientId, n.type, n.senderId, n.message])).toEqual(
+    const notices = await noticesAbout(id);
+    expect(notices.map((n) => [n.recipient, n.type, n.sender?.id, n.message])).toEqual(
       activeOthers(bob).map((recipient) => [recipient, 'chat_message', bob.user.id, text]),
     );
     const version = currentVersion(db());
@@ -607,7 +635,7 @@ describe('chat through /api/sync/push', () => {
     const resent = await push(bob, clientId, [mutation(2, 'chat.send', { id, text })]);
     expect(resent.outcomes).toEqual([{ id: 2, status: 'applied' }]);
     expect(db().select().from(chatMessages).where(eq(chatMessages.id, id)).all()).toHaveLength(1);
-    expect(noticesAbout(id)).toEqual(notices);
+    expect(await noticesAbout(id)).toEqual(notices);
     expect(currentVersion(db())).toBe(version);
   });
 
@@ -648,11 +676,8 @@ describe('chat through /api/sync/push', () => {
       deletedAt: null,
     });
     expect(rowsWithText(okText)).toEqual([expect.objectContaining({ id: okId, userId: alice.user.id })]);
-    // Only the applied send left changes: the message and one notification per other member.
-    expect(changesAfter(before).map(([entity, id]) => (entity === 'chatMessage' ? id : entity))).toEqual([
-      okId,
-      ...activeOthers(alice).map(() => 'notification'),
-    ]);
+    // Only the applied send left a change: the message, one for the whole team.
+    expect(changesAfter(before)).toEqual([['chatMessage', okId, 'put', ['team']]]);
   });
 
   test('a delete then an edit of the same message in one batch: the delete wins and the edit is rejected as message_not_found', async () => {
@@ -696,16 +721,14 @@ describe('chat through /api/sync/push', () => {
 describe('realtime', () => {
   type SyncChange = EventPayload<'sync.change'>;
 
-  test("when alice posts, bob's socket receives the message and his own notification, never alice's or carol's", async () => {
-    const { alice, bob, carol } = people;
+  test("when alice posts, bob's socket receives the message once, and no notice change for anyone", async () => {
+    const { alice, bob } = people;
     const bobSocket = await server.connect(bob.token);
     const bobs = recordEvents(bobSocket, 'sync.change');
 
     const message = await send(alice, uniqueText('Pizza is here'));
     const isMessage = (e: SyncChange) => e.change.entity === 'chatMessage' && e.change.id === message.id;
-    const isNotice = (e: SyncChange) =>
-      e.change.entity === 'notification' && e.change.op === 'put' && e.change.data.data.messageId === message.id;
-    await waitUntil(() => bobs.some(isMessage) && bobs.some(isNotice));
+    await waitUntil(() => bobs.some(isMessage));
 
     const messageEvent = bobs.find(isMessage);
     expect(messageEvent?.change).toMatchObject({
@@ -715,33 +738,10 @@ describe('realtime', () => {
       data: { text: message.text, userId: author(alice), edited: false },
     });
     expect(messageEvent?.seq).toBe(messageRow(message.id)?.version);
-
-    const bobRow = db()
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.recipientId, bob.user.id), eq(notifications.type, 'chat_message')))
-      .all()
-      .find((n) => n.data.messageId === message.id);
-    const notices = bobs.filter(isNotice);
-    expect(notices.map((e) => e.change.id)).toEqual([bobRow?.id]);
-    expect(notices[0]?.change).toMatchObject({
-      entity: 'notification',
-      op: 'put',
-      data: {
-        recipient: bob.user.id,
-        type: 'chat_message',
-        sender: { id: alice.user.id, name: alice.user.name },
-        message: message.text,
-      },
-    });
+    // The message is Bob's notice (his device derives it); nothing per member travels.
     await sleep(100);
-    const recipients = bobs.map((e) =>
-      e.change.entity === 'notification' && e.change.op === 'put' && e.change.data.data.messageId === message.id
-        ? e.change.data.recipient
-        : null,
-    );
-    expect(recipients.filter((r) => r !== null)).toEqual([bob.user.id]);
-    expect(noticesAbout(message.id).map((n) => n.recipientId)).toContain(carol.user.id);
+    expect(bobs.filter((e) => e.change.entity === 'notification')).toEqual([]);
+    expect((await noticesAbout(message.id)).map((n) => n.recipient)).toContain(bob.user.id);
 
     // An edit and a delete reach him too, the delete without the message's content.
     expect((await call(alice, 'PUT', `/api/messages/${message.id}`, { text: 'Pizza is gone' })).status).toBe(200);

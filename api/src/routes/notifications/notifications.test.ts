@@ -1,45 +1,38 @@
 import { describe, expect, test } from 'vitest';
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import {
   errorCatalogue,
+  notificationMarkerSchema,
   notificationSchema,
+  notificationTexts,
   uuidv7,
+  type Conversation,
+  type DirectMessage,
   type Notification,
   type NotificationType,
   type ServerToClientEvents,
 } from '@office/sync-protocol';
-import { notifications, users } from '../../db/schema';
+import { chatNoticeReads, notificationMarkers, notifications } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
 import { inDays, recordEvents, sleep, uniqueText, waitUntil } from '../../test-support';
 import { expectRefusal, mutation, useSeededServer, type Answer, type Session } from '../../test-api-client';
 
-// One seeded server for the file; each test makes its own notifications (or its own fresh users) and checks them by id.
+// One seeded server for the file. Each test registers the people whose notices it counts, right before it
+// makes them: a team chat message is a notice of everyone who had joined when it was sent.
 const { server, people, db, call, pull, push, registerEmployee } = useSeededServer();
 
 const notificationCount = () => db().select({ n: count() }).from(notifications).get()?.n ?? 0;
 const notificationRow = (id: string) => db().select().from(notifications).where(eq(notifications.id, id)).get();
-const unreadOf = (userId: string) =>
-  db()
-    .select({ n: count() })
-    .from(notifications)
-    .where(and(eq(notifications.recipientId, userId), isNull(notifications.readAt)))
-    .get()?.n ?? 0;
+const markerRow = (userId: string) =>
+  db().select().from(notificationMarkers).where(eq(notificationMarkers.id, userId)).get();
+const readMarks = (userId: string) =>
+  db().select().from(chatNoticeReads).where(eq(chatNoticeReads.userId, userId)).all();
 
-type Sent = { success: boolean; notification: Notification };
 type Listed = { success: boolean; notifications: Notification[]; unreadCount: number; nextBefore: string | null };
 type Marked = { success: boolean; notification: Notification };
+type Sent = { success: boolean; notification: Notification };
 
-const send = <T = Sent>(session: Session | null, payload: Record<string, unknown>) =>
-  call<T>(session, 'POST', '/api/notifications', payload);
-
-async function sendOk(session: Session, payload: Record<string, unknown>): Promise<Notification> {
-  const res = await send(session, payload);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  expect(res.body.success).toBe(true);
-  return notificationSchema.parse(res.body.notification);
-}
-
-async function list(session: Session, query = ''): Promise<Listed> {
+async function list(session: Session, query = '?limit=100'): Promise<Listed> {
   const res = await call<Listed>(session, 'GET', `/api/notifications${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body.success).toBe(true);
@@ -78,7 +71,7 @@ function plant(
       id,
       recipientId: recipient.user.id,
       senderId: people.manager.user.id,
-      type: fields.type ?? 'custom',
+      type: fields.type ?? 'task_updated',
       title: fields.title ?? uniqueText('Planted'),
       message: 'Planted for the test',
       createdAt,
@@ -87,72 +80,241 @@ function plant(
   return id;
 }
 
-/** The recipient's notification ids as the list must order them: newest first, the larger id first on a tie. */
-const expectedOrder = (userId: string) =>
+/** Posts a team chat message; its id. */
+async function chat(session: Session, text = uniqueText('Team news')): Promise<string> {
+  const res = await call<{ message: { id: string } }>(session, 'POST', '/api/messages', { text });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.message.id;
+}
+
+/** Sends a direct message from one to another (starting their conversation); the message and conversation. */
+async function directMessage(
+  from: Session,
+  to: Session,
+  text = uniqueText('Hello'),
+): Promise<{ message: DirectMessage; conversation: Conversation }> {
+  const started = await call<{ conversation: Conversation }>(from, 'POST', '/api/direct-messages/conversations', {
+    recipientId: to.user.id,
+  });
+  expect(started.status, JSON.stringify(started.body)).toBeLessThan(300);
+  const conversation = started.body.conversation;
+  const sent = await call<{ message: DirectMessage }>(
+    from,
+    'POST',
+    `/api/direct-messages/conversations/${conversation.id}/messages`,
+    { text },
+  );
+  expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+  return { message: sent.body.message, conversation };
+}
+
+/** The stored notice a direct message made for its recipient. */
+const noticeOfMessage = (recipient: Session, messageId: string) =>
   db()
-    .select({ id: notifications.id, createdAt: notifications.createdAt })
+    .select()
     .from(notifications)
-    .where(eq(notifications.recipientId, userId))
-    .all()
+    .where(and(eq(notifications.recipientId, recipient.user.id), eq(notifications.messageId, messageId)))
+    .get();
+
+/** The recipient's notice ids as the list must order them: newest first, the larger id first on a tie. */
+const byNewest = (items: { id: string; createdAt: string }[]) =>
+  [...items]
     .sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)))
-    .map((row) => row.id);
+    .map((item) => item.id);
 
 const ref = (s: Session) => ({ _id: s.user.id, id: s.user.id, name: s.user.name });
 
-describe('GET /api/notifications', () => {
-  test("lists only the caller's, newest first, with their unread count", async () => {
-    const { manager, alice, bob } = people;
-    const nora = await registerEmployee('Nora List');
-    const first = await sendOk(manager, { recipient: nora.user.id, title: 'First', message: 'One' });
+describe('team chat notices (derived from the message, one row for the whole team)', () => {
+  test('a chat message is a notice of every other member, not of its author, with the spec’s title and text', async () => {
+    const ann = await registerEmployee('Ann Chat');
+    const ben = await registerEmployee('Ben Chat');
+    const cal = await registerEmployee('Cal Chat');
+    const long = `${'A long announcement about the offsite '.repeat(3)}end`;
+    const before = await list(ben);
+    const id = await chat(ann, long);
+
+    for (const reader of [ben, cal]) {
+      const page = await list(reader);
+      expect(page.notifications[0]).toEqual({
+        _id: id,
+        id,
+        recipient: reader.user.id,
+        sender: ref(ann),
+        type: 'chat_message',
+        title: `New message from ${ann.user.name}`,
+        message: `${long.slice(0, 50)}...`,
+        relatedTask: null,
+        data: { messageId: id },
+        read: false,
+        createdAt: expect.any(String) as unknown,
+        version: expect.any(Number) as unknown,
+      });
+    }
+    expect((await list(ben)).unreadCount).toBe(before.unreadCount + 1);
+    expect((await list(ann)).notifications.map((n) => n.id)).not.toContain(id);
+    // Nothing stored per member.
+    expect(db().select().from(notifications).where(eq(notifications.type, 'chat_message')).all()).toEqual([]);
+  });
+
+  test('a member who joined after a message sees nothing older; an edit shows in the notice, a delete removes it', async () => {
+    const ann = await registerEmployee('Ann Joined');
+    const early = await chat(ann, 'Before Dan joined');
     await sleep(5);
-    const second = await sendOk(alice, { recipient: nora.user.id, title: 'Second', message: 'Two' });
+    const dan = await registerEmployee('Dan Joined');
+    const later = await chat(ann, 'After Dan joined');
+    const dans = await list(dan);
+    expect(dans.notifications.map((n) => n.id)).toEqual([later]);
+    expect(dans.unreadCount).toBe(1);
+    expect(dans.notifications.map((n) => n.id)).not.toContain(early);
+
+    expect((await call(ann, 'PUT', `/api/messages/${later}`, { text: 'After Dan joined (edited)' })).status).toBe(200);
+    expect((await list(dan)).notifications[0]).toMatchObject({ id: later, message: 'After Dan joined (edited)' });
+    expect((await call(ann, 'DELETE', `/api/messages/${later}`)).status).toBe(200);
+    const after = await list(dan);
+    expect(after.notifications).toEqual([]);
+    expect(after.unreadCount).toBe(0);
+  });
+
+  test('marking one chat notice read is that person’s alone: one mark row, nothing per member', async () => {
+    const ann = await registerEmployee('Ann Mark');
+    const ben = await registerEmployee('Ben Mark');
+    const cal = await registerEmployee('Cal Mark');
+    const first = await chat(ann);
+    const second = await chat(ann);
+    const rows = notificationCount();
+
+    const res = await markRead(ben, first);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.notification).toMatchObject({
+      id: first,
+      read: true,
+      type: 'chat_message',
+      recipient: ben.user.id,
+    });
+    expect(readMarks(ben.user.id)).toEqual([
+      expect.objectContaining({ messageId: first, messageCreatedAt: res.body.notification.createdAt }),
+    ]);
+    const bens = await list(ben);
+    expect(bens.notifications.find((n) => n.id === first)?.read).toBe(true);
+    expect(bens.notifications.find((n) => n.id === second)?.read).toBe(false);
+    expect(bens.unreadCount).toBe(1);
+    const cals = await list(cal);
+    expect(cals.notifications.filter((n) => !n.read).map((n) => n.id)).toEqual([second, first]);
+    expect(cals.unreadCount).toBe(2);
+    expect(notificationCount()).toBe(rows);
+
+    // Again: the same answer, nothing new to sync.
+    const version = currentVersion(db());
+    expect((await markRead(ben, first)).body.notification).toEqual(res.body.notification);
+    expect(currentVersion(db())).toBe(version);
+    // The author has no notice of their own message.
+    expectRefusal(await markRead(ann, first), 404, 'not_found', 'Notification not found.');
+  });
+
+  test('"Mark all as read" is one write, whatever it covers; later notices stay unread', async () => {
+    const ann = await registerEmployee('Ann All');
+    const ben = await registerEmployee('Ben All');
+    for (let i = 0; i < 5; i += 1) await chat(ann);
+    const { message } = await directMessage(ann, ben);
+    const planted = plant(ben, new Date().toISOString());
+    const marked = await chat(ann);
+    await markRead(ben, marked);
+    expect((await list(ben)).unreadCount).toBe(7);
+
+    const version = currentVersion(db());
+    const res = await markAllRead(ben);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ success: true, marked: 7 });
+    // One change-log row: the marker; the stored notices keep their rows as they were.
+    expect(currentVersion(db())).toBe(version + 1);
+    expect(markerRow(ben.user.id)?.readThrough).toEqual(expect.any(String));
+    expect(readMarks(ben.user.id)).toEqual([]);
+    expect(noticeOfMessage(ben, message.id)?.readAt).toBeNull();
+    expect(notificationRow(planted)?.readAt).toBeNull();
+    const page = await list(ben);
+    expect(page.unreadCount).toBe(0);
+    expect(page.notifications.every((n) => n.read)).toBe(true);
+    expect(page.notifications.map((n) => n.id)).toEqual(
+      expect.arrayContaining([planted, marked, message.id ? noticeOfMessage(ben, message.id)?.id : '']),
+    );
+
+    await sleep(5);
+    const fresh = await chat(ann);
+    const after = await list(ben);
+    expect(after.unreadCount).toBe(1);
+    expect(after.notifications[0]).toMatchObject({ id: fresh, read: false });
+
+    // Nothing left to mark: marks none and records nothing.
+    await markRead(ben, fresh);
+    const still = currentVersion(db());
+    expect((await markAllRead(ben)).body).toEqual({ success: true, marked: 0 });
+    expect(currentVersion(db())).toBe(still);
+    expectRefusal(await markAllRead(null), 401, 'unauthenticated', errorCatalogue.unauthenticated.message);
+  });
+});
+
+describe('GET /api/notifications', () => {
+  test("lists only the caller's, stored and chat notices merged newest first, with their unread count", async () => {
+    const nora = await registerEmployee('Nora List');
+    const { bob } = people;
+    const task = await call<{ task: { id: string } }>(people.manager, 'POST', '/api/tasks', {
+      title: uniqueText('Listed task'),
+      assignedTo: nora.user.id,
+      dueDate: inDays(3),
+    });
+    expect(task.status).toBe(201);
+    await sleep(5);
+    const chatId = await chat(bob);
+    await sleep(5);
+    const { message } = await directMessage(people.alice, nora);
+    const dmNotice = noticeOfMessage(nora, message.id);
     // Someone else's, made in between, never shows.
-    const bobs = await sendOk(manager, { recipient: bob.user.id, title: 'For Bob', message: 'Not Nora' });
+    const bobs = await directMessage(people.alice, bob);
 
     const page = await list(nora);
-    expect(page.notifications.map((n) => n.id)).toEqual([second.id, first.id]);
-    expect(page.notifications[0]).toEqual(second);
-    expect(page.notifications[1]).toMatchObject({ sender: ref(manager), recipient: nora.user.id, read: false });
-    expect(page.unreadCount).toBe(2);
+    expect(page.notifications.map((n) => [n.type, n.sender?.id])).toEqual([
+      ['direct_message', people.alice.user.id],
+      ['chat_message', bob.user.id],
+      ['task_assigned', people.manager.user.id],
+    ]);
+    expect(page.notifications.map((n) => n.id)).toEqual([dmNotice?.id, chatId, expect.any(String)]);
+    expect(page.notifications.every((n) => n.recipient === nora.user.id && !n.read)).toBe(true);
+    expect(page.unreadCount).toBe(3);
     expect(page.nextBefore).toBeNull();
-
-    // Bob's list has his, never Nora's; nobody's list holds another recipient's notification.
-    const bobsPage = await list(bob, '?limit=100');
-    expect(bobsPage.notifications.map((n) => n.id)).toContain(bobs.id);
-    expect(bobsPage.notifications.map((n) => n.id)).not.toContain(first.id);
-    expect(bobsPage.notifications.every((n) => n.recipient === bob.user.id)).toBe(true);
-    expect(bobsPage.unreadCount).toBe(unreadOf(bob.user.id));
+    expect(page.notifications.map((n) => n.id)).not.toContain(noticeOfMessage(bob, bobs.message.id)?.id);
   });
 
-  test('pages by limit and before=nextBefore with no duplicates or gaps, even among notifications of one instant', async () => {
-    const { bob } = people;
+  test('pages by limit and before=nextBefore with no duplicates or gaps, even among notices of one instant', async () => {
     const nora = await registerEmployee('Nora Pages');
-    const instant = new Date(Date.now() - 60_000).toISOString();
-    // Three old ones, six sharing one instant (UUIDv7 ids of one millisecond order at random), two later ones.
-    for (let i = 0; i < 3; i += 1) plant(nora, new Date(Date.now() - 120_000 + i).toISOString());
-    for (let i = 0; i < 6; i += 1) plant(nora, instant);
-    for (let i = 0; i < 2; i += 1) plant(nora, new Date(Date.now() - 30_000).toISOString());
-    // And one from a chat message, which notifies the whole team in one instant.
-    const chat = await call(bob, 'POST', '/api/messages', { text: uniqueText('Hello team') });
-    expect(chat.status, JSON.stringify(chat.body)).toBe(201);
-    const expected = expectedOrder(nora.user.id);
-    expect(expected).toHaveLength(12);
+    const instant = new Date(Date.now() + 1).toISOString();
+    await sleep(5);
+    // Six stored ones sharing one instant (UUIDv7 ids of one millisecond order at random), two later ones,
+    // and chat notices in between.
+    const stored = [...Array.from({ length: 6 }, () => ({ id: plant(nora, instant), createdAt: instant }))];
+    const chats = [await chat(people.bob), await chat(people.carol), await chat(people.bob)];
+    await sleep(5);
+    const later = new Date().toISOString();
+    stored.push({ id: plant(nora, later), createdAt: later }, { id: plant(nora, later), createdAt: later });
+    const chatRows = (await list(nora)).notifications.filter((n) => chats.includes(n.id));
+    const expected = byNewest([...stored, ...chatRows]);
+    expect(expected).toHaveLength(11);
 
-    for (const limit of [1, 4, 5, 12, 20]) {
+    for (const limit of [1, 4, 5, 11, 20]) {
       const { ids, pages } = await walk(nora, limit);
       expect(ids, `limit ${limit}`).toEqual(expected);
-      expect(pages).toHaveLength(Math.max(1, Math.ceil(12 / limit)));
+      expect(pages).toHaveLength(Math.max(1, Math.ceil(11 / limit)));
       for (const page of pages) {
         expect(page.notifications.length).toBeLessThanOrEqual(limit);
-        expect(page.unreadCount).toBe(12);
+        expect(page.unreadCount).toBe(11);
       }
     }
-    expect((await list(nora)).notifications).toHaveLength(12);
   });
 
-  test("a before naming someone else's notification never shows theirs", async () => {
+  test("a before naming someone else's notice never shows theirs", async () => {
     const { alice, bob } = people;
-    const bobs = await sendOk(alice, { recipient: bob.user.id, title: 'Private', message: 'For Bob only' });
+    const { message } = await directMessage(alice, bob);
+    const bobs = noticeOfMessage(bob, message.id);
+    if (!bobs) throw new Error('no notice');
     const page = await list(alice, `?limit=100&before=${bobs.id}`);
     expect(page.notifications.every((n) => n.recipient === alice.user.id)).toBe(true);
     expect(page.notifications.map((n) => n.id)).not.toContain(bobs.id);
@@ -175,46 +337,39 @@ describe('GET /api/notifications', () => {
 });
 
 describe('PATCH /api/notifications/{id}/read', () => {
-  test('marks one of the caller’s as read, lowers the unread count, and a second mark changes nothing', async () => {
-    const { manager } = people;
+  test('marks one of the caller’s stored notices, lowers the unread count, and a second mark changes nothing', async () => {
     const nora = await registerEmployee('Nora Read');
-    const one = await sendOk(manager, { recipient: nora.user.id, title: 'One', message: 'First' });
-    const two = await sendOk(manager, { recipient: nora.user.id, title: 'Two', message: 'Second' });
+    const one = plant(nora, new Date(Date.now() - 2000).toISOString(), { title: 'One' });
+    const two = plant(nora, new Date(Date.now() - 1000).toISOString(), { title: 'Two' });
     expect((await list(nora)).unreadCount).toBe(2);
 
-    const res = await markRead(nora, one.id);
+    const res = await markRead(nora, one);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.success).toBe(true);
     const marked = notificationSchema.parse(res.body.notification);
-    expect(marked).toMatchObject({ id: one.id, read: true, title: 'One', sender: ref(manager) });
-    const readAt = notificationRow(one.id)?.readAt;
+    expect(marked).toMatchObject({ id: one, read: true, title: 'One', sender: ref(people.manager) });
+    const readAt = notificationRow(one)?.readAt;
     expect(readAt).toEqual(expect.any(String));
-    expect(notificationRow(two.id)?.readAt).toBeNull();
-
+    expect(notificationRow(two)?.readAt).toBeNull();
     const page = await list(nora);
     expect(page.unreadCount).toBe(1);
-    expect(page.notifications.find((n) => n.id === one.id)?.read).toBe(true);
-    expect(page.notifications.find((n) => n.id === two.id)?.read).toBe(false);
+    expect(page.notifications.find((n) => n.id === two)?.read).toBe(false);
 
-    // Idempotent: the same answer, the first read time kept, nothing new to sync.
     const version = currentVersion(db());
-    const again = await markRead(nora, one.id);
+    const again = await markRead(nora, one);
     expect(again.status).toBe(200);
     expect(again.body.notification).toEqual(marked);
-    expect(notificationRow(one.id)?.readAt).toBe(readAt);
+    expect(notificationRow(one)?.readAt).toBe(readAt);
     expect(currentVersion(db())).toBe(version);
-    expect((await list(nora)).unreadCount).toBe(1);
   });
 
-  test("another user's notification answers 404 and stays unread; an unknown id 404, a malformed one 400", async () => {
+  test("another user's notice answers 404 and stays unread; an unknown id 404, a malformed one 400", async () => {
     const { alice, bob, manager } = people;
-    const bobs = await sendOk(alice, { recipient: bob.user.id, title: 'Mine', message: 'Bob’s' });
-    const before = notificationRow(bobs.id);
-
+    const { message } = await directMessage(alice, bob);
+    const bobs = noticeOfMessage(bob, message.id);
+    if (!bobs) throw new Error('no notice');
     for (const session of [alice, manager]) {
       expectRefusal(await markRead(session, bobs.id), 404, 'not_found', 'Notification not found.');
     }
-    expect(notificationRow(bobs.id)).toEqual(before);
     expectRefusal(await markRead(alice, uuidv7()), 404, 'not_found', 'Notification not found.');
     expect((await markRead(alice, 'not-an-id')).status).toBe(400);
     expectRefusal(await markRead(null, bobs.id), 401, 'unauthenticated', errorCatalogue.unauthenticated.message);
@@ -222,334 +377,256 @@ describe('PATCH /api/notifications/{id}/read', () => {
   });
 });
 
-describe('PATCH /api/notifications/read-all', () => {
-  test("marks every one of the caller's and nobody else's", async () => {
-    const { manager, bob } = people;
-    const nora = await registerEmployee('Nora All');
-    for (const title of ['A', 'B', 'C']) await sendOk(manager, { recipient: nora.user.id, title, message: title });
-    const bobs = await sendOk(manager, { recipient: bob.user.id, title: 'Bob', message: 'Still unread' });
-    const bobsUnread = unreadOf(bob.user.id);
-
-    const res = await markAllRead(nora);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ success: true, marked: 3 });
-    const page = await list(nora);
-    expect(page.unreadCount).toBe(0);
-    expect(page.notifications.map((n) => n.read)).toEqual([true, true, true]);
-    expect(notificationRow(bobs.id)?.readAt).toBeNull();
-    expect(unreadOf(bob.user.id)).toBe(bobsUnread);
-
-    // Nothing left: marks none and records nothing.
-    const version = currentVersion(db());
-    expect((await markAllRead(nora)).body).toEqual({ success: true, marked: 0 });
-    expect(currentVersion(db())).toBe(version);
-    expectRefusal(await markAllRead(null), 401, 'unauthenticated', errorCatalogue.unauthenticated.message);
+describe('POST /api/notifications (the spec’s client, after a direct message)', () => {
+  const specPayload = (from: Session, to: Session, message: DirectMessage, extra: Record<string, unknown> = {}) => ({
+    recipient: to.user.id,
+    sender: from.user.id,
+    type: 'direct_message',
+    title: `New Direct Message from ${from.user.name}`,
+    message: `${message.text.slice(0, 50)}...`,
+    relatedTask: null,
+    data: {
+      messageId: message.id,
+      conversationId: message.conversationId,
+      messageText: message.text,
+      senderName: from.user.name,
+      timestamp: message.createdAt,
+    },
+    ...extra,
   });
-});
 
-describe('POST /api/notifications', () => {
-  test('the sender is always the caller, whatever sender the payload names', async () => {
-    const { alice, bob, carol } = people;
-    const data = { messageId: uuidv7(), conversationId: uuidv7(), messageText: 'Hi Bob', senderName: alice.user.name };
+  test('answers the notice the message already has: one notice per message, worded by the server', async () => {
+    const { alice, bob } = people;
+    const { message } = await directMessage(alice, bob, 'Lunch at noon?');
+    const stored = noticeOfMessage(bob, message.id);
+    const rows = notificationCount();
 
-    const res = await send(alice, {
-      recipient: bob.user.id,
-      sender: carol.user.id,
-      type: 'direct_message',
-      title: `New Direct Message from ${alice.user.name}`,
-      message: 'Hi Bob...',
-      relatedTask: null,
-      data,
+    const res = await call<Sent>(alice, 'POST', '/api/notifications', {
+      ...specPayload(alice, bob, message),
+      title: 'You won a prize',
+      message: 'Click here',
     });
-
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.success).toBe(true);
-    const notification = notificationSchema.parse(res.body.notification);
-    expect(notification).toMatchObject({
+    expect(notificationSchema.parse(res.body.notification)).toMatchObject({
+      id: stored?.id,
       recipient: bob.user.id,
       sender: ref(alice),
       type: 'direct_message',
       title: `New Direct Message from ${alice.user.name}`,
-      message: 'Hi Bob...',
-      relatedTask: null,
-      data,
-      read: false,
+      message: 'Lunch at noon?',
+      data: { messageId: message.id, conversationId: message.conversationId, messageText: 'Lunch at noon?' },
     });
-    expect(res.body.notification._id).toBe(notification.id);
-    expect(notificationRow(notification.id)).toMatchObject({
-      recipientId: bob.user.id,
-      senderId: alice.user.id,
-      type: 'direct_message',
-      title: `New Direct Message from ${alice.user.name}`,
-      message: 'Hi Bob...',
-      relatedTaskId: null,
-      data,
-      readAt: null,
-    });
+    expect(notificationCount()).toBe(rows);
+    expect((await call(alice, 'POST', '/api/notifications', specPayload(alice, bob, message))).status).toBe(200);
+    expect(notificationCount()).toBe(rows);
   });
 
-  test('the type defaults to custom and the data to an empty object', async () => {
-    const { alice, bob } = people;
-    const notification = await sendOk(bob, { recipient: alice.user.id, title: 'Lunch?', message: 'At noon' });
-    expect(notification).toMatchObject({ type: 'custom', data: {}, sender: ref(bob) });
-    expect(notificationRow(notification.id)).toMatchObject({ type: 'custom', data: {}, senderId: bob.user.id });
+  test('makes the notice when the message has none (once), in the spec’s format', async () => {
+    const { carol, bob } = people;
+    const { message } = await directMessage(carol, bob, 'x'.repeat(80));
+    db().delete(notifications).where(eq(notifications.messageId, message.id)).run();
+
+    const res = await call<Sent>(carol, 'POST', '/api/notifications', specPayload(carol, bob, message));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.notification).toMatchObject({
+      title: `New Direct Message from ${carol.user.name}`,
+      message: `${'x'.repeat(50)}...`,
+      data: {
+        messageId: message.id,
+        conversationId: message.conversationId,
+        messageText: message.text,
+        senderName: carol.user.name,
+        timestamp: message.createdAt,
+      },
+    });
+    expect(noticeOfMessage(bob, message.id)?.id).toBe(res.body.notification.id);
+    const again = await call<Sent>(carol, 'POST', '/api/notifications', specPayload(carol, bob, message));
+    expect(again.status).toBe(200);
+    expect(again.body.notification.id).toBe(res.body.notification.id);
   });
 
-  test('a notification to a recipient who does not exist is refused with 404 and stores nothing', async () => {
-    const { alice, carol } = people;
-    const before = notificationCount();
+  test('forged notices are refused and store nothing', async () => {
+    const { alice, bob, carol } = people;
+    const { message, conversation } = await directMessage(alice, bob);
+    const rows = notificationCount();
+    const payload = specPayload(alice, bob, message);
 
-    expectRefusal(
-      await send(alice, { recipient: uuidv7(), title: 'Hello', message: 'Anyone there?' }),
-      404,
-      'user_not_found',
-      'The recipient does not exist.',
-    );
-
-    // A deactivated account is no recipient either.
-    db().update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, carol.user.id)).run();
-    try {
-      expectRefusal(
-        await send(alice, { recipient: carol.user.id, title: 'Hello', message: 'Still there?' }),
+    const refusals: [Answer, number, string, string][] = [
+      // Another type, with any title and message.
+      [
+        await call(alice, 'POST', '/api/notifications', { ...payload, type: 'task_assigned' }),
+        400,
+        'invalid_input',
+        notificationTexts.directOnly,
+      ],
+      [
+        await call(alice, 'POST', '/api/notifications', { ...payload, type: 'custom' }),
+        400,
+        'invalid_input',
+        notificationTexts.directOnly,
+      ],
+      // Without naming a message, or with data beyond the spec's fields (a megabyte of it).
+      [
+        await call(alice, 'POST', '/api/notifications', { ...payload, data: {} }),
+        400,
+        'invalid_input',
+        notificationTexts.messageRequired,
+      ],
+      [
+        await call(alice, 'POST', '/api/notifications', {
+          ...payload,
+          data: { ...payload.data, blob: 'x'.repeat(100_000) },
+        }),
+        400,
+        'invalid_input',
+        notificationTexts.specFieldsOnly,
+      ],
+      // Bob claims Alice's message.
+      [
+        await call(bob, 'POST', '/api/notifications', specPayload(bob, alice, message)),
+        403,
+        'forbidden',
+        notificationTexts.notYourMessage,
+      ],
+      // To someone outside the conversation.
+      [
+        await call(alice, 'POST', '/api/notifications', { ...payload, recipient: carol.user.id }),
+        403,
+        'forbidden',
+        notificationTexts.notTheRecipient,
+      ],
+      // About a conversation the caller is not part of.
+      [
+        await call(carol, 'POST', '/api/notifications', { ...payload, recipient: bob.user.id }),
         404,
-        'user_not_found',
-        'The recipient does not exist.',
-      );
-    } finally {
-      db().update(users).set({ deactivatedAt: null }).where(eq(users.id, carol.user.id)).run();
-    }
-    expect(notificationCount()).toBe(before);
-  });
-
-  test('a notification without a title, with a blank one or with a malformed recipient id is refused with 400 and stores nothing', async () => {
-    const { alice, bob } = people;
-    const before = notificationCount();
-
-    const missing = await send(alice, { recipient: bob.user.id, message: 'No title here' });
-    expectRefusal(missing, 400, 'invalid_input', 'A title is required');
-    expect(missing.body).toMatchObject({ details: [expect.objectContaining({ path: 'title' })] });
-    expectRefusal(
-      await send(alice, { recipient: bob.user.id, title: '   ', message: 'Blank title' }),
-      400,
-      'invalid_input',
-      'A title is required',
-    );
-    expectRefusal(
-      await send(alice, { recipient: 'not-an-id', title: 'Hi', message: 'Bad id' }),
-      400,
-      'invalid_input',
-      'Must be a UUID',
-    );
-    expect(notificationCount()).toBe(before);
-  });
-
-  test('a missing message or recipient, an unknown type, an overlong title or non-object data is refused with 400', async () => {
-    const { alice, bob } = people;
-    const before = notificationCount();
-    const valid = { recipient: bob.user.id, title: 'Hi', message: 'Hello' };
-
-    expectRefusal(
-      await send(alice, { recipient: bob.user.id, title: 'Hi' }),
-      400,
-      'invalid_input',
-      'A message is required',
-    );
-    const refusals: Answer[] = [
-      await send(alice, { title: 'Hi', message: 'No recipient' }),
-      await send(alice, { ...valid, type: 'party_invite' }),
-      await send(alice, { ...valid, title: 'x'.repeat(201) }),
-      await send(alice, { ...valid, message: 'x'.repeat(1001) }),
-      await send(alice, { ...valid, data: 'not an object' }),
-      await send(alice, { ...valid, relatedTask: 'not-an-id' }),
+        'message_not_found',
+        errorCatalogue.message_not_found.message,
+      ],
+      [
+        await call(alice, 'POST', '/api/notifications', {
+          ...payload,
+          data: { ...payload.data, messageId: uuidv7(), conversationId: conversation.id },
+        }),
+        404,
+        'message_not_found',
+        errorCatalogue.message_not_found.message,
+      ],
+      [
+        await call(null, 'POST', '/api/notifications', payload),
+        401,
+        'unauthenticated',
+        errorCatalogue.unauthenticated.message,
+      ],
     ];
-    for (const answer of refusals) {
-      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
-      expect(answer.body).toMatchObject({ code: 'invalid_input' });
+    for (const [answer, status, code, text] of refusals) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+      expect(answer.body).toMatchObject({ code, message: text });
     }
-    expect(notificationCount()).toBe(before);
-  });
-
-  test('a call without a token is refused with 401 and stores nothing', async () => {
-    const before = notificationCount();
-    expectRefusal(
-      await send(null, { recipient: people.bob.user.id, title: 'Anonymous', message: 'Boo' }),
-      401,
-      'unauthenticated',
-      errorCatalogue.unauthenticated.message,
-    );
-    expect(notificationCount()).toBe(before);
-  });
-
-  test('the answer is the notification just made, even when the recipient holds one with a larger id', async () => {
-    const { manager, bob } = people;
-    // UUIDv7 ids of the same millisecond order at random; the largest possible id stands in for such a tie.
-    const planted = 'ffffffff-ffff-7fff-bfff-ffffffffffff';
-    db()
-      .insert(notifications)
-      .values({
-        id: planted,
-        recipientId: bob.user.id,
-        senderId: null,
-        type: 'custom',
-        title: 'Planted',
-        message: 'Older',
-      })
-      .run();
-
-    const notification = await sendOk(manager, { recipient: bob.user.id, title: 'Fresh', message: 'Just now' });
-
-    expect(notification.id).not.toBe(planted);
-    expect(notification).toMatchObject({ title: 'Fresh', message: 'Just now', sender: ref(manager) });
-    expect(notificationRow(notification.id)).toMatchObject({ title: 'Fresh', senderId: manager.user.id });
+    expect(notificationCount()).toBe(rows);
   });
 });
 
 describe('realtime', () => {
   type SyncChange = Parameters<ServerToClientEvents['sync.change']>[0];
 
-  test("the recipient's socket receives it as a sync.change, and it never appears in another user's pull", async () => {
+  test("a stored notice reaches its recipient's socket as a sync.change and a 'notification', nobody else's", async () => {
     const { alice, bob, carol } = people;
-    const clients = { alice: uuidv7(), bob: uuidv7(), carol: uuidv7() };
-    const cursors = {
-      alice: (await pull(alice, clients.alice, 0)).cursor,
-      bob: (await pull(bob, clients.bob, 0)).cursor,
-      carol: (await pull(carol, clients.carol, 0)).cursor,
-    };
     const bobSocket = await server.connect(bob.token);
     const carolSocket = await server.connect(carol.token);
-    const carols: SyncChange[] = recordEvents(carolSocket, 'sync.change');
     const bobs: SyncChange[] = recordEvents(bobSocket, 'sync.change');
+    const carols: SyncChange[] = recordEvents(carolSocket, 'sync.change');
+    const bobNotices = recordEvents(bobSocket, 'notification');
+    const carolNotices = recordEvents(carolSocket, 'notification');
 
-    const notification = await sendOk(alice, { recipient: bob.user.id, title: 'Ping', message: 'Are you free?' });
-
-    await waitUntil(() => bobs.some((e) => e.change.id === notification.id));
-    const event = bobs.find((e) => e.change.id === notification.id);
-    expect(event?.change).toEqual({ entity: 'notification', op: 'put', id: notification.id, data: notification });
-    expect(event?.seq).toBe(notificationRow(notification.id)?.version);
-
-    const bobsPull = await pull(bob, clients.bob, cursors.bob);
-    expect(bobsPull.changes).toEqual([{ entity: 'notification', op: 'put', id: notification.id, data: notification }]);
-    expect((await pull(alice, clients.alice, cursors.alice)).changes).toEqual([]);
-    expect((await pull(carol, clients.carol, cursors.carol)).changes).toEqual([]);
-    for (const session of [alice, carol]) {
-      expect((await pull(session, uuidv7(), 0)).changes.map((c) => c.id)).not.toContain(notification.id);
-    }
-    expect((await pull(bob, uuidv7(), 0)).changes.map((c) => c.id)).toContain(notification.id);
+    const { message } = await directMessage(alice, bob);
+    const id = noticeOfMessage(bob, message.id)?.id;
+    await waitUntil(() => bobs.some((e) => e.change.id === id) && bobNotices.length > 0);
+    const event = bobs.find((e) => e.change.id === id);
+    expect(event?.change).toMatchObject({ entity: 'notification', op: 'put', id });
+    expect(event?.seq).toBe(notificationRow(id ?? '')?.version);
+    expect(bobNotices[0]?.notification).toMatchObject({ id, recipient: bob.user.id });
     await sleep(50);
-    expect(carols.filter((e) => e.change.id === notification.id)).toEqual([]);
+    expect(carols.filter((e) => e.change.id === id)).toEqual([]);
+    expect(carolNotices).toEqual([]);
   });
 
-  test("the 'notification' event reaches only the recipient's sockets", async () => {
-    const { manager, alice, bob } = people;
-    const aliceSockets = [await server.connect(alice.token), await server.connect(alice.token)];
-    const bobSocket = await server.connect(bob.token);
-    const managerSocket = await server.connect(manager.token);
-    const alices = aliceSockets.map((socket) => recordEvents(socket, 'notification'));
-    const bobs = recordEvents(bobSocket, 'notification');
-    const managers = recordEvents(managerSocket, 'notification');
-
-    const forAlice = await sendOk(manager, { recipient: alice.user.id, title: 'For Alice', message: 'Only her' });
-    await waitUntil(() => alices.every((seen) => seen.length === 1));
-    for (const seen of alices) expect(seen).toEqual([{ notification: forAlice }]);
-
-    // Events reach one socket in the order they were sent: once Bob hears his own, he would have heard Alice's.
-    const forBob = await sendOk(manager, { recipient: bob.user.id, title: 'For Bob', message: 'Only him' });
-    await waitUntil(() => bobs.length > 0);
-    expect(bobs).toEqual([{ notification: forBob }]);
-    expect(managers).toEqual([]);
-    expect(alices.map((seen) => seen.length)).toEqual([1, 1]);
-  });
-
-  test('a task assignment tells the assignee’s socket with the task_assigned notification', async () => {
-    const { manager, alice } = people;
-    const socket = await server.connect(alice.token);
-    const seen = recordEvents(socket, 'notification');
-    const title = uniqueText('Socket task');
-    const res = await call<{ task: { id: string } }>(manager, 'POST', '/api/tasks', {
-      title,
-      assignedTo: alice.user.id,
-      dueDate: inDays(3),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    await waitUntil(() => seen.some((e) => e.notification.relatedTask === res.body.task.id));
-    expect(seen.find((e) => e.notification.relatedTask === res.body.task.id)?.notification).toMatchObject({
-      recipient: alice.user.id,
-      sender: ref(manager),
-      type: 'task_assigned',
-      title: 'New Task Assigned',
-      message: `${manager.user.name} assigned you "${title}"`,
-      read: false,
-    });
+  test('a chat message reaches every member as one chat message change, no per-member notice event', async () => {
+    const { alice, bob, carol } = people;
+    const sockets = [await server.connect(bob.token), await server.connect(carol.token)];
+    const changes = sockets.map((socket) => recordEvents(socket, 'sync.change'));
+    const notices = sockets.map((socket) => recordEvents(socket, 'notification'));
+    const id = await chat(alice);
+    await waitUntil(() => changes.every((seen) => seen.some((e) => e.change.id === id)));
+    await sleep(50);
+    for (const seen of changes) expect(seen.map((e) => [e.change.entity, e.change.id])).toEqual([['chatMessage', id]]);
+    expect(notices).toEqual([[], []]);
   });
 });
 
 describe('sync', () => {
-  test('notification.markRead marks the pusher’s own; someone else’s is rejected and stays unread', async () => {
-    const { manager, alice, bob } = people;
-    const mine = await sendOk(manager, { recipient: alice.user.id, title: 'Sync read', message: 'Mark me' });
-    const bobs = await sendOk(manager, { recipient: bob.user.id, title: 'Not yours', message: 'Leave me' });
+  test('notification.markRead marks the pusher’s own notices, stored or chat; someone else’s is rejected', async () => {
+    const ann = await registerEmployee('Ann Sync');
+    const ben = await registerEmployee('Ben Sync');
+    const chatId = await chat(ann);
+    const { message } = await directMessage(ann, ben);
+    const dmNotice = noticeOfMessage(ben, message.id);
+    const { message: other } = await directMessage(ben, ann);
+    const annsNotice = noticeOfMessage(ann, other.id);
     const clientId = uuidv7();
 
-    const answer = await push(alice, clientId, [
-      mutation(1, 'notification.markRead', { id: mine.id }),
-      mutation(2, 'notification.markRead', { id: bobs.id }),
-      mutation(3, 'notification.markRead', { id: mine.id }),
+    const answer = await push(ben, clientId, [
+      mutation(1, 'notification.markRead', { id: dmNotice?.id }),
+      mutation(2, 'notification.markRead', { id: chatId }),
+      mutation(3, 'notification.markRead', { id: annsNotice?.id }),
     ]);
     expect(answer.outcomes).toEqual([
       { id: 1, status: 'applied' },
-      { id: 2, status: 'rejected', code: 'not_found', message: 'Notification not found.' },
-      { id: 3, status: 'applied' },
+      { id: 2, status: 'applied' },
+      { id: 3, status: 'rejected', code: 'not_found', message: 'Notification not found.' },
     ]);
-    expect(notificationRow(mine.id)?.readAt).toEqual(expect.any(String));
-    expect(notificationRow(bobs.id)?.readAt).toBeNull();
-    expect((await list(alice, '?limit=100')).notifications.find((n) => n.id === mine.id)?.read).toBe(true);
-    expect((await list(bob, '?limit=100')).notifications.find((n) => n.id === bobs.id)?.read).toBe(false);
+    expect(noticeOfMessage(ben, message.id)?.readAt).toEqual(expect.any(String));
+    expect(readMarks(ben.user.id).map((mark) => mark.messageId)).toEqual([chatId]);
+    expect(noticeOfMessage(ann, other.id)?.readAt).toBeNull();
+    expect((await list(ben)).unreadCount).toBe(0);
   });
 
-  test('notification.markAllRead marks all of the pusher’s, or only those up to `through`, and nobody else’s', async () => {
-    const { manager, bob } = people;
-    const nora = await registerEmployee('Nora Sync');
-    const old = plant(nora, new Date(Date.now() - 60_000).toISOString());
-    const through = new Date(Date.now() - 30_000).toISOString();
-    const recent = await sendOk(manager, { recipient: nora.user.id, title: 'Recent', message: 'After through' });
-    const bobs = await sendOk(manager, { recipient: bob.user.id, title: 'Bob', message: 'Not Nora’s' });
+  test('notification.markAllRead marks those up to `through` only, and nobody else’s', async () => {
+    const ann = await registerEmployee('Ann Through');
+    const ben = await registerEmployee('Ben Through');
+    const old = plant(ben, new Date(Date.now() - 60_000).toISOString());
+    const earlyChat = await chat(ann);
+    const through = new Date().toISOString();
+    await sleep(5);
+    const recent = await chat(ann);
     const clientId = uuidv7();
 
-    const bounded = await push(nora, clientId, [mutation(1, 'notification.markAllRead', { through })]);
+    const bounded = await push(ben, clientId, [mutation(1, 'notification.markAllRead', { through })]);
     expect(bounded.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-    expect(notificationRow(old)?.readAt).toEqual(expect.any(String));
-    expect(notificationRow(recent.id)?.readAt).toBeNull();
+    const page = await list(ben);
+    expect(Object.fromEntries(page.notifications.map((n) => [n.id, n.read]))).toEqual({
+      [old]: true,
+      [earlyChat]: true,
+      [recent]: false,
+    });
+    expect((await list(ann)).unreadCount).toBe(0);
 
-    const all = await push(nora, clientId, [mutation(2, 'notification.markAllRead', {})]);
-    expect(all.outcomes).toEqual([{ id: 2, status: 'applied' }]);
-    expect(notificationRow(recent.id)?.readAt).toEqual(expect.any(String));
-    expect((await list(nora)).unreadCount).toBe(0);
-    expect(notificationRow(bobs.id)?.readAt).toBeNull();
+    await push(ben, clientId, [mutation(2, 'notification.markAllRead', {})]);
+    expect((await list(ben)).unreadCount).toBe(0);
   });
 
-  test('the read state change reaches only the recipient’s pull', async () => {
-    const { manager, alice, bob } = people;
-    const notification = await sendOk(manager, { recipient: alice.user.id, title: 'Pull me', message: 'Read later' });
-    const clients = { alice: uuidv7(), bob: uuidv7(), manager: uuidv7() };
-    const cursors = {
-      alice: (await pull(alice, clients.alice, 0)).cursor,
-      bob: (await pull(bob, clients.bob, 0)).cursor,
-      manager: (await pull(manager, clients.manager, 0)).cursor,
-    };
+  test('the read marker reaches only its person’s pull and bootstrap', async () => {
+    const ann = await registerEmployee('Ann Pull');
+    const ben = await registerEmployee('Ben Pull');
+    const chatId = await chat(ann);
+    const clients = { ann: uuidv7(), ben: uuidv7() };
+    const cursors = { ann: (await pull(ann, clients.ann, 0)).cursor, ben: (await pull(ben, clients.ben, 0)).cursor };
 
-    const answer = await push(alice, clients.alice, [mutation(1, 'notification.markRead', { id: notification.id })]);
-    expect(answer.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-
-    const alicesPull = await pull(alice, clients.alice, cursors.alice);
-    const change = alicesPull.changes.find((c) => c.id === notification.id);
-    expect(change).toMatchObject({ entity: 'notification', op: 'put', id: notification.id });
-    const data = change && 'data' in change ? change.data : undefined;
-    expect(notificationSchema.parse(data)).toMatchObject({ id: notification.id, read: true });
-    for (const [session, clientId, cursor] of [
-      [bob, clients.bob, cursors.bob],
-      [manager, clients.manager, cursors.manager],
-    ] as const) {
-      expect((await pull(session, clientId, cursor)).changes.map((c) => c.id)).not.toContain(notification.id);
-    }
+    await push(ben, clients.ben, [mutation(1, 'notification.markRead', { id: chatId })]);
+    const bens = await pull(ben, clients.ben, cursors.ben);
+    expect(bens.changes).toHaveLength(1);
+    const marker = notificationMarkerSchema.parse(bens.changes[0]?.op === 'put' ? bens.changes[0].data : null);
+    expect(marker).toMatchObject({ id: ben.user.id, readThrough: null, chatReads: [chatId] });
+    expect((await pull(ann, clients.ann, cursors.ann)).changes).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import { ECDH } from 'node:crypto';
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { pushSubscriptionSchema } from '@office/sync-protocol';
 import { pushSubscriptions } from '../../db/schema';
-import { DomainError, parseInput } from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
+import { EndpointRefused, resolveEndpoint } from '../../push/endpoint-guard';
 
 /** Keys web push can encrypt to (RFC 8291): an uncompressed P-256 point and an auth secret of 16 bytes or more. */
 function encryptableKeys({ p256dh, auth }: { p256dh: string; auth: string }): boolean {
@@ -21,17 +22,24 @@ function encryptableKeys({ p256dh, auth }: { p256dh: string; auth: string }): bo
 }
 
 /** Web push subscriptions of the signed-in user's browsers. */
-export const pushRoutes: FastifyPluginCallback = (app, _opts, done) => {
+export const pushRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
 
   app.get('/public-key', () => ({ publicKey: app.push.keys.publicKey }));
 
   /** Stores (or moves to this user) a browser's subscription; the same endpoint twice is one subscription. */
-  app.post('/subscribe', auth, (request, reply) => {
-    const subscription = parseInput(pushSubscriptionSchema, request.body);
+  app.post('/subscribe', { ...auth, schema: { body: pushSubscriptionSchema } }, async (request, reply) => {
+    const subscription = request.body;
     // Refused here, not stored: every push to keys it cannot encrypt to would fail, and no push service says 410.
     if (!encryptableKeys(subscription.keys))
       throw new DomainError('invalid_input', 'The subscription keys are not a valid P-256 key and auth secret.');
+    // Security: only public push services; the send checks the resolved address again (push/endpoint-guard.ts).
+    try {
+      await resolveEndpoint(subscription.endpoint, { allowLoopback: app.config.pushAllowLoopback });
+    } catch (error) {
+      if (error instanceof EndpointRefused) throw new DomainError('invalid_input', error.message);
+      throw error;
+    }
     const values = {
       endpoint: subscription.endpoint,
       userId: request.actor.id,
@@ -47,14 +55,18 @@ export const pushRoutes: FastifyPluginCallback = (app, _opts, done) => {
   });
 
   /** Removes one of the caller's subscriptions; another user's endpoint is left alone. */
-  app.delete('/subscribe', auth, (request) => {
-    const { endpoint } = parseInput(z.object({ endpoint: z.string().min(1).max(2048) }), request.body);
-    const removed = app.db
-      .delete(pushSubscriptions)
-      .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, request.actor.id)))
-      .run().changes;
-    return { success: true, removed };
-  });
+  app.delete(
+    '/subscribe',
+    { ...auth, schema: { body: z.object({ endpoint: z.string().min(1).max(2048) }) } },
+    (request) => {
+      const { endpoint } = request.body;
+      const removed = app.db
+        .delete(pushSubscriptions)
+        .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, request.actor.id)))
+        .run().changes;
+      return { success: true, removed };
+    },
+  );
 
   done();
 };

@@ -1,26 +1,25 @@
-import type { FastifyPluginCallback } from 'fastify';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { pullQuerySchema, pushRequestSchema, type PullResponse, type PushResponse } from '@office/sync-protocol';
-import { DomainError, parseInput } from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
 import { processPull } from '../../domain/sync/pull';
 import { processPush } from '../../domain/sync/push';
 
-export const syncRoutes: FastifyPluginCallback = (app, _opts, done) => {
+export const syncRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
 
-  app.post('/push', auth, (request): PushResponse => {
-    const body = parseInput(pushRequestSchema, request.body);
+  app.post('/push', { ...auth, schema: { body: pushRequestSchema } }, (request): PushResponse => {
     try {
-      return processPush(app.db, app.flush, request.actor, body);
+      return processPush(app.db, app.flush, request.actor, request.body);
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      // A fault the client did not cause stops the batch; what committed before it stays, and the client retries.
-      request.log.error({ err: error }, 'push stopped by a server fault');
+      // A fault the client did not cause rolls the whole batch back; nothing of it is acknowledged and the client retries.
+      request.log.error({ err: error }, 'push batch rolled back by a server fault');
       throw new DomainError('unavailable');
     }
   });
 
-  app.get('/pull', auth, (request): PullResponse =>
-    processPull(app.db, request.actor, parseInput(pullQuerySchema, request.query)),
+  app.get('/pull', { ...auth, schema: { querystring: pullQuerySchema } }, (request): PullResponse =>
+    processPull(app.db, request.actor, request.query),
   );
 
   done();

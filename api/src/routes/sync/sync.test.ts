@@ -9,6 +9,7 @@ import {
   pushResponseSchema,
   userSchema,
   uuidv7,
+  type Change,
   type Mutation,
   type PullResponse,
   type PushResponse,
@@ -94,6 +95,13 @@ async function pull(server: TestServer, session: Session | null, query: Record<s
     headers: session ? bearer(session.token) : {},
   });
   return { status: res.statusCode, body: res.json<unknown>() };
+}
+
+/** One page of a pull, as sent. */
+async function pullPage(server: TestServer, session: Session, query: Record<string, string | number>) {
+  const { status, body } = await pull(server, session, query);
+  expect(status, JSON.stringify(body)).toBe(200);
+  return pullResponseSchema.parse(body);
 }
 
 async function pullOk(
@@ -441,7 +449,7 @@ describe('POST /api/sync/push', () => {
     expect(changesAfter(db, before)).toEqual([]);
   });
 
-  test('a server fault in the middle of a batch answers 503, keeps what committed, and the retry finishes the batch', async () => {
+  test('a server fault in the middle of a batch answers 503 and rolls the whole batch back; the retry applies it all', async () => {
     const server = await start();
     const { alice } = await people(server);
     const db = server.app.db;
@@ -467,15 +475,16 @@ describe('POST /api/sync/push', () => {
       status: 503,
       body: { code: 'unavailable', message: 'The server is busy or restarting. Please try again shortly.' },
     });
-    expect(userRow(db, alice.user.id).name).toBe('One');
-    expect(changesAfter(db, before)).toHaveLength(1);
-    expect(clientRow(db, clientId)?.lastMutationId).toBe(1);
-    expect(mutationRows(db, clientId).map((row) => row.mutationId)).toEqual([1]);
+    // One transaction per batch: the first mutation, which ran fine, is gone with the rest.
+    expect(userRow(db, alice.user.id).name).toBe('Alice Johnson');
+    expect(changesAfter(db, before)).toEqual([]);
+    expect(clientRow(db, clientId)?.lastMutationId).toBe(0);
+    expect(mutationRows(db, clientId)).toEqual([]);
 
     const retry = await pushOk(server, alice, clientId, batch);
     expect(retry).toEqual({
       outcomes: [
-        { id: 1, status: 'duplicate', original: 'applied' },
+        { id: 1, status: 'applied' },
         { id: 2, status: 'applied' },
         { id: 3, status: 'applied' },
       ],
@@ -555,12 +564,12 @@ describe('GET /api/sync/pull', () => {
     const { cursor } = await pullOk(server, bob, bobClient, 0);
 
     const nothing = await pullOk(server, bob, bobClient, cursor);
-    expect(nothing).toEqual({ changes: [], cursor, more: false, reset: false, lastMutationId: 0 });
+    expect(nothing).toEqual({ changes: [], cursor, more: false, reset: false, bootstrap: null, lastMutationId: 0 });
 
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice Renamed', 'alice.renamed@demo.local')]);
     const answer = await pullOk(server, bob, bobClient, cursor);
 
-    expect(answer).toMatchObject({ cursor: cursor + 1, more: false, reset: false, lastMutationId: 0 });
+    expect(answer).toMatchObject({ cursor: cursor + 1, more: false, reset: false, bootstrap: null, lastMutationId: 0 });
     expect(answer.changes).toEqual([
       {
         entity: 'user',
@@ -636,6 +645,7 @@ describe('GET /api/sync/pull', () => {
       cursor: seq,
       more: false,
       reset: false,
+      bootstrap: null,
       lastMutationId: 0,
     });
 
@@ -665,7 +675,7 @@ describe('GET /api/sync/pull', () => {
     expect(bobs.cursor).toBe(seq);
 
     const carols = await pullOk(server, carol, carolClient, cursor);
-    expect(carols).toEqual({ changes: [], cursor: seq, more: false, reset: false, lastMutationId: 0 });
+    expect(carols).toEqual({ changes: [], cursor: seq, more: false, reset: false, bootstrap: null, lastMutationId: 0 });
   });
 
   test('a cursor older than the log keeps is answered with a bootstrap', async () => {
@@ -731,6 +741,104 @@ describe('GET /api/sync/pull', () => {
     const incremental = await pullOk(server, bob, bobClient, head);
     expect(incremental).toMatchObject({ reset: false, cursor: head + 1 });
     expect(incremental.changes.map((c) => c.id)).toEqual([alice.user.id]);
+  });
+
+  test('a bootstrap honours limit: pages of at most `limit`, a token to go on, the cursor on the last page', async () => {
+    const server = await start();
+    const { bob } = await people(server);
+    const db = server.app.db;
+    const head = currentVersion(db);
+    const whole = await pullOk(server, bob, uuidv7(), 0);
+    expect(whole.bootstrap).toMatchObject({ next: null, done: whole.changes.length, total: whole.changes.length });
+
+    const clientId = uuidv7();
+    const pages: PullResponse[] = [await pullOk(server, bob, clientId, 0, 7)];
+    while (pages.at(-1)?.bootstrap?.next) {
+      const token = pages.at(-1)?.bootstrap?.next ?? '';
+      pages.push(await pullPage(server, bob, { clientId, cursor: 0, limit: 7, snapshot: token }));
+    }
+    expect(pages.length).toBe(Math.ceil(whole.changes.length / 7));
+    expect(pages.map((page) => page.reset)).toEqual(pages.map((_, i) => i === 0));
+    for (const page of pages.slice(0, -1)) {
+      expect(page.changes).toHaveLength(7);
+      expect(page).toMatchObject({ cursor: 0, more: true });
+    }
+    expect(pages.at(-1)).toMatchObject({ cursor: head, more: false, bootstrap: { next: null } });
+    expect(pages.map((page) => page.bootstrap?.done)).toEqual(
+      pages.map((_, i) => Math.min(whole.changes.length, (i + 1) * 7)),
+    );
+    expect(pages.flatMap((page) => page.changes)).toEqual(whole.changes);
+    // Newest chat messages first: the chat and the dashboard fill from the top while older ones arrive.
+    const chats = whole.changes.filter((c) => c.entity === 'chatMessage').map((c) => c.id);
+    expect(chats).toEqual([...chats].sort().reverse());
+  });
+
+  test('an interrupted bootstrap resumes from its token; what changed meanwhile comes with the pull from its cursor', async () => {
+    const server = await start();
+    const { alice, bob } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+    const held = new Map<string, Change>();
+    const apply = (page: PullResponse) => {
+      if (page.reset) held.clear();
+      for (const change of page.changes) {
+        const key = `${change.entity}:${change.id}`;
+        const current = held.get(key);
+        if (change.op === 'delete') held.delete(key);
+        else if (current?.op !== 'put' || current.data.version <= change.data.version) held.set(key, change);
+      }
+    };
+    const first = await pullOk(server, bob, clientId, 0, 10);
+    apply(first);
+    const token = first.bootstrap?.next;
+    if (!token) throw new Error('one page held everything');
+
+    // The link drops; meanwhile Alice renames herself (sent already) and writes in the chat (not sent yet).
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice Meanwhile', 'alice@demo.local')]);
+    const chat = await server.app.inject({
+      method: 'POST',
+      url: '/api/messages',
+      headers: bearer(alice.token),
+      payload: { text: 'Written during the bootstrap' },
+    });
+    expect(chat.statusCode).toBe(201);
+
+    let page = await pullPage(server, bob, { clientId, cursor: 0, limit: 10, snapshot: token });
+    expect(page.reset).toBe(false);
+    apply(page);
+    while (page.bootstrap?.next) {
+      page = await pullPage(server, bob, { clientId, cursor: 0, limit: 10, snapshot: page.bootstrap.next });
+      apply(page);
+    }
+    expect(page.more).toBe(true);
+    const catchUp = await pullOk(server, bob, clientId, page.cursor);
+    apply(catchUp);
+    expect(catchUp.cursor).toBe(currentVersion(db));
+
+    const fresh = await pullOk(server, bob, uuidv7(), 0);
+    const sorted = (changes: Iterable<Change>) =>
+      [...changes].sort((a, b) => `${a.entity}:${a.id}`.localeCompare(`${b.entity}:${b.id}`));
+    expect(sorted(held.values())).toEqual(sorted(fresh.changes));
+    expect(held.get(`user:${alice.user.id}`)).toMatchObject({ data: { name: 'Alice Meanwhile' } });
+  });
+
+  test('a bootstrap token from before a compaction starts over; a malformed one is refused', async () => {
+    const server = await start();
+    const { alice, bob } = await people(server);
+    const db = server.app.db;
+    const clientId = uuidv7();
+    const first = await pullOk(server, bob, clientId, 0, 5);
+    const token = first.bootstrap?.next ?? '';
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice Compacted', 'alice@demo.local')]);
+    compactChangeLog(db, currentVersion(db));
+
+    const restarted = await pullPage(server, bob, { clientId, cursor: 0, limit: 5, snapshot: token });
+    expect(restarted).toMatchObject({ reset: true, bootstrap: { done: 5 } });
+    for (const snapshot of ['x', '1.2.3', '1.0.not-an-id!.0.0']) {
+      const { status, body } = await pull(server, bob, { clientId, cursor: 0, snapshot });
+      expect(status, snapshot).toBe(400);
+      expect(body).toMatchObject({ code: 'invalid_input' });
+    }
   });
 
   test('compaction never lowers the floor nor raises it past the newest change', async () => {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Outlet } from 'react-router-dom';
 import type { User } from '@office/sync-protocol';
+import { BootstrapProgress } from '../../sync/bootstrap-progress';
 import { useOptionalWorkspace } from '../../sync/sync-context';
 import { useSignOut } from '../../sync/use-sign-out';
 import { useAuth } from '../auth/use-auth';
@@ -78,6 +79,7 @@ export function AppShell({ user }: { user: User }) {
         <main className={styles.main} id="main-content">
           {workspaceReady ? (
             <ScreenSuspense>
+              <BootstrapProgress />
               <Outlet />
             </ScreenSuspense>
           ) : (

@@ -1,0 +1,186 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { afterEach, describe, expect, test } from 'vitest';
+import { uuidv7 } from '@office/sync-protocol';
+import { changeLogFloor, currentVersion } from '../domain/change-log';
+import { listNotices, markerOf, unreadCount } from '../domain/notifications/notices';
+import { openDatabase } from './client';
+
+// Issue 14, point 7: a database made by the schema before team chat notices were derived (migrations up to
+// 0005, filled as that code filled it) converts: each person's stored chat notices become their read marker and
+// marks, every person reads the same notices read and unread as before, and no other notification is lost.
+
+const migrations = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'drizzle');
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A database at the schema of migration 0005, as the code of that time left it. */
+function yesterdaysDatabase(): { file: string; sqlite: Database.Database } {
+  const dir = mkdtempSync(join(tmpdir(), 'office-migration-'));
+  dirs.push(dir);
+  const folder = join(dir, 'drizzle');
+  mkdirSync(join(folder, 'meta'), { recursive: true });
+  const journal = JSON.parse(readFileSync(join(migrations, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { idx: number; tag: string }[];
+  };
+  journal.entries = journal.entries.filter((entry) => entry.idx <= 5);
+  writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify(journal));
+  for (const { tag } of journal.entries) cpSync(join(migrations, `${tag}.sql`), join(folder, `${tag}.sql`));
+  const file = join(dir, 'workspace.db');
+  const sqlite = new Database(file);
+  migrate(drizzle({ client: sqlite }), { migrationsFolder: folder });
+  return { file, sqlite };
+}
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 9, minute)).toISOString();
+
+describe('migrating a database of the per-member chat notices', () => {
+  test('read markers and marks keep every person’s read and unread; other notifications stay; devices bootstrap', () => {
+    const { file, sqlite } = yesterdaysDatabase();
+    const person = (name: string, joined: number) => {
+      const id = uuidv7();
+      sqlite
+        .prepare('INSERT INTO users (id, name, email, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(id, name, `${name.toLowerCase()}@old.test`, 'employee', at(joined), at(joined));
+      return id;
+    };
+    const ann = person('Ann', 0);
+    const ben = person('Ben', 0);
+    const cal = person('Cal', 0);
+    const dan = person('Dan', 25);
+    const everyone = [ann, ben, cal, dan];
+    let seq = 0;
+    const change = (entity: string, id: string, audience: string) => {
+      seq += 1;
+      sqlite
+        .prepare('INSERT INTO change_log (seq, entity, entity_id, op) VALUES (?, ?, ?, ?)')
+        .run(seq, entity, id, 'put');
+      sqlite.prepare('INSERT INTO change_audience (principal, seq) VALUES (?, ?)').run(audience, seq);
+    };
+    const notice = (recipient: string, type: string, minute: number, read: boolean, data: object, sender = ann) => {
+      const id = uuidv7(Date.parse(at(minute)));
+      sqlite
+        .prepare(
+          `INSERT INTO notifications (id, recipient_id, sender_id, type, title, message, data, read_at, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          id,
+          recipient,
+          sender,
+          type,
+          `A ${type}`,
+          'Text',
+          JSON.stringify(data),
+          read ? at(minute + 1) : null,
+          at(minute),
+        );
+      change('notification', id, `user:${recipient}`);
+      return id;
+    };
+    // The team chat, each message notifying every other member who existed then (as chat.send did).
+    const chat = (author: string, minute: number, reads: Record<string, boolean>, deleted = false) => {
+      const id = uuidv7(Date.parse(at(minute)));
+      sqlite
+        .prepare(
+          'INSERT INTO chat_messages (id, user_id, text, created_at, updated_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(id, author, `Message at ${minute}`, at(minute), at(minute), deleted ? at(minute + 30) : null);
+      change('chatMessage', id, 'team');
+      for (const [recipient, read] of Object.entries(reads))
+        notice(recipient, 'chat_message', minute, read, { messageId: id }, author);
+      return id;
+    };
+    const taskNotice = notice(ann, 'task_assigned', 5, false, {});
+    const m1 = chat(ann, 10, { [ben]: true, [cal]: false });
+    const bensTask = notice(ben, 'task_updated', 15, true, {});
+    const m2 = chat(ben, 20, { [ann]: true, [cal]: true });
+    const m3 = chat(ann, 30, { [ben]: false, [cal]: true, [dan]: false });
+    const m4 = chat(cal, 40, { [ann]: true, [ben]: true, [dan]: true });
+    // A direct message noticed twice (the spec's client asked for a second one), and one noticed once.
+    const dmId = uuidv7();
+    const dmNotices = [
+      notice(ben, 'direct_message', 45, false, { messageId: dmId }),
+      notice(ben, 'direct_message', 45, false, { messageId: dmId }),
+    ];
+    const head = seq;
+
+    // What each person read and had unread, as the old code listed it.
+    const before = new Map(
+      everyone.map((id) => [
+        id,
+        (
+          sqlite.prepare('SELECT type, data, read_at FROM notifications WHERE recipient_id = ?').all(id) as {
+            type: string;
+            data: string;
+            read_at: string | null;
+          }[]
+        ).map((row) => ({
+          type: row.type,
+          data: JSON.parse(row.data) as { messageId?: string },
+          read: row.read_at !== null,
+        })),
+      ]),
+    );
+    sqlite.close();
+
+    const db = openDatabase(file);
+    try {
+      expect(db.$client.prepare("SELECT count(*) FROM notifications WHERE type = 'chat_message'").pluck().get()).toBe(
+        0,
+      );
+      for (const id of everyone) {
+        const marker = markerOf(db, id);
+        const { notices } = listNotices(db, marker, { limit: 100 });
+        const old = before.get(id) ?? [];
+        const oldChat = new Map(old.filter((n) => n.type === 'chat_message').map((n) => [n.data.messageId, n.read]));
+        const newChat = new Map(notices.filter((n) => n.type === 'chat_message').map((n) => [n.id, n.read]));
+        expect(newChat, `chat notices of ${id}`).toEqual(oldChat);
+        const oldOther = old
+          .filter((n) => n.type !== 'chat_message')
+          .map((n) => [n.type, n.read])
+          .sort();
+        const newOther = notices
+          .filter((n) => n.type !== 'chat_message')
+          .map((n) => [n.type, n.read])
+          .sort();
+        expect(newOther, `other notices of ${id}`).toEqual(oldOther);
+        expect(unreadCount(db, marker), `unread of ${id}`).toBe(old.filter((n) => !n.read).length);
+      }
+      // Spot checks of the conversion itself.
+      expect(markerOf(db, ben)).toMatchObject({ readThrough: at(15), chatReads: [m4] });
+      expect(markerOf(db, cal)).toMatchObject({
+        readThrough: null,
+        chatReads: expect.arrayContaining([m2, m3]) as unknown,
+      });
+      expect(markerOf(db, ann)).toMatchObject({
+        readThrough: null,
+        chatReads: expect.arrayContaining([m2, m4]) as unknown,
+      });
+      expect(markerOf(db, dan)).toMatchObject({ chatSince: at(30) });
+      expect(listNotices(db, markerOf(db, ann), { limit: 100 }).notices.map((n) => n.id)).toContain(taskNotice);
+      expect(listNotices(db, markerOf(db, ben), { limit: 100 }).notices.map((n) => n.id)).toContain(bensTask);
+      // Nobody has a notice of their own message.
+      expect(listNotices(db, markerOf(db, ben), { limit: 100 }).notices.map((n) => n.id)).not.toContain(m2);
+      expect(listNotices(db, markerOf(db, cal), { limit: 100 }).notices.map((n) => n.id)).toContain(m1);
+      // One of the two notices of the direct message now names it; the other stays as it was.
+      const named = db.$client
+        .prepare('SELECT id, message_id FROM notifications WHERE id IN (?, ?) ORDER BY id')
+        .all(...dmNotices) as { id: string; message_id: string | null }[];
+      expect(named.map((row) => row.message_id).sort()).toEqual([dmId, null].sort());
+      // Every device bootstraps once more: the log so far is compacted, the version does not go back.
+      expect(db.$client.prepare('SELECT count(*) FROM change_log').pluck().get()).toBe(0);
+      expect(changeLogFloor(db)).toBe(head);
+      expect(currentVersion(db)).toBe(head);
+    } finally {
+      db.$client.close();
+    }
+  });
+});

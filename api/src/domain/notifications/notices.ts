@@ -1,0 +1,213 @@
+import { and, count, desc, eq, gt, gte, inArray, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { chatNotice, readByMarker, type Notification, type NotificationMarker } from '@office/sync-protocol';
+import type { Db, Tx } from '../../db/client';
+import { chatMessages, chatNoticeReads, notificationMarkers, notifications, users } from '../../db/schema';
+import { inSlices, usersById } from '../read-support';
+import { toNotifications } from './notify';
+
+// What a person sees in the bell is the merge of two sources: the notifications stored for them (task
+// notices, direct messages) and the team chat notices derived from the chat's messages (one row per message
+// for the whole team, see ARCHITECTURE.md "Notifications"). Read state: the person's marker (read through a
+// time) plus individual marks.
+
+type MessageRow = typeof chatMessages.$inferSelect;
+
+/** A person's marker, as stored or as it is before their first read mark (chat notices since they joined). */
+export function markerOf(db: Db | Tx, userId: string): NotificationMarker {
+  return markersOf(db, [userId]).get(userId) ?? emptyMarker(userId, new Date(0).toISOString());
+}
+
+const emptyMarker = (id: string, chatSince: string): NotificationMarker => ({
+  _id: id,
+  id,
+  chatSince,
+  readThrough: null,
+  chatReads: [],
+  version: 0,
+});
+
+/** The markers of these people (active or not), with the chat notices each marked after readThrough. */
+export function markersOf(db: Db | Tx, userIds: readonly string[]): Map<string, NotificationMarker> {
+  const rows = inSlices(userIds, (slice) =>
+    db
+      .select({ id: users.id, joined: users.createdAt, marker: notificationMarkers })
+      .from(users)
+      .leftJoin(notificationMarkers, eq(notificationMarkers.id, users.id))
+      .where(inArray(users.id, slice))
+      .all(),
+  );
+  const markers = new Map<string, NotificationMarker>();
+  for (const { id, joined, marker } of rows) {
+    markers.set(id, {
+      ...emptyMarker(id, marker?.chatSince ?? joined),
+      readThrough: marker?.readThrough ?? null,
+      version: marker?.version ?? 0,
+    });
+  }
+  const reads = inSlices([...markers.keys()], (slice) =>
+    db
+      .select({
+        userId: chatNoticeReads.userId,
+        messageId: chatNoticeReads.messageId,
+        at: chatNoticeReads.messageCreatedAt,
+      })
+      .from(chatNoticeReads)
+      .where(inArray(chatNoticeReads.userId, slice))
+      .all(),
+  );
+  for (const read of reads) {
+    const marker = markers.get(read.userId);
+    // Marks the marker covers are dropped when it moves; one left behind changes nothing.
+    if (marker && !readByMarker(marker, read.at)) marker.chatReads.push(read.messageId);
+  }
+  return markers;
+}
+
+/** Team chat messages that are notices of this person: by someone else, live, since chatSince. */
+const noticeOf = (marker: NotificationMarker): SQL =>
+  and(
+    isNull(chatMessages.deletedAt),
+    ne(chatMessages.userId, marker.id),
+    gte(chatMessages.createdAt, marker.chatSince),
+  ) as SQL;
+
+/** The chat notices of these messages for one person (messages that are none of theirs are left out). */
+export function chatNoticesOf(db: Db | Tx, marker: NotificationMarker, rows: readonly MessageRow[]): Notification[] {
+  const mine = rows.filter(
+    (row) => row.deletedAt === null && row.userId !== marker.id && row.createdAt >= marker.chatSince,
+  );
+  const authors = usersById(
+    db,
+    mine.map((row) => row.userId),
+  );
+  return mine.map((row) =>
+    chatNotice(
+      {
+        id: row.id,
+        text: row.text,
+        createdAt: row.createdAt,
+        version: row.version,
+        author: { id: row.userId, name: authors.get(row.userId)?.name ?? 'Unknown' },
+      },
+      marker,
+    ),
+  );
+}
+
+/** One chat notice of a person, if that message is one. */
+export function findChatNotice(db: Db | Tx, marker: NotificationMarker, messageId: string): Notification | undefined {
+  const row = db.select().from(chatMessages).where(eq(chatMessages.id, messageId)).get();
+  return row ? chatNoticesOf(db, marker, [row])[0] : undefined;
+}
+
+/** Stored notifications as the person sees them: also read when the marker covers them. */
+export function storedNoticesOf(
+  db: Db | Tx,
+  marker: NotificationMarker,
+  rows: readonly (typeof notifications.$inferSelect)[],
+): Notification[] {
+  return toNotifications(db, [...rows]).map((notification) =>
+    notification.read || !readByMarker(marker, notification.createdAt) ? notification : { ...notification, read: true },
+  );
+}
+
+/**
+ * How many notices of the person are unread, from indexes only: stored ones after the marker without a read
+ * time, plus the chat messages after the marker (all live ones less the person's own) less those marked.
+ */
+export function unreadCount(db: Db | Tx, marker: NotificationMarker): number {
+  const storedAfter = marker.readThrough === null ? undefined : gt(notifications.createdAt, marker.readThrough);
+  const stored =
+    db
+      .select({ n: count() })
+      .from(notifications)
+      .where(and(eq(notifications.recipientId, marker.id), isNull(notifications.readAt), storedAfter))
+      .get()?.n ?? 0;
+  // Chat notices are unread after both the start of the person's notices and the marker.
+  const chatAfter =
+    marker.readThrough !== null && marker.readThrough >= marker.chatSince
+      ? gt(chatMessages.createdAt, marker.readThrough)
+      : gte(chatMessages.createdAt, marker.chatSince);
+  const live = isNull(chatMessages.deletedAt);
+  const all = db.select({ n: count() }).from(chatMessages).where(and(live, chatAfter)).get()?.n ?? 0;
+  const own =
+    db
+      .select({ n: count() })
+      .from(chatMessages)
+      .where(and(live, eq(chatMessages.userId, marker.id), chatAfter))
+      .get()?.n ?? 0;
+  const marked = marker.chatReads.length
+    ? (db
+        .select({ n: count() })
+        .from(chatMessages)
+        .where(and(live, chatAfter, ne(chatMessages.userId, marker.id), inArray(chatMessages.id, marker.chatReads)))
+        .get()?.n ?? 0)
+    : 0;
+  return stored + all - own - marked;
+}
+
+/** Where a page of the list starts: strictly after this notice in (createdAt, id) order, newest first. */
+interface PagePosition {
+  createdAt: string;
+  id: string;
+}
+
+const before = (table: { createdAt: AnySQLiteColumn; id: AnySQLiteColumn }, at: PagePosition) =>
+  or(lt(table.createdAt, at.createdAt), and(eq(table.createdAt, at.createdAt), lt(table.id, at.id)));
+
+/** Where the notice `id` of this person sits in their list, if it is theirs. */
+function positionOf(db: Db | Tx, userId: string, id: string): PagePosition | undefined {
+  const stored = db
+    .select({ createdAt: notifications.createdAt, id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.recipientId, userId), eq(notifications.id, id)))
+    .get();
+  // A message deleted since the page was read still marks the place.
+  return (
+    stored ??
+    db
+      .select({ createdAt: chatMessages.createdAt, id: chatMessages.id })
+      .from(chatMessages)
+      .where(eq(chatMessages.id, id))
+      .get()
+  );
+}
+
+/** Newest first in (createdAt, id) order. */
+const newestFirst = (a: Notification, b: Notification): number =>
+  a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt);
+
+/**
+ * A page of the person's notices, newest first: stored and chat notices merged. `after` is the id of the
+ * previous page's last notice (unknown ids start from the top); ties in time are ordered by id.
+ */
+export function listNotices(
+  db: Db | Tx,
+  marker: NotificationMarker,
+  { limit, after }: { limit: number; after?: string | undefined },
+): { notices: Notification[]; nextBefore: string | null } {
+  const position = after ? positionOf(db, marker.id, after) : undefined;
+  const storedRows = db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.recipientId, marker.id), position ? before(notifications, position) : undefined))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit + 1)
+    .all();
+  const chatRows = db
+    .select()
+    .from(chatMessages)
+    .where(and(noticeOf(marker), position ? before(chatMessages, position) : undefined))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(limit + 1)
+    .all();
+  const merged = [...storedNoticesOf(db, marker, storedRows), ...chatNoticesOf(db, marker, chatRows)].sort(newestFirst);
+  const notices = merged.slice(0, limit);
+  return { notices, nextBefore: merged.length > limit ? (notices.at(-1)?.id ?? null) : null };
+}
+
+/** Upserts the person's marker row (the first read mark creates it) so its version can be stamped. */
+export function ensureMarkerRow(tx: Tx, userId: string): void {
+  tx.insert(notificationMarkers).values({ id: userId }).onConflictDoNothing().run();
+}

@@ -1,0 +1,517 @@
+import { and, asc, count, eq, inArray, isNotNull, isNull, lte, notInArray } from 'drizzle-orm';
+import webpush from 'web-push';
+import { chatNotice, notificationUrl, type PushPayload } from '@office/sync-protocol';
+import type { Db, Tx } from '../db/client';
+import {
+  chatMessages,
+  notificationMarkers,
+  notifications,
+  pushChatStates,
+  pushDeliveries,
+  pushSubscriptions,
+  users,
+} from '../db/schema';
+import { inSlices, usersById } from '../domain/read-support';
+import { EndpointRefused } from './endpoint-guard';
+import { sendPushRequest } from './send';
+import type { VapidKeys } from './vapid';
+
+/** How long a push service keeps an undelivered message: a day-old notification is still worth showing. */
+const PUSH_TTL_SECONDS = 24 * 60 * 60;
+/** Team chat pushes share one tag on the phone and one Topic at the push service: the newest replaces the others. */
+const TEAM_CHAT_TAG = 'team-chat';
+
+export interface PushQueueOptions {
+  db: Db;
+  keys: VapidKeys;
+  /** Of these people, those whose app is open, visible and connected right now: they get no push. */
+  visibleUsers(userIds: string[]): Set<string>;
+  log(error: unknown, message: string): void;
+  /** PUSH_ALLOW_LOOPBACK: lets the tests' own push receiver on loopback (http) be an endpoint. */
+  allowLoopback: boolean;
+  /** At most one team chat push per person per this many ms; what comes meanwhile is summed up. */
+  chatWindowMs?: number;
+  /** Sends in flight at once. */
+  concurrency?: number;
+  /** Deliveries stored at most; past it nothing new is expanded until they drain (what waits stays flagged). */
+  maxQueued?: number;
+  /** Tries of one delivery before it is dropped. */
+  maxAttempts?: number;
+  /** The first retry's delay; it doubles up to `retryMaxMs`. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** How long one send may take. */
+  timeoutMs?: number;
+}
+
+type Settings = Required<Omit<PushQueueOptions, 'db' | 'keys' | 'visibleUsers' | 'log' | 'allowLoopback'>>;
+
+const defaults: Settings = {
+  chatWindowMs: 30_000,
+  concurrency: 8,
+  maxQueued: 10_000,
+  maxAttempts: 8,
+  retryBaseMs: 1_000,
+  retryMaxMs: 15 * 60_000,
+  timeoutMs: 10_000,
+};
+
+/** Rows read per step of a tick; more waits for the next tick, right after. */
+const BATCH = 500;
+/** A wake coalesces the writes of this many ms into one tick (a busy chat is one tick, not one per message). */
+const WAKE_DELAY_MS = 200;
+
+type DeliveryRow = typeof pushDeliveries.$inferSelect;
+type NewDelivery = { userId: string; payload: PushPayload; topic: string | null };
+
+/**
+ * Web push, off the request path. A write only flags what should be pushed (a notification row, a team chat
+ * message) and wakes this queue once the write is on disk. The queue then, in the background:
+ * - turns each flagged notification into one delivery per subscription of its recipient, one by one;
+ * - turns flagged team chat messages into at most one push per person per `chatWindowMs` ("3 new messages in
+ *   Team Chat" for those held meanwhile), for the people with a subscription only;
+ * - skips people whose app is open, visible and connected (they see it in the app);
+ * - sends the due deliveries, a few at a time, retrying with backoff (429, 5xx, no answer) and dropping a
+ *   subscription its push service calls gone (404, 410).
+ * Everything waiting is stored (flags, deliveries, held counts), so a restart picks it up where it was.
+ */
+export class PushQueue {
+  readonly keys: VapidKeys;
+  private readonly settings: Settings;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private ticking = false;
+  private stopped = false;
+  private readonly sending = new Map<number, Promise<void>>();
+
+  constructor(private readonly options: PushQueueOptions) {
+    this.keys = options.keys;
+    const given = Object.fromEntries(Object.entries(options).filter(([key]) => key in defaults)) as Partial<Settings>;
+    this.settings = { ...defaults, ...given };
+  }
+
+  /** Something was flagged for push (after it is durable): a tick runs shortly. */
+  wake(): void {
+    this.schedule(WAKE_DELAY_MS);
+  }
+
+  /** Picks up whatever was waiting when the server stopped. */
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** Stops ticking and waits for the sends in flight; what is still waiting stays stored for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await Promise.allSettled([...this.sending.values()]);
+  }
+
+  /** Resolves once nothing is being sent and nothing is due now (the tests wait on it). */
+  async settled(): Promise<void> {
+    for (;;) {
+      this.tick();
+      if (this.sending.size === 0 && !this.hasWorkNow()) return;
+      await Promise.allSettled([...this.sending.values()]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    const at = Date.now() + delayMs;
+    if (this.timer && this.timerAt <= at) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerAt = Number.POSITIVE_INFINITY;
+      this.tick();
+    }, delayMs);
+  }
+
+  private tick(): void {
+    if (this.ticking || this.stopped) return;
+    this.ticking = true;
+    try {
+      const now = Date.now();
+      let more = false;
+      if (this.queuedCount() < this.settings.maxQueued) {
+        more = this.expandNotifications(now) || more;
+        more = this.expandChat(now) || more;
+        more = this.flushHeldChat(now) || more;
+      }
+      this.sendDue(now);
+      const next = more ? 0 : this.nextDueIn(Date.now());
+      if (next !== null) this.schedule(next);
+    } catch (error) {
+      this.options.log(error, 'push queue step failed');
+      this.schedule(1000);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private get db(): Db {
+    return this.options.db;
+  }
+
+  private queuedCount(): number {
+    return this.db.select({ n: count() }).from(pushDeliveries).get()?.n ?? 0;
+  }
+
+  private hasWorkNow(): boolean {
+    const nowIso = new Date().toISOString();
+    const flagged =
+      this.db.select({ id: notifications.id }).from(notifications).where(eq(notifications.pushPending, true)).get() ??
+      this.db.select({ id: chatMessages.id }).from(chatMessages).where(eq(chatMessages.pushPending, true)).get();
+    const due =
+      this.db
+        .select({ id: pushDeliveries.id })
+        .from(pushDeliveries)
+        .where(lte(pushDeliveries.nextAttemptAt, nowIso))
+        .get() ??
+      this.db
+        .select({ id: pushChatStates.userId })
+        .from(pushChatStates)
+        .where(lte(pushChatStates.flushAt, nowIso))
+        .get();
+    return flagged !== undefined || due !== undefined;
+  }
+
+  /** Ms until the next retry or held chat summary is due; null when nothing waits. */
+  private nextDueIn(now: number): number | null {
+    const delivery = this.db
+      .select({ at: pushDeliveries.nextAttemptAt })
+      .from(pushDeliveries)
+      .where(this.sending.size ? notInArray(pushDeliveries.id, [...this.sending.keys()]) : undefined)
+      .orderBy(asc(pushDeliveries.nextAttemptAt))
+      .get()?.at;
+    const held = this.db
+      .select({ at: pushChatStates.flushAt })
+      .from(pushChatStates)
+      .where(isNotNull(pushChatStates.flushAt))
+      .orderBy(asc(pushChatStates.flushAt))
+      .get()?.at;
+    // With every slot busy, a finishing send wakes the queue for the deliveries.
+    const slotFree = this.sending.size < this.settings.concurrency;
+    const times = [slotFree ? delivery : null, held].flatMap((at) => (at ? [Date.parse(at)] : []));
+    return times.length ? Math.max(0, Math.min(...times) - now) : null;
+  }
+
+  /** Active subscriptions of these people, by person. */
+  private subscriptionsOf(userIds: string[]): Map<string, string[]> {
+    const rows = inSlices(userIds, (slice) =>
+      this.db
+        .select({ endpoint: pushSubscriptions.endpoint, userId: pushSubscriptions.userId })
+        .from(pushSubscriptions)
+        .innerJoin(users, eq(users.id, pushSubscriptions.userId))
+        .where(and(inArray(pushSubscriptions.userId, slice), isNull(users.deactivatedAt)))
+        .all(),
+    );
+    const byUser = new Map<string, string[]>();
+    for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.endpoint]);
+    return byUser;
+  }
+
+  /** Stores one delivery per subscription of each push's person (inside the caller's transaction). */
+  private enqueue(tx: Tx, pushes: NewDelivery[], subscriptions: Map<string, string[]>, now: number): void {
+    const nextAttemptAt = new Date(now).toISOString();
+    const rows = pushes.flatMap((push) =>
+      (subscriptions.get(push.userId) ?? []).map((endpoint) => ({
+        endpoint,
+        payload: JSON.stringify(push.payload),
+        topic: push.topic,
+        nextAttemptAt,
+      })),
+    );
+    for (let i = 0; i < rows.length; i += 100)
+      tx.insert(pushDeliveries)
+        .values(rows.slice(i, i + 100))
+        .run();
+  }
+
+  /** Notifications stored for one person (tasks, direct messages) are pushed one by one. */
+  private expandNotifications(now: number): boolean {
+    const rows = this.db.select().from(notifications).where(eq(notifications.pushPending, true)).limit(BATCH).all();
+    if (!rows.length) return false;
+    const recipients = [...new Set(rows.map((row) => row.recipientId))];
+    const visible = this.options.visibleUsers(recipients);
+    const subscriptions = this.subscriptionsOf(recipients.filter((id) => !visible.has(id)));
+    const pushes: NewDelivery[] = rows
+      .filter((row) => !visible.has(row.recipientId))
+      .map((row) => ({
+        userId: row.recipientId,
+        topic: null,
+        payload: {
+          title: row.title,
+          body: row.message,
+          url: notificationUrl({ type: row.type, relatedTask: row.relatedTaskId, data: row.data }),
+          tag: `notification-${row.id}`,
+          notificationId: row.id,
+        },
+      }));
+    this.db.transaction((tx) => {
+      this.enqueue(tx, pushes, subscriptions, now);
+      for (let i = 0; i < rows.length; i += 500)
+        tx.update(notifications)
+          .set({ pushPending: false })
+          .where(
+            inArray(
+              notifications.id,
+              rows.slice(i, i + 500).map((row) => row.id),
+            ),
+          )
+          .run();
+    });
+    return rows.length === BATCH;
+  }
+
+  /** The push of one team chat message, as the person's notice reads. */
+  private chatPush(
+    message: { id: string; userId: string; text: string; createdAt: string; version: number },
+    name: string,
+  ): PushPayload {
+    const notice = chatNotice(
+      { ...message, author: { id: message.userId, name } },
+      { id: message.userId, readThrough: null, chatReads: [] },
+    );
+    return { title: notice.title, body: notice.message, url: '/chat', tag: TEAM_CHAT_TAG, notificationId: message.id };
+  }
+
+  private summaryPush(held: number, newestId: string): PushPayload {
+    return {
+      title: 'Team Chat',
+      body: `${held} new messages in Team Chat`,
+      url: '/chat',
+      tag: TEAM_CHAT_TAG,
+      notificationId: newestId,
+    };
+  }
+
+  /**
+   * Flagged team chat messages, for the people with a push subscription (never the whole team): a person
+   * whose last team chat push is older than the window gets one now (the message, or a summary when several
+   * came at once); otherwise the messages are held and summed up when the window ends.
+   */
+  private expandChat(now: number): boolean {
+    const messages = this.db
+      .select()
+      .from(chatMessages)
+      .where(eq(chatMessages.pushPending, true))
+      .orderBy(asc(chatMessages.createdAt))
+      .limit(BATCH)
+      .all();
+    if (!messages.length) return false;
+    // Nobody has a subscription: nothing to push, whatever the number of messages.
+    if (!this.db.select({ endpoint: pushSubscriptions.endpoint }).from(pushSubscriptions).get()) {
+      this.db.update(chatMessages).set({ pushPending: false }).where(eq(chatMessages.pushPending, true)).run();
+      return false;
+    }
+    const subscribers = this.db
+      .selectDistinct({ id: users.id, joined: users.createdAt, since: notificationMarkers.chatSince })
+      .from(pushSubscriptions)
+      .innerJoin(users, eq(users.id, pushSubscriptions.userId))
+      .leftJoin(notificationMarkers, eq(notificationMarkers.id, users.id))
+      .where(isNull(users.deactivatedAt))
+      .all();
+    const visible = this.options.visibleUsers(subscribers.map((s) => s.id));
+    const waiting = subscribers.filter((s) => !visible.has(s.id));
+    const states = new Map(
+      inSlices(
+        waiting.map((s) => s.id),
+        (slice) => this.db.select().from(pushChatStates).where(inArray(pushChatStates.userId, slice)).all(),
+      ).map((state) => [state.userId, state]),
+    );
+    const live = messages.filter((m) => m.deletedAt === null);
+    const authors = usersById(
+      this.db,
+      live.map((m) => m.userId),
+    );
+    const nameOf = (id: string) => authors.get(id)?.name ?? 'Unknown';
+    const nowIso = new Date(now).toISOString();
+    const pushes: NewDelivery[] = [];
+    const stateWrites: (typeof pushChatStates.$inferInsert)[] = [];
+    for (const person of waiting) {
+      const since = person.since ?? person.joined;
+      const theirs = live.filter((m) => m.userId !== person.id && m.createdAt >= since);
+      const newest = theirs.at(-1);
+      if (!newest) continue;
+      const state = states.get(person.id);
+      const windowOpen =
+        !state?.flushAt && (!state?.lastSentAt || now - Date.parse(state.lastSentAt) >= this.settings.chatWindowMs);
+      if (windowOpen) {
+        const payload =
+          theirs.length === 1
+            ? this.chatPush(newest, nameOf(newest.userId))
+            : this.summaryPush(theirs.length, newest.id);
+        pushes.push({ userId: person.id, topic: TEAM_CHAT_TAG, payload });
+        stateWrites.push({ userId: person.id, lastSentAt: nowIso, heldCount: 0, heldMessageId: null, flushAt: null });
+      } else {
+        const lastSent = state?.lastSentAt ? Date.parse(state.lastSentAt) : now;
+        stateWrites.push({
+          userId: person.id,
+          lastSentAt: state?.lastSentAt ?? null,
+          heldCount: (state?.heldCount ?? 0) + theirs.length,
+          heldMessageId: newest.id,
+          flushAt: state?.flushAt ?? new Date(lastSent + this.settings.chatWindowMs).toISOString(),
+        });
+      }
+    }
+    const subscriptions = this.subscriptionsOf(pushes.map((push) => push.userId));
+    this.db.transaction((tx) => {
+      this.enqueue(tx, pushes, subscriptions, now);
+      for (const state of stateWrites) {
+        tx.insert(pushChatStates).values(state).onConflictDoUpdate({ target: pushChatStates.userId, set: state }).run();
+      }
+      tx.update(chatMessages)
+        .set({ pushPending: false })
+        .where(
+          inArray(
+            chatMessages.id,
+            messages.map((m) => m.id),
+          ),
+        )
+        .run();
+    });
+    return messages.length === BATCH;
+  }
+
+  /** Held team chat messages whose window has ended: one push each person, unless they are in the app now. */
+  private flushHeldChat(now: number): boolean {
+    const nowIso = new Date(now).toISOString();
+    const due = this.db.select().from(pushChatStates).where(lte(pushChatStates.flushAt, nowIso)).limit(BATCH).all();
+    if (!due.length) return false;
+    const visible = this.options.visibleUsers(due.map((state) => state.userId));
+    const single = due.flatMap((state) => (state.heldCount === 1 && state.heldMessageId ? [state.heldMessageId] : []));
+    const singles = new Map(
+      inSlices(single, (slice) =>
+        this.db
+          .select()
+          .from(chatMessages)
+          .where(and(inArray(chatMessages.id, slice), isNull(chatMessages.deletedAt)))
+          .all(),
+      ).map((m) => [m.id, m]),
+    );
+    const authors = usersById(
+      this.db,
+      [...singles.values()].map((m) => m.userId),
+    );
+    const pushes: NewDelivery[] = [];
+    for (const state of due) {
+      if (visible.has(state.userId) || !state.heldMessageId || state.heldCount === 0) continue;
+      const message = state.heldCount === 1 ? singles.get(state.heldMessageId) : undefined;
+      const payload = message
+        ? this.chatPush(message, authors.get(message.userId)?.name ?? 'Unknown')
+        : this.summaryPush(state.heldCount, state.heldMessageId);
+      pushes.push({ userId: state.userId, topic: TEAM_CHAT_TAG, payload });
+    }
+    const subscriptions = this.subscriptionsOf(pushes.map((push) => push.userId));
+    this.db.transaction((tx) => {
+      this.enqueue(tx, pushes, subscriptions, now);
+      for (const state of due) {
+        const sent = pushes.some((push) => push.userId === state.userId);
+        tx.update(pushChatStates)
+          .set({ lastSentAt: sent ? nowIso : state.lastSentAt, heldCount: 0, heldMessageId: null, flushAt: null })
+          .where(eq(pushChatStates.userId, state.userId))
+          .run();
+      }
+    });
+    return due.length === BATCH;
+  }
+
+  private sendDue(now: number): void {
+    const free = this.settings.concurrency - this.sending.size;
+    if (free <= 0) return;
+    const due = this.db
+      .select()
+      .from(pushDeliveries)
+      .where(
+        and(
+          lte(pushDeliveries.nextAttemptAt, new Date(now).toISOString()),
+          this.sending.size ? notInArray(pushDeliveries.id, [...this.sending.keys()]) : undefined,
+        ),
+      )
+      .orderBy(asc(pushDeliveries.nextAttemptAt), asc(pushDeliveries.id))
+      .limit(free)
+      .all();
+    for (const delivery of due) {
+      const sent = this.send(delivery)
+        .catch((error: unknown) => this.options.log(error, 'push delivery failed'))
+        .finally(() => {
+          this.sending.delete(delivery.id);
+          this.schedule(0);
+        });
+      this.sending.set(delivery.id, sent);
+    }
+  }
+
+  private dropDelivery(id: number): void {
+    this.db.delete(pushDeliveries).where(eq(pushDeliveries.id, id)).run();
+  }
+
+  private async send(delivery: DeliveryRow): Promise<void> {
+    const subscription = this.db
+      .select()
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.endpoint, delivery.endpoint))
+      .get();
+    if (!subscription) return this.dropDelivery(delivery.id);
+    const details = webpush.generateRequestDetails(
+      { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+      delivery.payload,
+      {
+        vapidDetails: this.keys,
+        TTL: PUSH_TTL_SECONDS,
+        contentEncoding: 'aes128gcm',
+        urgency: 'normal',
+        ...(delivery.topic ? { topic: delivery.topic } : {}),
+      },
+    );
+    let answer: Awaited<ReturnType<typeof sendPushRequest>>;
+    try {
+      answer = await sendPushRequest(
+        { endpoint: details.endpoint, method: details.method, headers: details.headers, body: details.body },
+        { allowLoopback: this.options.allowLoopback, timeoutMs: this.settings.timeoutMs },
+      );
+    } catch (error) {
+      if (this.stopped) return;
+      if (error instanceof EndpointRefused) {
+        this.options.log(error, 'push endpoint refused at send time');
+        return this.dropDelivery(delivery.id);
+      }
+      return this.retry(delivery, null, error);
+    }
+    if (this.stopped && answer.status >= 500) return;
+    if (answer.status >= 200 && answer.status < 300) return this.dropDelivery(delivery.id);
+    if (answer.status === 404 || answer.status === 410) {
+      // The push service says the subscription is gone; its deliveries go with it.
+      this.db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, delivery.endpoint)).run();
+      return;
+    }
+    if (answer.status === 429 || answer.status >= 500) {
+      return this.retry(delivery, answer.retryAfterMs, new Error(`push service answered ${answer.status}`));
+    }
+    // Anything else (a redirect, 400, 403, 413) will not change by trying again.
+    this.options.log(new Error(`push service answered ${answer.status}`), 'push delivery refused');
+    this.dropDelivery(delivery.id);
+  }
+
+  private retry(delivery: DeliveryRow, retryAfterMs: number | null, error: unknown): void {
+    const attempts = delivery.attempts + 1;
+    if (attempts >= this.settings.maxAttempts) {
+      this.options.log(error, `push delivery dropped after ${attempts} attempts`);
+      this.dropDelivery(delivery.id);
+      return;
+    }
+    const backoff = Math.min(this.settings.retryMaxMs, this.settings.retryBaseMs * 2 ** (attempts - 1));
+    // Jitter spreads the retries of many deliveries to one failing service.
+    const delay = Math.max(retryAfterMs ?? 0, backoff * (0.5 + Math.random() * 0.5));
+    this.db
+      .update(pushDeliveries)
+      .set({ attempts, nextAttemptAt: new Date(Date.now() + delay).toISOString() })
+      .where(eq(pushDeliveries.id, delivery.id))
+      .run();
+  }
+}

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { uuidv7, type Actor } from '@office/sync-protocol';
+import type { Db } from '../../db/client';
+import { newPendingEffects, runInTransaction } from '../../domain/commands';
+import { createUserCommand } from '../../domain/users/commands';
+import { hashPassword } from '../../domain/users/passwords';
+import { bearer, startTestServer, type TestServer } from '../../test-support';
+
+// Issue 14: a team chat message is one row, whatever the size of the team. Every row of every table is counted
+// before and after one message, in a team of 5 and of 500.
+
+const PASSWORD = 'rows-per-message';
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Rows in every table of the database, by table. */
+function rowsByTable(db: Db): Map<string, number> {
+  const tables = db.$client
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all() as string[];
+  return new Map(
+    tables.map((table) => [table, db.$client.prepare(`SELECT count(*) FROM "${table}"`).pluck().get() as number]),
+  );
+}
+
+/** The tables that grew, and by how many rows. */
+function growth(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    [...after].flatMap(([table, n]) => (n !== (before.get(table) ?? 0) ? [[table, n - (before.get(table) ?? 0)]] : [])),
+  );
+}
+
+/** A team of `size` people (one password hash for all, so it is quick), through the real command. */
+async function team(db: Db, size: number): Promise<{ email: string }[]> {
+  const passwordHash = await hashPassword(PASSWORD);
+  const people = Array.from({ length: size }, (_, i) => ({
+    id: uuidv7(),
+    name: `Member ${i + 1}`,
+    email: `member${i + 1}@rows.test`,
+    role: i === 0 ? ('manager' as const) : ('employee' as const),
+  }));
+  db.transaction((tx) => {
+    for (const person of people) {
+      const actor: Actor = { id: person.id, role: person.role };
+      runInTransaction(tx, actor, createUserCommand, { ...person, passwordHash }, newPendingEffects());
+    }
+  });
+  return people;
+}
+
+describe('rows stored per team chat message', () => {
+  for (const size of [5, 500]) {
+    test(`a message is at most 3 rows in a team of ${size}: the message, its change and its audience`, async () => {
+      server = await startTestServer({ seed: false });
+      const { app } = server;
+      const [author] = await team(app.db, size);
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: author?.email, password: PASSWORD },
+      });
+      const { token } = login.json<{ token: string }>();
+
+      const before = rowsByTable(app.db);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/messages',
+        headers: bearer(token),
+        payload: { text: `Hello, all ${size} of you` },
+      });
+      expect(res.statusCode).toBe(201);
+      // The background push queue has run (it only clears the message's flag: nobody has a subscription).
+      await app.push.settled();
+      const grown = growth(before, rowsByTable(app.db));
+      expect(grown).toEqual({ chat_messages: 1, change_log: 1, change_audience: 1 });
+      expect(Object.values(grown).reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(3);
+
+      // And every other member has it as an unread notice.
+      const other = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: `member${size}@rows.test`, password: PASSWORD },
+      });
+      const list = await app.inject({
+        method: 'GET',
+        url: '/api/notifications?limit=5',
+        headers: bearer(other.json<{ token: string }>().token),
+      });
+      expect(list.json()).toMatchObject({
+        unreadCount: 1,
+        notifications: [{ type: 'chat_message', title: 'New message from Member 1', read: false }],
+      });
+    });
+  }
+});

@@ -1,0 +1,55 @@
+import type { Route } from '@playwright/test';
+import { expect, phoneViewport, registerPerson, saveScreen, signIn, test } from './fixtures';
+
+// Issue 14, point 5: a first sign-in downloads the workspace in pages of one snapshot, shows how far it is,
+// and a page lost on the way is asked for again with its token instead of starting over. The pages are made
+// small here (the route rewrites the limit) and a little slow, so the progress can be seen and a page broken.
+
+test('a first sign-in downloads the workspace in pages, shows the progress, and resumes after a broken page', async ({
+  page,
+}) => {
+  const person = await registerPerson('Bea Bootstrap');
+  const bootstrapRequests: URLSearchParams[] = [];
+  let broken = false;
+  // About seven pages, whatever the size of the shared server's data: the first page tells the total.
+  let limit = 3;
+  await page.route('**/api/sync/pull?**', async (route: Route) => {
+    const url = new URL(route.request().url());
+    if (url.searchParams.get('cursor') !== '0') return route.continue();
+    url.searchParams.set('limit', String(limit));
+    bootstrapRequests.push(new URLSearchParams(url.search));
+    // The link drops once, on the third page.
+    if (bootstrapRequests.length === 3 && !broken) {
+      broken = true;
+      return route.abort('connectionreset');
+    }
+    const response = await route.fetch({ url: url.toString() });
+    const { bootstrap } = (await response.json()) as { bootstrap: { total: number } | null };
+    limit = Math.max(3, Math.ceil((bootstrap?.total ?? 0) / 7));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return route.fulfill({ response });
+  });
+
+  await signIn(page, person.email, person.password);
+  const progress = page.getByRole('region', { name: 'Setting up this device' });
+  await expect(progress).toBeVisible();
+  await expect(progress.getByRole('status')).toHaveText(/^[\d,]+ of [\d,]+ items downloaded$/);
+  await expect(progress.getByRole('progressbar', { name: 'Setting up this device' })).toBeVisible();
+  await saveScreen(page, 'bootstrap-progress-desktop');
+  await page.setViewportSize(phoneViewport);
+  await expect(progress).toBeVisible();
+  await saveScreen(page, 'bootstrap-progress-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await expect(progress).toBeHidden({ timeout: 90_000 });
+  const tokens = bootstrapRequests.map((query) => query.get('snapshot'));
+  expect(tokens[0]).toBeNull();
+  expect(tokens.length).toBeGreaterThanOrEqual(4);
+  // The broken page was asked for again with the same token; no page was asked for twice otherwise.
+  expect(tokens[3]).toBe(tokens[2]);
+  expect(new Set(tokens.slice(3)).size).toBe(tokens.length - 3);
+  // Everything arrived: the whole team is in the directory.
+  await page.goto('/team-members');
+  await expect(page.getByRole('heading', { name: /Team Members/ })).toBeVisible();
+  await expect(page.getByText(person.email)).toBeVisible();
+});
