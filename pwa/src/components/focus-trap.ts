@@ -11,7 +11,7 @@ const focusableSelector = [
 ].join(',');
 
 /** The elements Tab reaches inside `root`, in order: enabled, shown and not taken out of the tab order. */
-export function tabbableIn(root: HTMLElement): HTMLElement[] {
+function tabbableIn(root: HTMLElement): HTMLElement[] {
   return Array.from(root.querySelectorAll<HTMLElement>(focusableSelector)).filter(
     (element) => element.tabIndex >= 0 && element.getClientRects().length > 0 && !element.closest('[inert]'),
   );
@@ -20,41 +20,26 @@ export function tabbableIn(root: HTMLElement): HTMLElement[] {
 /** The open traps, innermost last: only the innermost one handles Tab and Escape. */
 const openTraps: object[] = [];
 
-interface FocusTrapOptions {
-  /** Escape calls this (only for the innermost open trap). */
-  onEscape: () => void;
-  /** Where focus goes on opening; the container itself when absent. */
-  initialFocus?: () => HTMLElement | null | undefined;
-  /** Whether focus goes back to the control that had it before the trap opened, on closing. Default true. */
-  restoreFocus?: boolean;
-}
-
 /**
- * Keeps keyboard focus inside `container` while it is mounted and `active`: Tab after the last control
- * goes to the first and Shift+Tab before the first to the last, focus that lands outside comes back,
- * Escape calls `onEscape`, and on closing focus returns to the control that had it before.
+ * Keeps keyboard focus inside `container` while it is mounted: it takes focus on opening, Tab after the
+ * last control goes to the first and Shift+Tab before the first to the last, focus that lands outside
+ * comes back, Escape calls `onEscape`, and on closing focus returns to the control that had it before.
  */
-export function useFocusTrap(
-  container: RefObject<HTMLElement | null>,
-  active: boolean,
-  { onEscape, initialFocus, restoreFocus = true }: FocusTrapOptions,
-): void {
-  // The latest callbacks, so a caller's inline functions never re-run the effect (and move focus) while typing.
+export function useFocusTrap(container: RefObject<HTMLElement | null>, onEscape: () => void): void {
+  // The latest callback, so a caller's inline function never re-runs the effect (and moves focus) while typing.
   const onEscapeRef = useRef(onEscape);
-  const initialFocusRef = useRef(initialFocus);
   useEffect(() => {
     onEscapeRef.current = onEscape;
-    initialFocusRef.current = initialFocus;
-  }, [onEscape, initialFocus]);
+  }, [onEscape]);
 
   useEffect(() => {
     const root = container.current;
-    if (!active || !root) return undefined;
+    if (!root) return undefined;
     const trap = {};
     openTraps.push(trap);
     const innermost = () => openTraps.at(-1) === trap;
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    (initialFocusRef.current?.() ?? root).focus();
+    root.focus();
 
     const handleKeyDown = (event: KeyboardEvent) => {
       if (!innermost() || event.defaultPrevented) return;
@@ -93,7 +78,7 @@ export function useFocusTrap(
       document.removeEventListener('keydown', handleKeyDown);
       document.removeEventListener('focusin', handleFocusIn);
       openTraps.splice(openTraps.indexOf(trap), 1);
-      if (restoreFocus && previous?.isConnected) previous.focus();
+      if (previous?.isConnected) previous.focus();
     };
-  }, [container, active, restoreFocus]);
+  }, [container]);
 }

@@ -20,7 +20,7 @@ export function Modal({ title, onClose, children, footer, size = 'medium' }: Mod
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
-  useFocusTrap(dialogRef, true, { onEscape: onClose });
+  useFocusTrap(dialogRef, onClose);
 
   // A body that scrolls is a tab stop, so its content can be scrolled from the keyboard.
   const [scrollable, setScrollable] = useState(false);

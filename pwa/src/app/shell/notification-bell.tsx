@@ -148,13 +148,13 @@ interface NotificationPanelProps {
 const nobody: People = new Map();
 
 /**
- * The title as the directory names its sender now: a title written with the sender's name at the time
- * ("New Direct Message from {name}") follows a later rename.
+ * A notification's text as the directory names its sender now: a title or message written with the
+ * sender's name at the time ("New Direct Message from {name}") follows a later rename.
  */
-const currentTitle = (notification: LocalNotification, senderName: string | null): string =>
+const withCurrentName = (text: string, notification: LocalNotification, senderName: string | null): string =>
   notification.sender && senderName !== null && notification.sender.name !== ''
-    ? notification.title.replaceAll(notification.sender.name, senderName)
-    : notification.title;
+    ? text.replaceAll(notification.sender.name, senderName)
+    : text;
 
 /** The list under the bell: a non-modal dialog that takes focus when it opens. */
 export function NotificationPanel({
@@ -247,7 +247,7 @@ export function NotificationPanel({
                     <span className={styles.visual} aria-hidden="true">
                       <UserAvatar src={avatarOf(people, sender.id)} name={senderName} size={36} />
                       <span className={styles.typeMark}>
-                        <Icon size={11} />
+                        <Icon size={10} />
                       </span>
                     </span>
                   ) : (
@@ -257,8 +257,12 @@ export function NotificationPanel({
                   )}
                   <span className={styles.body}>
                     {!notification.read && <span className={styles.srOnly}>Unread: </span>}
-                    <span className={styles.itemTitle}>{currentTitle(notification, senderName)}</span>
-                    <span className={styles.message}>{notification.message}</span>
+                    <span className={styles.itemTitle}>
+                      {withCurrentName(notification.title, notification, senderName)}
+                    </span>
+                    <span className={styles.message}>
+                      {withCurrentName(notification.message, notification, senderName)}
+                    </span>
                     <span className={styles.meta}>
                       {senderName !== null && (
                         <>
