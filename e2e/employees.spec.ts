@@ -146,6 +146,25 @@ async function cardCounts(scope: Locator): Promise<Record<string, string>> {
     );
 }
 
+/** The labels of a card's counts that take more than one line (none should, even on a phone). */
+async function wrappedCountLabels(scope: Locator): Promise<string[]> {
+  return scope.locator('dl > div > dt').evaluateAll((labels) =>
+    labels
+      .filter((label) => {
+        const range = document.createRange();
+        range.selectNodeContents(label);
+        return new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top))).size > 1;
+      })
+      .map((label) => label.textContent ?? ''),
+  );
+}
+
+/** The status counts of a card add up to its total. */
+function expectStatusesMakeTotal(counts: Record<string, string>): void {
+  const sum = ['Completed', 'Working', 'Pending', 'Waiting'].reduce((total, label) => total + Number(counts[label]), 0);
+  expect(sum, JSON.stringify(counts)).toBe(Number(counts['Total Tasks']));
+}
+
 /** The detail's stat tiles as { label: value }, read from their "Label: value" names. */
 async function statTiles(region: Locator): Promise<Record<string, string>> {
   const names = await region.getByRole('group').evaluateAll((tiles) => tiles.map((t) => t.getAttribute('aria-label')));
@@ -263,7 +282,8 @@ test.describe('Employee Management', () => {
         'Total Tasks': '0',
         Completed: '0',
         Working: '0',
-        'In Progress': '0',
+        Pending: '0',
+        Waiting: '0',
         Messages: '0',
       });
       await saveScreen(page, 'employees-desktop-list');
@@ -304,7 +324,15 @@ test.describe('Employee Management', () => {
     for (const text of ['Morning all', 'Report is up', 'Thanks!']) await sendChat(request, busy, `${text} ${tag}`);
 
     const summary = (await serverEmployees(manager)).find((e) => e.user.id === busy.id);
-    expect(summary?.taskCounts).toEqual({ total: 6, completed: 2, working: 1, inProgress: 4, overdue: 1 });
+    expect(summary?.taskCounts).toEqual({
+      total: 6,
+      completed: 2,
+      working: 1,
+      pending: 2,
+      waiting: 1,
+      inProgress: 4,
+      overdue: 1,
+    });
     expect(summary?.completionRate).toBe(33);
     expect(summary?.recentTasks).toHaveLength(5);
 
@@ -315,9 +343,11 @@ test.describe('Employee Management', () => {
       const dana = card(page, busy.name);
       await expect(dana.getByText(busy.email)).toBeVisible();
       await expect(dana.getByRole('img', { name: `${busy.name} avatar` })).toBeVisible();
+      // One count per status, adding up to the total; overdue is the warning under the rate.
       await expect
         .poll(() => cardCounts(dana))
-        .toEqual({ 'Total Tasks': '6', Completed: '2', Working: '1', 'In Progress': '4', Messages: '3' });
+        .toEqual({ 'Total Tasks': '6', Completed: '2', Working: '1', Pending: '2', Waiting: '1', Messages: '3' });
+      expectStatusesMakeTotal(await cardCounts(dana));
       await expect(dana.getByRole('progressbar', { name: 'Completion rate' })).toHaveAttribute('aria-valuenow', '33');
       await expect(dana.getByText('33%')).toBeVisible();
       await expect(dana.getByText('1 overdue task', { exact: true })).toBeVisible();
@@ -358,6 +388,10 @@ test.describe('Employee Management', () => {
       const late = items.filter({ hasText: 'Dana task 4' });
       await expect(late.getByText('Overdue', { exact: true })).toBeVisible();
       await expect(late.getByText('Overdue by 1 day', { exact: true })).toBeVisible();
+      // A completed one reads when it was completed, never a due warning.
+      const completed = items.filter({ hasText: 'Dana task 2' });
+      await expect(completed.getByText(/^Completed .+ ago$/)).toBeVisible();
+      await expect(completed.getByText(/Overdue by|Due (in|today|tomorrow)/)).toHaveCount(0);
       await saveScreen(page, 'employees-desktop-detail');
       await dialog.getByRole('button', { name: 'Close' }).click();
       await expect(dialog).toBeHidden();
@@ -386,7 +420,8 @@ test.describe('Employee Management', () => {
       expect(done.status).toBe(200);
       const dana = card(page, busy.name);
       await expect(dana.getByRole('progressbar', { name: 'Completion rate' })).toHaveAttribute('aria-valuenow', '50');
-      expect(await cardCounts(dana)).toMatchObject({ Completed: '3', 'In Progress': '3' });
+      expect(await cardCounts(dana)).toMatchObject({ Completed: '3', Pending: '1' });
+      expectStatusesMakeTotal(await cardCounts(dana));
     });
   });
 
@@ -556,6 +591,7 @@ test.describe('Employee Management', () => {
     expect(first?.width ?? 0).toBeGreaterThan(300);
     await expectNoSidewaysScroll(page);
     await expect(card(page, one.name).getByText('1 overdue task')).toBeVisible();
+    expect(await wrappedCountLabels(card(page, one.name)), 'count labels on one line').toEqual([]);
     await saveScreen(page, 'employees-phone-grid');
 
     await page.getByRole('button', { name: 'List view' }).click();
@@ -565,9 +601,11 @@ test.describe('Employee Management', () => {
       'Total Tasks': '3',
       Completed: '1',
       Working: '1',
-      'In Progress': '2',
+      Pending: '1',
+      Waiting: '0',
       Messages: '0',
     });
+    expect(await wrappedCountLabels(card(page, one.name)), 'count labels on one line').toEqual([]);
     await saveScreen(page, 'employees-phone-list');
 
     await openButton(page, one.name).click();

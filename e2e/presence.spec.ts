@@ -1,16 +1,35 @@
-import { demoUsers, expect, registerPerson, signIn, test, type ApiClient } from './fixtures';
+import {
+  demoUsers,
+  expect,
+  goOffline,
+  goOnline,
+  registerPerson,
+  saveScreen,
+  signIn,
+  test,
+  type ApiClient,
+} from './fixtures';
 import type { Locator, Page } from '@playwright/test';
 
 /** The number a dashboard stat card shows, read from its accessible name ("Online Now: 3"). */
 async function cardValue(page: Page, label: string): Promise<number> {
-  const name = await page.getByRole('group', { name: new RegExp(`^${label}: \\d+$`) }).getAttribute('aria-label');
+  const name = await page.getByRole('link', { name: new RegExp(`^${label}: \\d+$`) }).getAttribute('aria-label');
   return Number(name?.split(': ')[1]);
 }
 
-/** Who the server counts online right now (GET /api/messages/active-users). */
+/**
+ * Who the server counts online right now (GET /api/messages/active-users): online or away, as every
+ * screen counts them (away is the app open and connected, but hidden or idle).
+ */
 async function onlineOnServer(api: ApiClient): Promise<Set<string>> {
   const answer = await api.get<{ data: { id: string; status: string }[] }>('/api/messages/active-users');
-  return new Set(answer.body.data.filter((user) => user.status === 'online').map((user) => user.id));
+  return new Set(answer.body.data.filter((user) => user.status !== 'offline').map((user) => user.id));
+}
+
+/** The Chat header's "N online". */
+async function chatOnline(page: Page): Promise<number> {
+  const text = await page.getByText(/^\d+ online$/).textContent();
+  return Number(text?.split(' ')[0]);
 }
 
 test("the manager's Team Members and Online Now cards follow people live, without a reload", async ({
@@ -21,7 +40,7 @@ test("the manager's Team Members and Online Now cards follow people live, withou
   const manager = await apiAs(demoUsers.manager.email);
   await signIn(page, demoUsers.manager.email);
   const cards: Locator = page.getByRole('region', { name: 'Task overview' });
-  await expect(cards.getByRole('group', { name: /^Online Now: \d+$/ })).toBeVisible();
+  await expect(cards.getByRole('link', { name: /^Online Now: \d+$/ })).toBeVisible();
 
   // A newcomer joins the directory: Team Members counts them without a reload.
   const newcomer = await registerPerson('Newcomer');
@@ -48,4 +67,57 @@ test("the manager's Team Members and Online Now cards follow people live, withou
     expect(online.has(newcomer.id)).toBe(false);
     expect(await cardValue(page, 'Online Now')).toBe(online.size);
   }).toPass({ timeout: 10_000 });
+});
+
+test('Online Now, the Employees online filter and the Chat header count the same people; offline, the device shows its own person offline', async ({
+  page,
+  context,
+  browser,
+  apiAs,
+}) => {
+  const manager = await apiAs(demoUsers.manager.email);
+  const colleague = await registerPerson('Present Pat');
+  const elsewhere = await browser.newContext();
+  await signIn(await elsewhere.newPage(), colleague.email, colleague.password);
+  await signIn(page, demoUsers.manager.email);
+
+  // Other spec files bring people in and out meanwhile: each screen agrees with the server at some moment.
+  await expect(async () => {
+    expect(await cardValue(page, 'Online Now')).toBe((await onlineOnServer(manager)).size);
+  }).toPass({ timeout: 10_000 });
+
+  await page.getByRole('link', { name: /^Online Now: \d+$/ }).click();
+  await expect(page).toHaveURL(/\/employees\?presence=online$/);
+  await expect(page.getByRole('combobox', { name: 'Filter by status' })).toHaveValue('online');
+  await expect(async () => {
+    const online = await onlineOnServer(manager);
+    const people = await manager.get<{ users: { id: string; name: string; role: string }[] }>('/api/auth/all-users');
+    const onlineEmployees = people.body.users.filter((user) => user.role === 'employee' && online.has(user.id));
+    const listed = await page
+      .getByRole('list', { name: 'Employees' })
+      .getByRole('heading', { level: 3 })
+      .allTextContents();
+    expect(listed.sort()).toEqual(onlineEmployees.map((user) => user.name).sort());
+    expect(listed).toContain(colleague.name);
+  }).toPass({ timeout: 10_000 });
+
+  await page.goto('/chat');
+  await expect(async () => {
+    expect(await chatOnline(page)).toBe((await onlineOnServer(manager)).size);
+  }).toPass({ timeout: 10_000 });
+  const members = page.getByRole('complementary', { name: /^Team Members/ });
+  const self = members.getByRole('listitem').filter({ hasText: '(You)' });
+  await expect(self).toContainText('Online');
+
+  // This device loses its connection: it shows its own person offline, and counts them so.
+  await goOffline(context);
+  await expect(self).toContainText('Offline');
+  await expect(async () => {
+    const present = await members.locator('[data-presence="online"], [data-presence="away"]').count();
+    expect(await chatOnline(page)).toBe(present);
+  }).toPass({ timeout: 10_000 });
+  await saveScreen(page, 'presence-offline-self-1280');
+  await goOnline(context);
+  await expect(self).toContainText('Online');
+  await elsewhere.close();
 });

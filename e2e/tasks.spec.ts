@@ -87,11 +87,14 @@ async function openDetail(page: Page, title: string): Promise<Locator> {
 const myTaskItem = (page: Page, title: string): Locator =>
   page.getByRole('list', { name: 'My tasks' }).getByRole('listitem').filter({ hasText: title });
 
+/** The stat cards of a section: links to their lists on the dashboard, plain groups elsewhere. */
+const statCardsIn = (region: Locator): Locator => region.locator(':scope > [aria-label]');
+
 /** The stat cards of a section as { label: value }, read from their "Label: value" names. */
 async function statCards(region: Locator): Promise<Record<string, string>> {
-  const names = await region
-    .getByRole('group')
-    .evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label') ?? ''));
+  const names = await statCardsIn(region).evaluateAll((cards) =>
+    cards.map((card) => card.getAttribute('aria-label') ?? ''),
+  );
   return Object.fromEntries(names.map((name) => [name.slice(0, name.indexOf(':')), name.slice(name.indexOf(':') + 2)]));
 }
 
@@ -475,7 +478,8 @@ test.describe('dashboard', () => {
     const manager = await apiAs(demoUsers.manager.email);
     await signIn(page, demoUsers.manager.email);
     const cards = page.getByRole('region', { name: 'Task overview' });
-    await expect(cards.getByRole('group')).toHaveCount(8);
+    // Each card links to the list it counts.
+    await expect(cards.getByRole('link')).toHaveCount(8);
     const today = isoDate();
 
     let all: ServerTask[] = [];
@@ -501,7 +505,7 @@ test.describe('dashboard', () => {
       expect((await statCards(cards))['Team Members']).toBe(String(directory.body.users.length));
     }).toPass({ timeout: 10_000 });
     // At least the manager himself is online.
-    await expect(cards.getByRole('group', { name: /^Online Now: [1-9]\d*$/ })).toBeVisible();
+    await expect(cards.getByRole('link', { name: /^Online Now: [1-9]\d*$/ })).toBeVisible();
 
     const recent = page.getByRole('region', { name: 'Recent Tasks' });
     await expect(recent.getByRole('listitem')).toHaveCount(5);
@@ -512,7 +516,7 @@ test.describe('dashboard', () => {
       const newest = new Set(all.filter((task) => task.updatedAt >= fifth).map((task) => task.title));
       const listed = await recent
         .getByRole('listitem')
-        .evaluateAll((items) => items.map((item) => item.querySelector('p')?.textContent ?? ''));
+        .evaluateAll((items) => items.map((item) => item.querySelector('a')?.textContent ?? ''));
       expect(listed).toHaveLength(5);
       for (const title of listed) expect(newest, title).toContain(title);
     }).toPass({ timeout: 10_000 });
@@ -535,12 +539,12 @@ test.describe('dashboard', () => {
     const alice = await apiAs(demoUsers.alice.email);
     await signIn(page, demoUsers.alice.email);
     const cards = page.getByRole('region', { name: 'Task overview' });
-    await expect(cards.getByRole('group')).toHaveCount(6);
+    await expect(cards.getByRole('link')).toHaveCount(6);
     await expect(async () => {
       expect(await statCards(cards)).toEqual(countsOf(await serverTasks(alice), isoDate()));
     }).toPass({ timeout: 10_000 });
-    await expect(page.getByRole('group', { name: /^Team Members/ })).toHaveCount(0);
-    await expect(page.getByRole('group', { name: /^Online Now/ })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: /^Team Members:/ })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: /^Online Now/ })).toHaveCount(0);
     const overdue = (await serverTasks(alice)).filter((task) => isOverdue(task, isoDate())).length;
     await expect(page.getByRole('link', { name: 'View All Overdue Tasks' })).toHaveCount(overdue > 3 ? 1 : 0);
     await expect(page.getByRole('region', { name: 'Recent Tasks' }).getByRole('listitem')).toHaveCount(

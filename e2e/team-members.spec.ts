@@ -36,7 +36,8 @@ test.describe('Team Members', () => {
     await expect(page.getByText(`${members.length} members`)).toBeVisible();
 
     const bob = cards.filter({ has: page.getByRole('heading', { name: demoUsers.bob.name }) });
-    await expect(bob.getByRole('img', { name: `${demoUsers.bob.name} avatar` })).toHaveText('BO');
+    // Initials are the first letters of the first two words, as on every screen.
+    await expect(bob.getByRole('img', { name: `${demoUsers.bob.name} avatar` })).toHaveText('BS');
     await expect(bob.getByText('Employee', { exact: true })).toBeVisible();
     await expect(bob.getByText(demoUsers.bob.email)).toBeVisible();
     await expect(bob.getByText('Design')).toBeVisible();

@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { X } from 'lucide-react';
+import { useFocusTrap } from './focus-trap';
 import styles from './modal.module.css';
 
 interface ModalProps {
@@ -11,27 +12,28 @@ interface ModalProps {
   size?: 'small' | 'medium' | 'large';
 }
 
-/** A dialog over the page: named by its title, closed by Escape, the close button or a click outside. */
+/**
+ * A dialog over the page: named by its title; focus stays inside while it is open (Tab and Shift+Tab
+ * wrap) and returns to the control that opened it; Escape, the close button or a click outside closes it.
+ */
 export function Modal({ title, onClose, children, footer, size = 'medium' }: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
-  // The latest onClose, so a caller's inline function never re-runs the focus effect while typing.
-  const onCloseRef = useRef(onClose);
-  useEffect(() => {
-    onCloseRef.current = onClose;
-  }, [onClose]);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialogRef, onClose);
 
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    dialogRef.current?.focus();
-    const handleKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onCloseRef.current();
-    };
-    document.addEventListener('keydown', handleKey);
-    return () => {
-      document.removeEventListener('keydown', handleKey);
-      previous?.focus();
-    };
+  // A body that scrolls is a tab stop, so its content can be scrolled from the keyboard.
+  const [scrollable, setScrollable] = useState(false);
+  useLayoutEffect(() => {
+    const body = bodyRef.current;
+    if (!body) return undefined;
+    const measure = () => setScrollable(body.scrollHeight > body.clientHeight + 1);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(measure);
+    observer.observe(body);
+    for (const child of Array.from(body.children)) observer.observe(child);
+    return () => observer.disconnect();
   }, []);
 
   return (
@@ -52,7 +54,15 @@ export function Modal({ title, onClose, children, footer, size = 'medium' }: Mod
             <X size={20} aria-hidden="true" />
           </button>
         </div>
-        <div className={styles.body}>{children}</div>
+        <div
+          ref={bodyRef}
+          className={styles.body}
+          tabIndex={scrollable ? 0 : undefined}
+          role={scrollable ? 'region' : undefined}
+          aria-labelledby={scrollable ? titleId : undefined}
+        >
+          {children}
+        </div>
         {footer ? <div className={styles.footer}>{footer}</div> : null}
       </div>
     </div>

@@ -13,7 +13,10 @@ export function PageHeader({ title, subtitle, actions }: PageHeaderProps) {
   return (
     <div className={styles.header}>
       <div className={styles.text}>
-        <h1 className={styles.title}>{title}</h1>
+        {/* Focusable by script only: the shell moves focus here after a navigation. */}
+        <h1 className={styles.title} tabIndex={-1}>
+          {title}
+        </h1>
         {subtitle !== undefined && <p className={styles.subtitle}>{subtitle}</p>}
       </div>
       {actions !== undefined && <div className={styles.actions}>{actions}</div>}

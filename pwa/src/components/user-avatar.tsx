@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { UserRound } from 'lucide-react';
+import { initialsOf } from './initials';
 import styles from './user-avatar.module.css';
 
 interface UserAvatarProps {
-  /** Image URL, or null/empty for the placeholder. */
+  /** Image URL, or null/empty for the initials. */
   src: string | null | undefined;
   /** Whose avatar: becomes the image's alternative text. */
   name: string;
@@ -41,16 +41,19 @@ function AvatarPlaceholder({ name, size }: { name: string; size: number }) {
   return (
     <span
       className={`${styles.avatar} ${styles.placeholder}`}
-      style={{ width: size, height: size }}
+      style={{ width: size, height: size, fontSize: Math.max(10, Math.round(size * 0.38)) }}
       role="img"
       aria-label={`${name} avatar`}
     >
-      <UserRound size={Math.round(size * 0.55)} aria-hidden="true" />
+      {initialsOf(name)}
     </span>
   );
 }
 
-/** A round avatar; a placeholder icon when there is no image or the image fails to load. */
+/**
+ * One person's round avatar, the same on every screen: their image, or their initials when there
+ * is none or it fails to load.
+ */
 export function UserAvatar({ src, name, size = 40, version = 0 }: UserAvatarProps) {
   if (!src) {
     return <AvatarPlaceholder name={name} size={size} />;

@@ -456,18 +456,67 @@ type Row = Record<string, unknown>;
 /** Fields only the device keeps (data/db.ts): the mark of an unconfirmed write, the bell's index key. */
 const localOnlyFields = new Set(['pending', 'unread', 'unreadAt']);
 
-/** One line per difference between a client's synced tables and the server's bootstrap for that user. */
+/** Stands for a person's name copied into a row of another entity. */
+const copiedName = '(the users table names them)';
+
+type Person = { name?: unknown } | null | undefined;
+const unnamed = <P extends Person>(person: P): P =>
+  person && typeof person === 'object' ? { ...person, name: copiedName } : person;
+const each = <T>(list: unknown, map: (item: T) => T): unknown => (Array.isArray(list) ? list.map(map) : list);
+
+/**
+ * A row with the names it copies of people (a task's assignee, a message's author ...) left out. Every
+ * screen names people from the users table by id (data/people.ts), so a rename shows at once although
+ * other devices' copies keep the old name until the row changes; the users table itself is compared whole.
+ */
+function withoutCopiedNames(entity: string, row: Row): Row {
+  switch (entity) {
+    case 'task':
+      return {
+        ...row,
+        assignedTo: unnamed(row.assignedTo as Person),
+        assignedBy: unnamed(row.assignedBy as Person),
+        comments: each<Row>(row.comments, (comment) => ({ ...comment, userName: copiedName })),
+        statusHistory: each<Row>(row.statusHistory, (entry) => ({
+          ...entry,
+          updatedBy: unnamed(entry.updatedBy as Person),
+        })),
+      };
+    case 'chatMessage':
+      return { ...row, userId: unnamed(row.userId as Person), userName: copiedName };
+    case 'directMessage':
+      return { ...row, sender: unnamed(row.sender as Person) };
+    case 'conversation': {
+      const last = row.lastMessage as Row | null;
+      return {
+        ...row,
+        participants: each<Person>(row.participants, unnamed),
+        lastMessage: last ? withoutCopiedNames('directMessage', last) : last,
+      };
+    }
+    case 'notification':
+      return { ...row, sender: unnamed(row.sender as Person) };
+    default:
+      return row;
+  }
+}
+
+/**
+ * One line per difference between a client's synced tables and the server's bootstrap for that user.
+ * Names copied into other rows are not compared (`withoutCopiedNames`).
+ */
 export async function diffAgainstBootstrap(db: WorkspaceDb, bootstrap: PullResponse): Promise<string[]> {
   const differences: string[] = [];
   for (const entity of entityNames) {
     const table = entityTables[entity];
     const expected = new Map<string, Row>();
     for (const change of bootstrap.changes)
-      if (change.entity === entity && change.op === 'put') expected.set(change.id, change.data);
+      if (change.entity === entity && change.op === 'put')
+        expected.set(change.id, withoutCopiedNames(entity, change.data));
     const actual = new Map<string, Row>();
     for (const row of await db.table<Row, string>(table).toArray()) {
       const synced = Object.fromEntries(Object.entries(row).filter(([key]) => !localOnlyFields.has(key)));
-      actual.set(String(row.id), synced);
+      actual.set(String(row.id), withoutCopiedNames(entity, synced));
     }
     for (const [id, row] of actual) {
       const server = expected.get(id);

@@ -55,7 +55,7 @@ describe('summarizeEmployees', () => {
       user: person(1),
       presence: 'offline',
       lastSeen: null,
-      taskCounts: { total: 0, completed: 0, working: 0, inProgress: 0, overdue: 0 },
+      taskCounts: { total: 0, completed: 0, working: 0, pending: 0, waiting: 0, inProgress: 0, overdue: 0 },
       teamChatMessages: 0,
       completionRate: 0,
       recentTasks: [],
@@ -68,7 +68,7 @@ describe('summarizeEmployees', () => {
     expect(summarizeEmployees(people, [], new Map(), today).map((s) => s.user.id)).toEqual([id(3), id(2)]);
   });
 
-  test('counts total, completed, working, in progress (not completed) and overdue (open and past due)', () => {
+  test('counts each status (adding up to the total), in progress (not completed) and overdue (open and past due)', () => {
     const alice = person(1);
     const tasks = [
       task(alice.id, 'completed', '2030-06-01'), // past due but completed: not overdue
@@ -80,7 +80,15 @@ describe('summarizeEmployees', () => {
       task(alice.id, 'pending', '2030-06-16'),
     ];
     const [summary] = summarizeEmployees([alice], tasks, new Map(), today);
-    expect(summary?.taskCounts).toEqual({ total: 7, completed: 2, working: 2, inProgress: 5, overdue: 2 });
+    expect(summary?.taskCounts).toEqual({
+      total: 7,
+      completed: 2,
+      working: 2,
+      pending: 2,
+      waiting: 1,
+      inProgress: 5,
+      overdue: 2,
+    });
     // 2 / 7 = 28.57 %: rounded, not cut.
     expect(summary?.completionRate).toBe(29);
   });
@@ -115,6 +123,8 @@ describe('summarizeEmployees', () => {
       total: 1,
       completed: 0,
       working: 1,
+      pending: 0,
+      waiting: 0,
       inProgress: 1,
       overdue: 0,
     });
@@ -123,6 +133,8 @@ describe('summarizeEmployees', () => {
       total: 1,
       completed: 0,
       working: 0,
+      pending: 1,
+      waiting: 0,
       inProgress: 1,
       overdue: 1,
     });

@@ -8,13 +8,16 @@ import { taskPriorities, taskStatuses, type Task } from './task';
 export const employeeRecentTasksMax = 5;
 
 /**
- * An employee's task counts. `working` counts tasks in status working; `inProgress` every task not yet
- * completed (pending, working or waiting); `overdue` the open ones past their due date.
+ * An employee's task counts. `completed`, `working`, `pending` and `waiting` count each status and add
+ * up to `total`; `inProgress` is every task not yet completed (pending, working or waiting); `overdue`
+ * the open ones past their due date.
  */
 export const employeeTaskCountsSchema = z.object({
   total: z.number().int(),
   completed: z.number().int(),
   working: z.number().int(),
+  pending: z.number().int(),
+  waiting: z.number().int(),
   inProgress: z.number().int(),
   overdue: z.number().int(),
 });
@@ -77,6 +80,8 @@ export function summarizeEmployees(
         total: own.length,
         completed,
         working: own.filter((task) => task.status === 'working').length,
+        pending: own.filter((task) => task.status === 'pending').length,
+        waiting: own.filter((task) => task.status === 'waiting').length,
         inProgress: own.length - completed,
         overdue: own.filter((task) => isOverdue(task, today)).length,
       };

@@ -111,6 +111,8 @@ describe('GET /api/employees: the cards', () => {
         total: own.length,
         completed,
         working: own.filter((t) => t.status === 'working').length,
+        pending: own.filter((t) => t.status === 'pending').length,
+        waiting: own.filter((t) => t.status === 'waiting').length,
         inProgress: own.length - completed,
         overdue: own.filter((t) => t.status !== 'completed' && t.dueDate < today).length,
       });
@@ -137,7 +139,7 @@ describe('GET /api/employees: the cards', () => {
       user: { id: fresh.user.id, name: 'Nadia New', role: 'employee' },
       presence: 'offline',
       lastSeen: null,
-      taskCounts: { total: 0, completed: 0, working: 0, inProgress: 0, overdue: 0 },
+      taskCounts: { total: 0, completed: 0, working: 0, pending: 0, waiting: 0, inProgress: 0, overdue: 0 },
       teamChatMessages: 0,
       completionRate: 0,
       recentTasks: [],
@@ -178,7 +180,15 @@ describe('GET /api/employees: the cards', () => {
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
 
     const card = await summaryOf(zoe.user.id);
-    expect(card.taskCounts).toEqual({ total: 7, completed: 2, working: 2, inProgress: 5, overdue: 2 });
+    expect(card.taskCounts).toEqual({
+      total: 7,
+      completed: 2,
+      working: 2,
+      pending: 2,
+      waiting: 1,
+      inProgress: 5,
+      overdue: 2,
+    });
     // 2 / 7 = 28.57 %, rounded.
     expect(card.completionRate).toBe(29);
     expect(card.teamChatMessages).toBe(3);
@@ -199,7 +209,15 @@ describe('GET /api/employees: the cards', () => {
     const done = await call(zoe, 'PUT', `/api/tasks/${idOf('E')}`, { status: 'completed' });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     const after = await summaryOf(zoe.user.id);
-    expect(after.taskCounts).toEqual({ total: 7, completed: 3, working: 2, inProgress: 4, overdue: 1 });
+    expect(after.taskCounts).toEqual({
+      total: 7,
+      completed: 3,
+      working: 2,
+      pending: 1,
+      waiting: 1,
+      inProgress: 4,
+      overdue: 1,
+    });
     expect(after.completionRate).toBe(43);
     expect(after.recentTasks.map((t) => t.id)).toEqual(['E', 'A', 'G', 'F', 'D'].map(idOf));
     expect(after.recentTasks[0]?.status).toBe('completed');

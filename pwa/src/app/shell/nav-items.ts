@@ -1,5 +1,6 @@
 import {
   ClipboardList,
+  Settings,
   LayoutDashboard,
   ListChecks,
   Mail,
@@ -28,3 +29,12 @@ export const navItems: readonly NavItem[] = [
   { to: '/chat', label: 'Chat', icon: MessagesSquare },
   { to: '/direct-messages', label: 'Direct Messages', icon: Mail },
 ];
+
+/**
+ * The section a path belongs to, as the desktop header names it: a sidebar item, or Settings for the
+ * profile; null for any other path.
+ */
+export function sectionOf(pathname: string): Pick<NavItem, 'label' | 'icon'> | null {
+  if (pathname === '/profile-settings') return { label: 'Settings', icon: Settings };
+  return navItems.find((item) => item.to === pathname) ?? null;
+}

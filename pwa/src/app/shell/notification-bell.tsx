@@ -16,9 +16,12 @@ import {
 import type { NotificationType } from '@office/sync-protocol';
 import { EmptyState } from '../../components/empty-state';
 import { useNow } from '../../components/use-now';
+import { UserAvatar } from '../../components/user-avatar';
 import type { LocalNotification } from '../../data/db';
 import { useMutate } from '../../data/hooks';
 import { useNotifications, useUnreadNotificationCount } from '../../data/notification-hooks';
+import { avatarOf, nameOf, type People } from '../../data/people';
+import { usePeople } from '../../data/use-people';
 import { useOptionalWorkspace } from '../../sync/sync-context';
 import { badgeText, bellLabel, markAllThrough, notificationTarget, relativeTime } from './notification-format';
 import styles from './notification-bell.module.css';
@@ -48,6 +51,7 @@ export function NotificationBell() {
 function LiveNotificationBell() {
   const notifications = useNotifications();
   const unread = useUnreadNotificationCount() ?? 0;
+  const people = usePeople();
   const mutate = useMutate();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
@@ -121,6 +125,7 @@ function LiveNotificationBell() {
           id={panelId}
           notifications={notifications}
           unread={unread}
+          people={people}
           onOpenNotification={handleOpenNotification}
           onMarkAllRead={handleMarkAllRead}
         />
@@ -134,15 +139,29 @@ interface NotificationPanelProps {
   /** Newest first; undefined while the database is read. */
   notifications: LocalNotification[] | undefined;
   unread: number;
+  /** The directory: senders are named and pictured as it knows them now. */
+  people?: People;
   onOpenNotification: (notification: LocalNotification) => void;
   onMarkAllRead: () => void;
 }
+
+const nobody: People = new Map();
+
+/**
+ * A notification's text as the directory names its sender now: a title or message written with the
+ * sender's name at the time ("New Direct Message from {name}") follows a later rename.
+ */
+const withCurrentName = (text: string, notification: LocalNotification, senderName: string | null): string =>
+  notification.sender && senderName !== null && notification.sender.name !== ''
+    ? text.replaceAll(notification.sender.name, senderName)
+    : text;
 
 /** The list under the bell: a non-modal dialog that takes focus when it opens. */
 export function NotificationPanel({
   id,
   notifications,
   unread,
+  people = nobody,
   onOpenNotification,
   onMarkAllRead,
 }: NotificationPanelProps) {
@@ -214,6 +233,8 @@ export function NotificationPanel({
         <ul className={styles.list} aria-label="Notification list" onKeyDown={handleListKeyDown}>
           {notifications.map((notification) => {
             const Icon = typeIcons[notification.type];
+            const sender = notification.sender;
+            const senderName = sender ? nameOf(people, sender) : null;
             return (
               <li key={notification.id}>
                 <button
@@ -222,17 +243,30 @@ export function NotificationPanel({
                   className={`${styles.item} ${notification.read ? '' : styles.unread}`}
                   onClick={() => onOpenNotification(notification)}
                 >
-                  <span className={styles.icon} aria-hidden="true">
-                    <Icon size={18} />
-                  </span>
+                  {sender && senderName !== null ? (
+                    <span className={styles.visual} aria-hidden="true">
+                      <UserAvatar src={avatarOf(people, sender.id)} name={senderName} size={36} />
+                      <span className={styles.typeMark}>
+                        <Icon size={10} />
+                      </span>
+                    </span>
+                  ) : (
+                    <span className={styles.icon} aria-hidden="true">
+                      <Icon size={18} />
+                    </span>
+                  )}
                   <span className={styles.body}>
                     {!notification.read && <span className={styles.srOnly}>Unread: </span>}
-                    <span className={styles.itemTitle}>{notification.title}</span>
-                    <span className={styles.message}>{notification.message}</span>
+                    <span className={styles.itemTitle}>
+                      {withCurrentName(notification.title, notification, senderName)}
+                    </span>
+                    <span className={styles.message}>
+                      {withCurrentName(notification.message, notification, senderName)}
+                    </span>
                     <span className={styles.meta}>
-                      {notification.sender && (
+                      {senderName !== null && (
                         <>
-                          <span className={styles.sender}>{notification.sender.name}</span>
+                          <span className={styles.sender}>{senderName}</span>
                           <span aria-hidden="true"> · </span>
                         </>
                       )}

@@ -1,4 +1,4 @@
-import type { TaskPriority } from '@office/sync-protocol';
+import { isOverdue, type TaskPriority } from '@office/sync-protocol';
 import { displayStatus, priorityLabels, statusLabels } from './task-display';
 import styles from './task-badges.module.css';
 
@@ -20,4 +20,26 @@ export function PriorityBadge({ priority }: { priority: TaskPriority }) {
 /** Overdue is a display state, derived (spec section 4). */
 export function OverdueBadge() {
   return <span className={`${styles.badge} ${styles.overdue}`}>Overdue</span>;
+}
+
+/**
+ * A task's badges in the one order every screen uses: status, priority, then Overdue when it is.
+ * Completed tasks are never overdue (spec section 4).
+ */
+export function TaskBadges({
+  task,
+  today,
+  className,
+}: {
+  task: { status: string; priority: TaskPriority; dueDate: string };
+  today: string;
+  className?: string | undefined;
+}) {
+  return (
+    <span className={`${styles.group} ${className ?? ''}`}>
+      <StatusBadge status={task.status} />
+      <PriorityBadge priority={task.priority} />
+      {isOverdue(task, today) && <OverdueBadge />}
+    </span>
+  );
 }

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import {
-  countOnline,
   dateSeparatorLabel,
   chatSearchMatcher,
   formatChatTime,
@@ -111,10 +110,6 @@ describe('the members panel', () => {
 
   test('the current user comes first, then others online, away, offline, each by name', () => {
     expect(orderMembers(users, 'me').map((user) => user.id)).toEqual(['me', 'a', 'd', 'b', 'c']);
-  });
-
-  test('online users are counted', () => {
-    expect(countOnline(users)).toBe(3);
   });
 
   test('presence and role read with a capital first letter', () => {

@@ -83,10 +83,6 @@ export function chatSearchMatcher(search: string): ((message: ChatMessageLike) =
     );
 }
 
-/** How many users are online right now. */
-export const countOnline = (users: readonly { status: string }[]): number =>
-  users.filter((user) => user.status === 'online').length;
-
 /** A presence as the members panel reads it. */
 export const presenceLabel = (status: string): string =>
   status === 'online' ? 'Online' : status === 'away' ? 'Away' : 'Offline';

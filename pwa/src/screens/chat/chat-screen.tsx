@@ -9,11 +9,13 @@ import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
 import { useWhenVisible } from '../../components/use-when-visible';
 import { useHasSynced, useMutate, useOnline, useUsers } from '../../data/hooks';
+import { avatarOf, countOnline, nameOf } from '../../data/people';
+import { usePeople, usePresence } from '../../data/use-people';
 import { LocalWriteError } from '../../sync/mutate';
 import { useWorkspace } from '../../sync/sync-context';
 import type { OutboxEntry } from '../../data/db';
 import { draftKeys } from '../../data/drafts';
-import { countOnline, groupMessagesByDate } from './chat-format';
+import { groupMessagesByDate } from './chat-format';
 import { Composer } from './composer';
 import { chatEmojis } from './emojis';
 import { toQueuedFiles } from './selected-files';
@@ -71,10 +73,11 @@ export function ChatScreen() {
   const loadOlderWhenVisible = useWhenVisible(loadOlder);
   const [seenLastId, setSeenLastId] = useState<string | null>(null);
 
-  const usersById = useMemo(() => new Map((users ?? []).map((person) => [person.id, person])), [users]);
+  const usersById = usePeople();
+  const presence = usePresence();
   const self = usersById.get(selfId);
   const actor: Actor = { id: selfId, role: self?.role ?? user?.role ?? 'employee' };
-  const onlineCount = users ? countOnline(users) : 0;
+  const onlineCount = users ? countOnline(users, presence) : 0;
 
   // The window answers the search it was read for, which lags the search box by one read.
   const shown = useMemo(() => chatWindow?.messages ?? [], [chatWindow]);
@@ -260,13 +263,12 @@ export function ChatScreen() {
                     )}
                     <MessageDays groups={groups}>
                       {(message) => {
-                        const author = usersById.get(message.userId.id);
                         return (
                           <MessageItem
                             key={message.id}
                             message={message}
-                            authorName={author?.name ?? message.userName}
-                            authorAvatar={author ? author.avatar : message.userAvatar}
+                            authorName={nameOf(usersById, { id: message.userId.id, name: message.userName })}
+                            authorAvatar={avatarOf(usersById, message.userId.id, message.userAvatar)}
                             isOwn={message.userId.id === selfId}
                             canModerate={canModerateChatMessage(actor, message)}
                             now={now}
@@ -312,6 +314,7 @@ export function ChatScreen() {
             <MembersPanel
               id={membersPanelId}
               users={users ?? []}
+              presence={presence}
               selfId={selfId}
               typingIds={typingIds}
               onClose={closeMembers}

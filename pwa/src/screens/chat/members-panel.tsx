@@ -1,4 +1,5 @@
 import { X } from 'lucide-react';
+import type { PresenceStatus } from '@office/sync-protocol';
 import type { LocalUser } from '../../data/db';
 import { UserAvatar } from '../../components/user-avatar';
 import { RoleBadge } from '../../components/role-badge';
@@ -8,14 +9,19 @@ import styles from './chat.module.css';
 interface MembersPanelProps {
   id: string;
   users: readonly LocalUser[];
+  /** Each person's presence as this device shows it (data/people.ts). */
+  presence: (person: LocalUser) => PresenceStatus;
   selfId: string;
   typingIds: ReadonlySet<string>;
   onClose: () => void;
 }
 
 /** "Team Members (n)": presence, role badge and who is typing. */
-export function MembersPanel({ id, users, selfId, typingIds, onClose }: MembersPanelProps) {
-  const members = orderMembers(users, selfId);
+export function MembersPanel({ id, users, presence, selfId, typingIds, onClose }: MembersPanelProps) {
+  const members = orderMembers(
+    users.map((user) => ({ ...user, status: presence(user) })),
+    selfId,
+  );
   return (
     <aside id={id} className={`${styles.sidePanel} ${styles.members}`} aria-labelledby={`${id}-title`}>
       <div className={styles.sidePanelHeader}>
@@ -45,7 +51,7 @@ export function MembersPanel({ id, users, selfId, typingIds, onClose }: MembersP
                   {isSelf && <span className={styles.you}>(You)</span>}
                 </span>
                 <span className={styles.memberStatus}>
-                  <span>{presenceLabel(member.status)}</span>
+                  <span data-presence={member.status}>{presenceLabel(member.status)}</span>
                   {typing && <span className={styles.memberTyping}>typing...</span>}
                   <RoleBadge role={member.role} className={styles.roleBadge} />
                 </span>

@@ -15,16 +15,20 @@ import {
   UserCheck,
   Users,
 } from 'lucide-react';
-import { dueText, isOverdue } from '@office/sync-protocol';
+import { dueText, isOverdue, type TaskStatus } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { PageHeader } from '../../components/page-header';
-import { OverdueBadge, PriorityBadge, StatusBadge } from '../../components/tasks/task-badges';
+import { DueText } from '../../components/tasks/due-text';
+import { TaskBadges } from '../../components/tasks/task-badges';
+import { dueLabel } from '../../components/tasks/task-due';
 import type { LocalTask } from '../../data/db';
-import { useLatestChatMessages, useLocalUser, useTasks, useToday, useUsers } from '../../data/hooks';
+import { useLatestChatMessages, useTasks, useToday } from '../../data/hooks';
+import { countOnline, nameOf, type People } from '../../data/people';
+import { usePeople, usePresence } from '../../data/use-people';
 import { PendingMark } from '../../sync/pending-mark';
 import { useWorkspace } from '../../sync/sync-context';
 import { StatCard, StatGrid } from './stat-card';
-import { countTasks, dueLabel } from './task-summary';
+import { countTasks } from './task-summary';
 import { dashboardMessageCount, TeamChatPreview } from './team-chat-preview';
 import { useNow } from '../../components/use-now';
 import styles from './dashboard.module.css';
@@ -36,30 +40,52 @@ const overdueTaskCount = 3;
 const greetingFor = (hour: number): string =>
   hour < 12 ? 'Good morning' : hour < 18 ? 'Good afternoon' : 'Good evening';
 
+/** The task detail a dashboard row opens: Task Management with that task's detail open. */
+const taskDetailPath = (taskId: string): string => `/tasks?${new URLSearchParams({ task: taskId }).toString()}`;
+
+/**
+ * Where a stat card leads: the list it counts. An employee's task counts are the tasks assigned to
+ * them, which My Tasks lists; overdue is the filter of Task Management (spec section 2).
+ */
+function statPaths(forEmployee: boolean): Record<TaskStatus | 'total' | 'overdue', string> {
+  const list = forEmployee ? '/my-tasks' : '/tasks';
+  const byStatus = (status: TaskStatus) => `${list}?status=${status}`;
+  return {
+    total: list,
+    pending: byStatus('pending'),
+    working: byStatus('working'),
+    completed: byStatus('completed'),
+    waiting: byStatus('waiting'),
+    overdue: '/tasks?filter=overdue',
+  };
+}
+
 /** Dashboard (/dashboard): a summary of the tasks this device holds, the team and the chat. */
 export function DashboardScreen() {
   const { user } = useAuth();
   const { ctx } = useWorkspace();
-  const me = useLocalUser(ctx.userId);
+  const people = usePeople();
+  const presence = usePresence();
   const tasks = useTasks();
   const latestChat = useLatestChatMessages(dashboardMessageCount);
-  const users = useUsers();
   const today = useToday();
   const now = useNow();
   if (!user) return null;
 
   // Spec section 6: Team Members and Online Now are for managers.
   const isManager = user.role === 'manager';
-  const showAssignee = user.role !== 'employee';
+  const isEmployee = user.role === 'employee';
+  const showAssignee = !isEmployee;
+  const myName = people.get(ctx.userId)?.name ?? user.name;
   const header = (
     <PageHeader
-      title={`${greetingFor(now.getHours())}, ${me?.name ?? user.name}`}
+      title={`${greetingFor(now.getHours())}, ${myName}`}
       subtitle={isManager ? "Here's how your team is doing today." : "Here's an overview of your tasks."}
     />
   );
   // The cards, the overdue alert and the two panels appear together once the device's tables are read:
   // shown one by one, each would push the others down as it arrived (a layout shift on every start).
-  if (tasks === undefined || users === undefined || latestChat === undefined) {
+  if (tasks === undefined || latestChat === undefined) {
     return (
       <div className={styles.page}>
         {header}
@@ -72,39 +98,60 @@ export function DashboardScreen() {
 
   const counts = countTasks(tasks, today);
   const overdue = tasks.filter((task) => isOverdue(task, today));
-  const teamSize = users.length;
-  const onlineNow = users.filter((member) => member.status === 'online').length;
+  const everyone = [...people.values()];
+  const onlineNow = countOnline(everyone, presence);
+  const paths = statPaths(isEmployee);
 
   return (
     <div className={styles.page}>
       {header}
 
       <StatGrid label="Task overview" columns={isManager ? 4 : 6}>
-        <StatCard icon={ClipboardList} label="Total Tasks" value={counts.total} tone="neutral" />
-        <StatCard icon={Clock} label="Pending" value={counts.pending} tone="amber" />
-        <StatCard icon={PlayCircle} label="Working" value={counts.working} tone="brand" />
-        <StatCard icon={CheckCircle2} label="Completed" value={counts.completed} tone="green" />
-        <StatCard icon={Hourglass} label="Waiting" value={counts.waiting} tone="violet" />
-        <StatCard icon={AlertTriangle} label="Overdue" value={counts.overdue} tone="red" />
+        <StatCard icon={ClipboardList} label="Total Tasks" value={counts.total} tone="neutral" to={paths.total} />
+        <StatCard icon={Clock} label="Pending" value={counts.pending} tone="amber" to={paths.pending} />
+        <StatCard icon={PlayCircle} label="Working" value={counts.working} tone="brand" to={paths.working} />
+        <StatCard icon={CheckCircle2} label="Completed" value={counts.completed} tone="green" to={paths.completed} />
+        <StatCard icon={Hourglass} label="Waiting" value={counts.waiting} tone="violet" to={paths.waiting} />
+        <StatCard icon={AlertTriangle} label="Overdue" value={counts.overdue} tone="red" to={paths.overdue} />
         {isManager ? (
           <>
-            <StatCard icon={Users} label="Team Members" value={teamSize} tone="brand" />
-            <StatCard icon={UserCheck} label="Online Now" value={onlineNow} tone="green" />
+            <StatCard icon={Users} label="Team Members" value={people.size} tone="brand" to="/team-members" />
+            <StatCard
+              icon={UserCheck}
+              label="Online Now"
+              value={onlineNow}
+              tone="green"
+              to="/employees?presence=online"
+            />
           </>
         ) : null}
       </StatGrid>
 
-      {overdue.length > 0 ? <OverdueAlert tasks={overdue} today={today} showAssignee={showAssignee} /> : null}
+      {overdue.length > 0 ? (
+        <OverdueAlert tasks={overdue} today={today} people={people} showAssignee={showAssignee} />
+      ) : null}
 
       <div className={styles.columns}>
-        <RecentTasks tasks={tasks} today={today} showAssignee={showAssignee} />
-        <TeamChatPreview messages={latestChat} now={now} />
+        <RecentTasks tasks={tasks} today={today} now={now.getTime()} people={people} showAssignee={showAssignee} />
+        <TeamChatPreview messages={latestChat} people={people} now={now} />
       </div>
     </div>
   );
 }
 
-function RecentTasks({ tasks, today, showAssignee }: { tasks: LocalTask[]; today: string; showAssignee: boolean }) {
+function RecentTasks({
+  tasks,
+  today,
+  now,
+  people,
+  showAssignee,
+}: {
+  tasks: LocalTask[];
+  today: string;
+  now: number;
+  people: People;
+  showAssignee: boolean;
+}) {
   const recent = tasks.slice(0, recentTaskCount);
   return (
     <section className={styles.panel} aria-labelledby="dashboard-recent-tasks">
@@ -125,43 +172,45 @@ function RecentTasks({ tasks, today, showAssignee }: { tasks: LocalTask[]; today
         </div>
       ) : (
         <ul className={styles.taskList}>
-          {recent.map((task) => {
-            const due = dueLabel(task, today);
-            return (
-              <li key={task.id} className={styles.taskRow}>
-                <div className={styles.taskMain}>
-                  <p className={styles.taskTitle}>
+          {recent.map((task) => (
+            <li key={task.id} className={`${styles.taskRow} ${styles.linkRow}`}>
+              <div className={styles.taskMain}>
+                <p className={styles.taskTitle}>
+                  <Link className={styles.rowLink} to={taskDetailPath(task.id)}>
                     {task.title}
-                    {task.pending ? <PendingMark /> : null}
-                  </p>
-                  <p className={styles.taskMeta}>
-                    <span className={`${styles.due} ${styles[due.tone]}`}>
-                      <CalendarClock size={14} aria-hidden="true" />
-                      {due.text}
+                  </Link>
+                  {task.pending ? <PendingMark /> : null}
+                </p>
+                <p className={styles.taskMeta}>
+                  <DueText label={dueLabel(task, today, now)} icon={<CalendarClock size={14} aria-hidden="true" />} />
+                  {showAssignee && task.assignedTo ? (
+                    <span className={styles.assignee}>
+                      <User size={14} aria-hidden="true" />
+                      {nameOf(people, task.assignedTo)}
                     </span>
-                    {showAssignee && task.assignedTo ? (
-                      <span className={styles.assignee}>
-                        <User size={14} aria-hidden="true" />
-                        {task.assignedTo.name}
-                      </span>
-                    ) : null}
-                  </p>
-                </div>
-                <div className={styles.badges}>
-                  {due.tone === 'overdue' ? <OverdueBadge /> : null}
-                  <StatusBadge status={task.status} />
-                  <PriorityBadge priority={task.priority} />
-                </div>
-              </li>
-            );
-          })}
+                  ) : null}
+                </p>
+              </div>
+              <TaskBadges task={task} today={today} className={styles.badges} />
+            </li>
+          ))}
         </ul>
       )}
     </section>
   );
 }
 
-function OverdueAlert({ tasks, today, showAssignee }: { tasks: LocalTask[]; today: string; showAssignee: boolean }) {
+function OverdueAlert({
+  tasks,
+  today,
+  people,
+  showAssignee,
+}: {
+  tasks: LocalTask[];
+  today: string;
+  people: People;
+  showAssignee: boolean;
+}) {
   return (
     <section className={styles.alert} aria-labelledby="dashboard-overdue">
       <div className={styles.alertHeader}>
@@ -179,13 +228,17 @@ function OverdueAlert({ tasks, today, showAssignee }: { tasks: LocalTask[]; toda
       </div>
       <ul className={styles.alertList}>
         {tasks.slice(0, overdueTaskCount).map((task) => (
-          <li key={task.id} className={styles.alertItem}>
+          <li key={task.id} className={`${styles.alertItem} ${styles.linkRow}`}>
             <div className={styles.taskMain}>
               <p className={styles.taskTitle}>
-                {task.title}
+                <Link className={styles.rowLink} to={taskDetailPath(task.id)}>
+                  {task.title}
+                </Link>
                 {task.pending ? <PendingMark /> : null}
               </p>
-              {showAssignee && task.assignedTo ? <p className={styles.assignee}>{task.assignedTo.name}</p> : null}
+              {showAssignee && task.assignedTo ? (
+                <p className={styles.assignee}>{nameOf(people, task.assignedTo)}</p>
+              ) : null}
             </div>
             <time
               className={styles.alertDue}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import type { LucideIcon } from 'lucide-react';
 import styles from './stat-card.module.css';
 
@@ -14,12 +15,17 @@ interface StatCardProps {
   valueTone?: 'good' | 'fair' | 'poor';
   /** Extra content under the number, e.g. a progress bar. */
   children?: ReactNode;
+  /** The list behind the number (e.g. "/tasks?status=pending"): the card becomes a link to it. */
+  to?: string;
 }
 
-/** One number of a screen's summary; read as "Label: value" by assistive technology and tests. */
-export function StatCard({ icon: Icon, label, value, tone, valueTone, children }: StatCardProps) {
-  return (
-    <div className={styles.card} role="group" aria-label={`${label}: ${value}`}>
+/**
+ * One number of a screen's summary; read as "Label: value" by assistive technology and tests. With
+ * `to` it is a link to the list it counts.
+ */
+export function StatCard({ icon: Icon, label, value, tone, valueTone, children, to }: StatCardProps) {
+  const content = (
+    <>
       <span className={`${styles.icon} ${styles[tone]}`} aria-hidden="true">
         <Icon size={20} />
       </span>
@@ -28,7 +34,17 @@ export function StatCard({ icon: Icon, label, value, tone, valueTone, children }
         <span className={`${styles.value} ${valueTone ? styles[valueTone] : ''}`}>{value}</span>
         {children}
       </div>
+    </>
+  );
+  const name = `${label}: ${value}`;
+  return to === undefined ? (
+    <div className={styles.card} role="group" aria-label={name}>
+      {content}
     </div>
+  ) : (
+    <Link className={`${styles.card} ${styles.link}`} to={to} aria-label={name}>
+      {content}
+    </Link>
   );
 }
 

@@ -1,5 +1,5 @@
-import { format, formatDistanceToNow, parseISO } from 'date-fns';
-import { daysUntil, dueText, isOverdue } from '@office/sync-protocol';
+import { format, formatDistanceToNow } from 'date-fns';
+import { isOverdue } from '@office/sync-protocol';
 import { displayStatus } from '../../components/tasks/task-display';
 
 /** Task counts of the stat cards; an unknown status counts as pending (spec section 4). */
@@ -25,24 +25,6 @@ export function countTasks(tasks: readonly CountableTask[], today: string): Task
     if (isOverdue(task, today)) counts.overdue += 1;
   }
   return counts;
-}
-
-/** How urgent a due date reads: overdue in red, due today or tomorrow in amber. */
-export type DueTone = 'overdue' | 'soon' | 'normal';
-
-/**
- * The due text of spec section 4, with its tone. A completed task is never overdue, so a past
- * due date on it reads "Was due MMM d" instead of "Overdue by N days".
- */
-export function dueLabel(task: CountableTask, today: string): { text: string; tone: DueTone } {
-  if (isOverdue(task, today)) return { text: dueText(task.dueDate, today), tone: 'overdue' };
-  const days = daysUntil(task.dueDate, today);
-  if (displayStatus(task.status) === 'completed') {
-    return days < 0
-      ? { text: `Was due ${format(parseISO(task.dueDate), 'MMM d')}`, tone: 'normal' }
-      : { text: dueText(task.dueDate, today), tone: 'normal' };
-  }
-  return { text: dueText(task.dueDate, today), tone: days <= 1 ? 'soon' : 'normal' };
 }
 
 /** "5 minutes ago"; a time a little ahead of this device's clock reads as just now, not "in 2 minutes". */

@@ -1,5 +1,7 @@
 import { Link } from 'react-router-dom';
 import { ArrowRight, MessagesSquare } from 'lucide-react';
+import { UserAvatar } from '../../components/user-avatar';
+import { avatarOf, nameOf, type People } from '../../data/people';
 import { PendingMark } from '../../sync/pending-mark';
 import { formatDashboardMessageTime } from './message-time';
 import styles from './dashboard.module.css';
@@ -7,6 +9,9 @@ import styles from './dashboard.module.css';
 /** A group chat message as the dashboard preview shows it. */
 export interface ChatPreviewMessage {
   id: string;
+  /** The author, as the message carries them. */
+  userId: { id: string; name: string };
+  userAvatar: string | null;
   userName: string;
   text: string;
   /** ISO time the message was sent. */
@@ -21,16 +26,16 @@ export const dashboardMessageCount = 5;
 export const latestMessages = (messages: readonly ChatPreviewMessage[]): ChatPreviewMessage[] =>
   [...messages].sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp)).slice(0, dashboardMessageCount);
 
-const initials = (name: string): string =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((part) => part[0]?.toUpperCase() ?? '')
-    .join('') || '?';
-
-/** The dashboard's Team Chat card: the latest messages and a way into the chat. */
-export function TeamChatPreview({ messages, now }: { messages: readonly ChatPreviewMessage[]; now: Date }) {
+/** The dashboard's Team Chat card: the latest messages (authors as the directory knows them) and a way into the chat. */
+export function TeamChatPreview({
+  messages,
+  people,
+  now,
+}: {
+  messages: readonly ChatPreviewMessage[];
+  people: People;
+  now: Date;
+}) {
   const shown = latestMessages(messages);
   return (
     <section className={styles.panel} aria-labelledby="dashboard-team-chat">
@@ -51,25 +56,26 @@ export function TeamChatPreview({ messages, now }: { messages: readonly ChatPrev
         </div>
       ) : (
         <ul className={styles.messageList}>
-          {shown.map((message) => (
-            <li key={message.id} className={styles.message}>
-              <span className={styles.avatar} aria-hidden="true">
-                {initials(message.userName)}
-              </span>
-              <div className={styles.messageBody}>
-                <div className={styles.messageMeta}>
-                  <span className={styles.messageAuthor}>
-                    {message.userName}
-                    {message.pending ? <PendingMark /> : null}
-                  </span>
-                  <time className={styles.messageTime} dateTime={message.timestamp}>
-                    {formatDashboardMessageTime(message.timestamp, now)}
-                  </time>
+          {shown.map((message) => {
+            const author = nameOf(people, { id: message.userId.id, name: message.userName });
+            return (
+              <li key={message.id} className={styles.message}>
+                <UserAvatar src={avatarOf(people, message.userId.id, message.userAvatar)} name={author} size={32} />
+                <div className={styles.messageBody}>
+                  <div className={styles.messageMeta}>
+                    <span className={styles.messageAuthor}>
+                      {author}
+                      {message.pending ? <PendingMark /> : null}
+                    </span>
+                    <time className={styles.messageTime} dateTime={message.timestamp}>
+                      {formatDashboardMessageTime(message.timestamp, now)}
+                    </time>
+                  </div>
+                  <p className={styles.messageText}>{message.text || 'Sent an attachment'}</p>
                 </div>
-                <p className={styles.messageText}>{message.text || 'Sent an attachment'}</p>
-              </div>
-            </li>
-          ))}
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { MessagesSquare } from 'lucide-react';
 import { useAuth } from '../../app/auth/use-auth';
@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
 import { useConversations } from '../../data/direct-hooks';
 import { useHasSynced, useOnline, useUsers } from '../../data/hooks';
+import { usePeople } from '../../data/use-people';
 import { useWorkspace } from '../../sync/sync-context';
 import { ConversationList } from './conversation-list';
 import { ConversationView } from './conversation-view';
@@ -57,7 +58,7 @@ export function DirectMessagesScreen() {
     if (id !== null) setSelectedId(id);
   }
 
-  const usersById = useMemo(() => new Map((users ?? []).map((user) => [user.id, user])), [users]);
+  const usersById = usePeople();
   // Opens the conversation only once it is in the list (spec section 2).
   const active = conversations?.find((summary) => summary.conversation.id === selectedId) ?? null;
   // A new device shows its first download as loading, not as "No conversations yet".

@@ -24,12 +24,12 @@ interface EmployeeCardProps {
  */
 export const EmployeeCard = memo(function EmployeeCard({ employee, layout, now, onOpen, onDelete }: EmployeeCardProps) {
   const { user, taskCounts } = employee;
-  const counts = [
-    { label: 'Total Tasks', value: taskCounts.total },
+  // One count per status: together they make the total.
+  const byStatus = [
     { label: 'Completed', value: taskCounts.completed },
     { label: 'Working', value: taskCounts.working },
-    { label: 'In Progress', value: taskCounts.inProgress },
-    { label: 'Messages', value: employee.teamChatMessages },
+    { label: 'Pending', value: taskCounts.pending },
+    { label: 'Waiting', value: taskCounts.waiting },
   ];
   return (
     <article className={`${styles.card} ${layout === 'list' ? styles.cardRow : ''}`}>
@@ -65,7 +65,15 @@ export const EmployeeCard = memo(function EmployeeCard({ employee, layout, now, 
       </button>
 
       <dl className={styles.counts}>
-        {counts.map((count) => (
+        <div className={`${styles.countLine} ${styles.countTotal}`}>
+          <dt>Total Tasks</dt>
+          <dd>{taskCounts.total}</dd>
+        </div>
+        <div className={`${styles.countLine} ${styles.countMessages}`}>
+          <dt>Messages</dt>
+          <dd>{employee.teamChatMessages}</dd>
+        </div>
+        {byStatus.map((count) => (
           <div key={count.label} className={styles.count}>
             <dt>{count.label}</dt>
             <dd>{count.value}</dd>

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
 import {
   AlertTriangle,
   Building2,
@@ -9,10 +10,13 @@ import {
   PlayCircle,
   type LucideIcon,
 } from 'lucide-react';
-import { dueText, isOverdue, type EmployeeSummary } from '@office/sync-protocol';
+import type { EmployeeSummary } from '@office/sync-protocol';
 import { Modal } from '../../components/modal';
-import { OverdueBadge, PriorityBadge, StatusBadge } from '../../components/tasks/task-badges';
+import { DueText } from '../../components/tasks/due-text';
+import { TaskBadges } from '../../components/tasks/task-badges';
+import { dueLabel } from '../../components/tasks/task-due';
 import { UserAvatar } from '../../components/user-avatar';
+import { useWorkspace } from '../../sync/sync-context';
 import { formatDueDate } from '../tasks/task-format';
 import { CompletionBar } from './completion-bar';
 import { PresenceText } from './presence-text';
@@ -30,6 +34,11 @@ export function EmployeeDetailModal({ employee, today, now, onClose }: EmployeeD
   const { user, taskCounts } = employee;
   const performanceId = useId();
   const recentId = useId();
+  // The full tasks as this device holds them: their history says when a completed one was completed.
+  const { db } = useWorkspace();
+  const recentIds = employee.recentTasks.map((task) => task.id).join(',');
+  const held = useLiveQuery(() => db.tasks.bulkGet(recentIds.split(',')), [db, recentIds]);
+  const historyOf = new Map((held ?? []).flatMap((task) => (task ? [[task.id, task.statusHistory] as const] : [])));
   return (
     <Modal title={user.name} onClose={onClose} size="large">
       <div className={styles.detail}>
@@ -86,22 +95,16 @@ export function EmployeeDetailModal({ employee, today, now, onClose }: EmployeeD
           ) : (
             <ul className={styles.recentTasks} aria-label="Recent tasks">
               {employee.recentTasks.map((task) => {
-                const overdue = isOverdue(task, today);
+                const history = historyOf.get(task.id);
                 return (
                   <li key={task.id} className={styles.recentTask}>
                     <p className={styles.recentTitle}>{task.title}</p>
                     <div className={styles.recentMeta}>
-                      <StatusBadge status={task.status} />
-                      {overdue && <OverdueBadge />}
-                      <PriorityBadge priority={task.priority} />
+                      <TaskBadges task={task} today={today} />
                       <span className={styles.recentDue}>
                         <CalendarDays size={14} aria-hidden="true" />
                         <span>{formatDueDate(task.dueDate)}</span>
-                        {task.status !== 'completed' && (
-                          <span className={overdue ? styles.dueLate : styles.dueSoon}>
-                            {dueText(task.dueDate, today)}
-                          </span>
-                        )}
+                        <DueText label={dueLabel(history ? { ...task, statusHistory: history } : task, today, now)} />
                       </span>
                     </div>
                   </li>

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import {
-  countPresent,
   emptyEmployeesState,
   employeeCountText,
   filterEmployees,
@@ -44,13 +43,6 @@ describe('filterEmployees', () => {
   test('search and status combine', () => {
     expect(ids('demo.local', 'offline')).toEqual(['c']);
     expect(ids('alice', 'offline')).toEqual([]);
-  });
-});
-
-describe('countPresent', () => {
-  test('counts online and away people as online now', () => {
-    expect(countPresent(employees)).toBe(2);
-    expect(countPresent([])).toBe(0);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { PresenceStatus } from '@office/sync-protocol';
+import { isOnline } from '../../data/people';
 
 /** The status filter of Employee Management: everyone, the connected ones, or the rest. */
 export type PresenceFilter = 'all' | 'online' | 'offline';
@@ -11,13 +12,6 @@ export const presenceFilterOptions: readonly { value: PresenceFilter; label: str
 
 export const isPresenceFilter = (value: string): value is PresenceFilter =>
   presenceFilterOptions.some((option) => option.value === value);
-
-/**
- * Whether the person counts as online for the filter and the Online Now tile. Away means the app is
- * open and connected but hidden or idle, so it counts as online: the filter has only two sides, and
- * someone away still receives messages at once.
- */
-export const isPresent = (presence: PresenceStatus): boolean => presence !== 'offline';
 
 interface FilterableEmployee {
   user: { name: string; email: string; department: string | null };
@@ -33,17 +27,13 @@ export function filterEmployees<E extends FilterableEmployee>(
   const needle = search.trim().toLowerCase();
   return employees.filter(
     ({ user, presence }) =>
-      (status === 'all' || (status === 'online') === isPresent(presence)) &&
+      (status === 'all' || (status === 'online') === isOnline(presence)) &&
       (needle === '' ||
         user.name.toLowerCase().includes(needle) ||
         user.email.toLowerCase().includes(needle) ||
         (user.department ?? '').toLowerCase().includes(needle)),
   );
 }
-
-/** How many are online (or away) now: the Online Now tile. */
-export const countPresent = (employees: readonly { presence: PresenceStatus }[]): number =>
-  employees.filter((employee) => isPresent(employee.presence)).length;
 
 /**
  * The empty state (spec section 2): "No employees available" when there are none at all, otherwise

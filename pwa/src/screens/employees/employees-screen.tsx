@@ -1,4 +1,5 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { CircleAlert, CircleCheck, LayoutGrid, List, UserCheck, Users, UserX } from 'lucide-react';
 import type { EmployeeSummary } from '@office/sync-protocol';
 import { EmptyState } from '../../components/empty-state';
@@ -8,12 +9,13 @@ import { useFlash } from '../../components/use-flash';
 import { useNow } from '../../components/use-now';
 import { useEmployeeSummaries } from '../../data/employee-hooks';
 import { useToday } from '../../data/hooks';
+import { countOnline } from '../../data/people';
+import { usePresence } from '../../data/use-people';
 import { useWorkspace } from '../../sync/sync-context';
 import { DeleteEmployeeModal } from './delete-employee-modal';
 import { EmployeeCard, type EmployeeLayout } from './employee-card';
 import { EmployeeDetailModal } from './employee-detail-modal';
 import {
-  countPresent,
   emptyEmployeesState,
   employeeCountText,
   filterEmployees,
@@ -26,7 +28,13 @@ import styles from './employees.module.css';
 
 /** Employee Management (/employees, managers only): every employee's workload, from this device's data. */
 export function EmployeesScreen() {
-  const employees = useEmployeeSummaries();
+  const summaries = useEmployeeSummaries();
+  const presence = usePresence();
+  // Presence as every screen shows it (data/people.ts): this device's own person is offline without a connection.
+  const employees = useMemo(
+    () => summaries?.map((summary) => ({ ...summary, presence: presence(summary.user) })),
+    [summaries, presence],
+  );
   const { engine } = useWorkspace();
   const today = useToday();
   // Re-renders every minute so "Last seen ... ago" stays true.
@@ -34,7 +42,20 @@ export function EmployeesScreen() {
   const [flash, showFlash] = useFlash(3000);
 
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<PresenceFilter>('all');
+  // The presence filter lives in the address (?presence=online), so the dashboard's Online Now can link to it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const presenceParam = searchParams.get('presence') ?? 'all';
+  const status: PresenceFilter = isPresenceFilter(presenceParam) ? presenceParam : 'all';
+  const setStatus = (value: PresenceFilter) =>
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        if (value === 'all') next.delete('presence');
+        else next.set('presence', value);
+        return next;
+      },
+      { replace: true },
+    );
   const [layout, setLayout] = useState<EmployeeLayout>('grid');
   const [openId, setOpenId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
@@ -42,7 +63,7 @@ export function EmployeesScreen() {
   const all = employees ?? [];
   const shown = filterEmployees(all, search, status);
   const filtering = search.trim() !== '' || status !== 'all';
-  const onlineNow = countPresent(all);
+  const onlineNow = countOnline(all, (employee) => employee.presence);
   // Read from the live list: the detail follows every change and closes if the employee goes away.
   const open = openId === null ? undefined : all.find((employee) => employee.user.id === openId);
 
@@ -105,7 +126,7 @@ export function EmployeesScreen() {
               aria-pressed={status === 'online'}
               aria-label={`Online Now: ${onlineNow}`}
               title={status === 'online' ? 'Show every employee' : 'Show only online employees'}
-              onClick={() => setStatus((current) => (current === 'online' ? 'all' : 'online'))}
+              onClick={() => setStatus(status === 'online' ? 'all' : 'online')}
             >
               <span className={`${styles.statIcon} ${styles.statGreen}`} aria-hidden="true">
                 <UserCheck size={20} />

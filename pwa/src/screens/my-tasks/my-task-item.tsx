@@ -1,10 +1,12 @@
 import { memo } from 'react';
 import { CalendarClock, History, RefreshCw } from 'lucide-react';
 import { Button } from '../../components/button';
-import { OverdueBadge, PriorityBadge, StatusBadge } from '../../components/tasks/task-badges';
+import { DueText } from '../../components/tasks/due-text';
+import { TaskBadges } from '../../components/tasks/task-badges';
+import { dueLabel } from '../../components/tasks/task-due';
 import type { LocalTask } from '../../data/db';
 import { PendingMark } from '../../sync/pending-mark';
-import { dueLabel, exactTime, timeAgo } from '../dashboard/task-summary';
+import { exactTime, timeAgo } from '../dashboard/task-summary';
 import styles from './my-tasks.module.css';
 
 interface MyTaskItemProps {
@@ -30,11 +32,12 @@ const sameRow = (before: MyTaskItemProps, after: MyTaskItemProps): boolean =>
   before.task.priority === after.task.priority &&
   before.task.dueDate === after.task.dueDate &&
   before.task.updatedAt === after.task.updatedAt &&
+  before.task.statusHistory.length === after.task.statusHistory.length &&
   before.task.pending === after.task.pending;
 
 /** One assigned task on My Tasks, with its "Update Status" button. */
-export const MyTaskItem = memo(function MyTaskItem({ task, today, onUpdateStatus }: MyTaskItemProps) {
-  const due = dueLabel(task, today);
+export const MyTaskItem = memo(function MyTaskItem({ task, today, now, onUpdateStatus }: MyTaskItemProps) {
+  const due = dueLabel(task, today, now);
   return (
     <li className={`${styles.item} ${due.tone === 'overdue' ? styles.itemOverdue : ''}`}>
       <div className={styles.itemMain}>
@@ -43,18 +46,11 @@ export const MyTaskItem = memo(function MyTaskItem({ task, today, onUpdateStatus
             {task.title}
             {task.pending ? <PendingMark /> : null}
           </h3>
-          <div className={styles.badges}>
-            <StatusBadge status={task.status} />
-            <PriorityBadge priority={task.priority} />
-            {due.tone === 'overdue' ? <OverdueBadge /> : null}
-          </div>
+          <TaskBadges task={task} today={today} />
         </div>
         {task.description ? <p className={styles.description}>{task.description}</p> : null}
         <div className={styles.meta}>
-          <span className={`${styles.due} ${styles[due.tone]}`} title={`Due ${task.dueDate}`}>
-            <CalendarClock size={15} aria-hidden="true" />
-            {due.text}
-          </span>
+          <DueText label={due} icon={<CalendarClock size={15} aria-hidden="true" />} />
           <span className={styles.updated}>
             <History size={15} aria-hidden="true" />
             Last updated{' '}

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { ClipboardList, Filter, Lock, Percent, SearchX } from 'lucide-react';
 import { SearchField } from '../../components/search-field';
 import { canOpenMyTasks, completionRate } from '@office/sync-protocol';
@@ -30,7 +31,20 @@ export function MyTasksScreen() {
   // Re-renders every minute so "Last updated ... ago" stays true.
   const now = useNow().getTime();
   const [search, setSearch] = useState('');
-  const [statusFilter, setStatusFilter] = useState<StatusFilter>('all');
+  // The status filter lives in the address (?status=working), so the dashboard's cards can link to it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const statusParam = searchParams.get('status') ?? 'all';
+  const statusFilter: StatusFilter = isStatusFilter(statusParam) ? statusParam : 'all';
+  const setStatusFilter = (value: StatusFilter) =>
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        if (value === 'all') next.delete('status');
+        else next.set('status', value);
+        return next;
+      },
+      { replace: true },
+    );
   const [editingId, setEditingId] = useState<string | null>(null);
   // Stable, because the modal re-focuses itself whenever its onClose changes.
   const closeModal = useCallback(() => setEditingId(null), []);

@@ -1,8 +1,12 @@
 import { CalendarDays, Trash2 } from 'lucide-react';
-import { dueText, isOverdue } from '@office/sync-protocol';
+import { isOverdue } from '@office/sync-protocol';
 import type { LocalTask } from '../../data/db';
-import { OverdueBadge, PriorityBadge, StatusBadge } from '../../components/tasks/task-badges';
+import { avatarOf, nameOf, type People } from '../../data/people';
+import { DueText } from '../../components/tasks/due-text';
+import { TaskBadges } from '../../components/tasks/task-badges';
+import { dueLabel } from '../../components/tasks/task-due';
 import { UserAvatar } from '../../components/user-avatar';
+
 import { PendingMark } from '../../sync/pending-mark';
 import { formatDueDate } from './task-format';
 import styles from './tasks.module.css';
@@ -10,27 +14,25 @@ import styles from './tasks.module.css';
 interface TaskCardProps {
   task: LocalTask;
   today: string;
-  /** The assignee's avatar, from the directory. */
-  assigneeAvatar: string | null;
+  /** The screen's clock (epoch ms, refreshed every minute), for "Completed 2 hours ago". */
+  now: number;
+  /** The directory: the assignee's name and avatar as it knows them now. */
+  people: People;
   canDelete: boolean;
   onOpen: (taskId: string) => void;
   onDelete: (taskId: string) => void;
 }
 
 /** One task in the grid. The title button covers the whole card, so a click anywhere opens the task. */
-export function TaskCard({ task, today, assigneeAvatar, canDelete, onOpen, onDelete }: TaskCardProps) {
+export function TaskCard({ task, today, now, people, canDelete, onOpen, onDelete }: TaskCardProps) {
   const overdue = isOverdue(task, today);
-  const completed = task.status === 'completed';
-  const assignee = task.assignedTo?.name ?? 'Unassigned';
-  const dueTone = completed ? styles.dueMuted : overdue ? styles.dueOverdue : styles.dueNormal;
+  const assignee = task.assignedTo ? nameOf(people, task.assignedTo) : 'Unassigned';
 
   return (
     <article className={`${styles.card} ${overdue ? styles.cardOverdue : ''}`}>
       <div className={styles.cardTop}>
         <div className={styles.badges}>
-          <StatusBadge status={task.status} />
-          {overdue && <OverdueBadge />}
-          <PriorityBadge priority={task.priority} />
+          <TaskBadges task={task} today={today} />
           {task.pending === 1 && <PendingMark />}
         </div>
         {canDelete && (
@@ -60,7 +62,7 @@ export function TaskCard({ task, today, assigneeAvatar, canDelete, onOpen, onDel
       <div className={styles.cardFooter}>
         <span className={styles.assignee}>
           {task.assignedTo ? (
-            <UserAvatar src={assigneeAvatar} name={assignee} size={24} />
+            <UserAvatar src={avatarOf(people, task.assignedTo.id)} name={assignee} size={24} />
           ) : (
             <span className={styles.unassignedDot} aria-hidden="true" />
           )}
@@ -69,7 +71,7 @@ export function TaskCard({ task, today, assigneeAvatar, canDelete, onOpen, onDel
         <span className={styles.due}>
           <CalendarDays size={14} aria-hidden="true" className={styles.dueIcon} />
           <span className={styles.dueDate}>{formatDueDate(task.dueDate)}</span>
-          <span className={`${styles.dueText} ${dueTone}`}>{dueText(task.dueDate, today)}</span>
+          <DueText label={dueLabel(task, today, now)} />
         </span>
       </div>
     </article>

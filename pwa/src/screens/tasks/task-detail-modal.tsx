@@ -3,7 +3,6 @@ import { CalendarDays, History, MessageSquare, Pencil, Trash2 } from 'lucide-rea
 import {
   canChangeTaskStatus,
   canManageTasks,
-  dueText,
   isOverdue,
   taskLimits,
   taskStatuses,
@@ -14,10 +13,13 @@ import {
 import { Button } from '../../components/button';
 import { FormAlert } from '../../components/form-alert';
 import { Modal } from '../../components/modal';
+import { DueText } from '../../components/tasks/due-text';
 import { OverdueBadge, PriorityBadge, StatusBadge } from '../../components/tasks/task-badges';
 import { displayStatus, statusLabels } from '../../components/tasks/task-display';
+import { dueLabel } from '../../components/tasks/task-due';
 import { UserAvatar } from '../../components/user-avatar';
 import type { LocalTask } from '../../data/db';
+import { avatarOf, nameOf, type People } from '../../data/people';
 import { draftKeys } from '../../data/drafts';
 import { useMutate, useToday, useUsers } from '../../data/hooks';
 import { useDraft } from '../../data/use-draft';
@@ -36,14 +38,14 @@ const historyShown = 5;
 interface TaskDetailModalProps {
   task: LocalTask;
   actor: Actor;
-  /** Avatars of the directory by user id. */
-  avatars: ReadonlyMap<string, string | null>;
+  /** The directory: every person's name and avatar as it knows them now. */
+  people: People;
   onClose: () => void;
   onDelete: (taskId: string) => void;
 }
 
 /** A task in full: details, status, history and comments, with the Add Comment form. */
-export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: TaskDetailModalProps) {
+export function TaskDetailModal({ task, actor, people, onClose, onDelete }: TaskDetailModalProps) {
   const mutate = useMutate();
   const today = useToday();
   const now = useNow().getTime();
@@ -213,8 +215,12 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
             <dd className={styles.person}>
               {task.assignedTo ? (
                 <>
-                  <UserAvatar src={avatars.get(task.assignedTo.id) ?? null} name={task.assignedTo.name} size={24} />
-                  {task.assignedTo.name}
+                  <UserAvatar
+                    src={avatarOf(people, task.assignedTo.id)}
+                    name={nameOf(people, task.assignedTo)}
+                    size={24}
+                  />
+                  {nameOf(people, task.assignedTo)}
                 </>
               ) : (
                 <span className={styles.muted}>Unassigned</span>
@@ -224,8 +230,8 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
           <div className={styles.fact}>
             <dt>Assigned by</dt>
             <dd className={styles.person}>
-              <UserAvatar src={avatars.get(task.assignedBy.id) ?? null} name={task.assignedBy.name} size={24} />
-              {task.assignedBy.name}
+              <UserAvatar src={avatarOf(people, task.assignedBy.id)} name={nameOf(people, task.assignedBy)} size={24} />
+              {nameOf(people, task.assignedBy)}
             </dd>
           </div>
           <div className={styles.fact}>
@@ -271,9 +277,7 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
                 <CalendarDays size={16} aria-hidden="true" className={styles.dueIcon} />
                 {formatDueDate(task.dueDate)}
               </span>
-              <span className={`${styles.dueText} ${overdue ? styles.dueOverdue : styles.dueMuted}`}>
-                {dueText(task.dueDate, today)}
-              </span>
+              <DueText label={dueLabel(task, today, now)} />
             </dd>
           </div>
           <div className={styles.fact}>
@@ -300,7 +304,7 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
                 <li key={entry.id} className={`${styles.timelineItem} ${entry.superseded ? styles.superseded : ''}`}>
                   <div className={styles.timelineHead}>
                     <StatusBadge status={entry.status} />
-                    <span className={styles.timelineWho}>{entry.updatedBy.name || 'Unknown'}</span>
+                    <span className={styles.timelineWho}>{nameOf(people, entry.updatedBy) || 'Unknown'}</span>
                     <span className={styles.timelineWhen} title={formatTimestamp(entry.updatedAt)}>
                       {relativeTime(entry.updatedAt, now)}
                     </span>
@@ -323,20 +327,23 @@ export function TaskDetailModal({ task, actor, avatars, onClose, onDelete }: Tas
             <p className={styles.muted}>No comments yet. Start the conversation below.</p>
           ) : (
             <ul className={styles.comments}>
-              {task.comments.map((entry) => (
-                <li key={entry.id} className={styles.comment}>
-                  <UserAvatar src={avatars.get(entry.userId) ?? null} name={entry.userName} size={32} />
-                  <div className={styles.commentBody}>
-                    <div className={styles.commentHead}>
-                      <span className={styles.commentAuthor}>{entry.userName}</span>
-                      <span className={styles.commentWhen} title={formatTimestamp(entry.createdAt)}>
-                        {relativeTime(entry.createdAt, now)}
-                      </span>
+              {task.comments.map((entry) => {
+                const author = nameOf(people, { id: entry.userId, name: entry.userName });
+                return (
+                  <li key={entry.id} className={styles.comment}>
+                    <UserAvatar src={avatarOf(people, entry.userId)} name={author} size={32} />
+                    <div className={styles.commentBody}>
+                      <div className={styles.commentHead}>
+                        <span className={styles.commentAuthor}>{author}</span>
+                        <span className={styles.commentWhen} title={formatTimestamp(entry.createdAt)}>
+                          {relativeTime(entry.createdAt, now)}
+                        </span>
+                      </div>
+                      <p className={styles.commentText}>{entry.text}</p>
                     </div>
-                    <p className={styles.commentText}>{entry.text}</p>
-                  </div>
-                </li>
-              ))}
+                  </li>
+                );
+              })}
             </ul>
           )}
           <form className={styles.commentForm} onSubmit={handleComment}>

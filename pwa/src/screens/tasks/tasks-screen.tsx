@@ -3,13 +3,15 @@ import { useSearchParams } from 'react-router-dom';
 import { ClipboardList, Plus, X } from 'lucide-react';
 import { SearchField } from '../../components/search-field';
 import { canManageTasks, taskStatuses, type Actor, type TaskStatus } from '@office/sync-protocol';
+import { usePeople } from '../../data/use-people';
 import { useAuth } from '../../app/auth/use-auth';
 import { Button } from '../../components/button';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { useNow } from '../../components/use-now';
 import { useWhenVisible } from '../../components/use-when-visible';
 import { statusLabels } from '../../components/tasks/task-display';
-import { useTasks, useToday, useUsers } from '../../data/hooks';
+import { useTasks, useToday } from '../../data/hooks';
 import { useWorkspace } from '../../sync/sync-context';
 import { CreateTaskModal } from './create-task-modal';
 import { useDeleteTask } from './task-actions';
@@ -18,18 +20,23 @@ import { TaskDetailModal } from './task-detail-modal';
 import { emptyStateText, filterTasks, showMoreTasksLabel, taskPageSize, type TaskFilters } from './task-filters';
 import styles from './tasks.module.css';
 
+const isTaskStatus = (value: string): value is TaskStatus => (taskStatuses as readonly string[]).includes(value);
+
 /** Task Management (/tasks): reads only the local database, so it works the same offline. */
 export function TasksScreen() {
   const { user } = useAuth();
   const { ctx } = useWorkspace();
   const tasks = useTasks();
-  const users = useUsers();
+  const people = usePeople();
   const today = useToday();
+  const now = useNow().getTime();
   const deleteTask = useDeleteTask();
   const [searchParams, setSearchParams] = useSearchParams();
 
   const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<TaskStatus | ''>('');
+  // The status filter lives in the address (?status=pending), so the dashboard's cards can link to it.
+  const statusParam = searchParams.get('status') ?? '';
+  const status: TaskStatus | '' = isTaskStatus(statusParam) ? statusParam : '';
   const [creating, setCreating] = useState(false);
   // `?task=<id>` (a notification's link) opens that task's detail, also while this screen is open.
   const taskParam = searchParams.get('task');
@@ -46,7 +53,6 @@ export function TasksScreen() {
   const filters: TaskFilters = useMemo(() => ({ search, status, overdueOnly }), [search, status, overdueOnly]);
   const filtersActive = search.trim() !== '' || status !== '' || overdueOnly;
 
-  const avatars = useMemo(() => new Map((users ?? []).map((person) => [person.id, person.avatar])), [users]);
   const shown = useMemo(() => (tasks ? filterTasks(tasks, filters, today) : []), [tasks, filters, today]);
   // Cards render a page at a time; other filters start again from the first page.
   const [page, setPage] = useState({ filters, count: taskPageSize });
@@ -82,20 +88,24 @@ export function TasksScreen() {
     [deleteTask],
   );
 
-  const clearOverdue = () => {
+  /** Sets (a string) or removes (null) the given query parameters, leaving the others. */
+  const setQuery = (changes: Partial<Record<'filter' | 'status', string | null>>) =>
     setSearchParams(
       (params) => {
         const next = new URLSearchParams(params);
-        next.delete('filter');
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null) next.delete(key);
+          else next.set(key, value);
+        }
         return next;
       },
       { replace: true },
     );
-  };
+  const setStatus = (value: TaskStatus | '') => setQuery({ status: value === '' ? null : value });
+  const clearOverdue = () => setQuery({ filter: null });
   const clearFilters = () => {
     setSearch('');
-    setStatus('');
-    if (overdueOnly) clearOverdue();
+    setQuery({ filter: null, status: null });
   };
 
   const subtitle = isManager
@@ -123,7 +133,7 @@ export function TasksScreen() {
           className={`${styles.select} ${styles.filterSelect}`}
           aria-label="Filter by status"
           value={status}
-          onChange={(event) => setStatus(event.target.value as TaskStatus | '')}
+          onChange={(event) => setStatus(isTaskStatus(event.target.value) ? event.target.value : '')}
         >
           <option value="">All Tasks</option>
           {taskStatuses.map((value) => (
@@ -190,7 +200,8 @@ export function TasksScreen() {
                 <TaskCard
                   task={task}
                   today={today}
-                  assigneeAvatar={task.assignedTo ? (avatars.get(task.assignedTo.id) ?? null) : null}
+                  now={now}
+                  people={people}
                   canDelete={isManager}
                   onOpen={handleOpen}
                   onDelete={handleDelete}
@@ -213,7 +224,7 @@ export function TasksScreen() {
         <TaskDetailModal
           task={openTask}
           actor={actor}
-          avatars={avatars}
+          people={people}
           onClose={handleCloseDetail}
           onDelete={handleDelete}
         />

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { emptyMembersText, filterMembers, initialsOf, memberCountText } from './member-filters';
+import { emptyMembersText, filterMembers, memberCountText } from './member-filters';
 
 const members = [
   { id: '1', name: 'Alice Johnson', email: 'alice@demo.local', role: 'employee' },
@@ -21,12 +21,6 @@ describe('team members', () => {
     expect(filterMembers(members, '', 'admin').map((m) => m.id)).toEqual(['3']);
     expect(filterMembers(members, 'bob', 'manager')).toEqual([]);
     expect(filterMembers(members, '', 'all')).toHaveLength(4);
-  });
-
-  test('initials are the first two letters of the name, upper case', () => {
-    expect(initialsOf('Alice Johnson')).toBe('AL');
-    expect(initialsOf(' bo')).toBe('BO');
-    expect(initialsOf('X')).toBe('X');
   });
 
   test('the empty text tells an empty directory from a search without matches', () => {

@@ -20,9 +20,6 @@ export function filterMembers<M extends Member>(members: readonly M[], search: s
   );
 }
 
-/** The initials an avatar shows without a photo: the name's first 2 letters (spec section 2). */
-export const initialsOf = (name: string): string => name.trim().slice(0, 2).toUpperCase();
-
 /** The empty state's line: the directory is empty, or nothing matches the search and filter. */
 export const emptyMembersText = (total: number): string =>
   total === 0 ? 'No team members are available at the moment.' : 'Try adjusting your search or filter criteria.';

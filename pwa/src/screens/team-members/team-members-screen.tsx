@@ -11,7 +11,8 @@ import { FormAlert } from '../../components/form-alert';
 import { PageHeader } from '../../components/page-header';
 import { RoleBadge } from '../../components/role-badge';
 import { SearchField } from '../../components/search-field';
-import { emptyMembersText, filterMembers, initialsOf, memberCountText, type RoleFilter } from './member-filters';
+import { UserAvatar } from '../../components/user-avatar';
+import { emptyMembersText, filterMembers, memberCountText, type RoleFilter } from './member-filters';
 import styles from './team-members.module.css';
 import { failureTexts } from '../../app/failure-messages';
 
@@ -99,13 +100,7 @@ export function TeamMembersScreen() {
           {shown.map((member) => (
             <li key={member.id} className={styles.card}>
               <RoleBadge role={member.role} className={styles.role} />
-              {member.avatar ? (
-                <img className={styles.avatar} src={member.avatar} alt={`${member.name} avatar`} />
-              ) : (
-                <span className={`${styles.avatar} ${styles.initials}`} role="img" aria-label={`${member.name} avatar`}>
-                  {initialsOf(member.name)}
-                </span>
-              )}
+              <UserAvatar src={member.avatar} name={member.name} size={64} />
               <h2 className={styles.name}>{member.name}</h2>
               <p className={styles.detail}>
                 <Mail size={14} aria-hidden="true" />

@@ -1,0 +1,34 @@
+import { describe, expect, test } from 'vitest';
+import type { LocalUser } from './db';
+import { avatarOf, countOnline, isOnline, nameOf, presenceOf } from './people';
+
+const self = '01890000-0000-7000-8000-000000000001';
+const other = '01890000-0000-7000-8000-000000000002';
+
+describe('people', () => {
+  test('a name and an avatar come from the directory by id, and from the row only for someone it does not know', () => {
+    const people = new Map([[other, { id: other, name: 'Bob Renamed', avatar: null } as LocalUser]]);
+    expect(nameOf(people, { id: other, name: 'Bob Smith' })).toBe('Bob Renamed');
+    expect(nameOf(people, { id: self, name: 'Gone Person' })).toBe('Gone Person');
+    expect(avatarOf(people, other, '/old.png')).toBeNull();
+    expect(avatarOf(people, self, '/old.png')).toBe('/old.png');
+  });
+
+  test('online and away count as online, offline does not', () => {
+    expect(isOnline('online')).toBe(true);
+    expect(isOnline('away')).toBe(true);
+    expect(isOnline('offline')).toBe(false);
+  });
+
+  test('a device without a connection shows its own person offline, and others as the server last said', () => {
+    expect(presenceOf({ id: self, status: 'online' }, self, false)).toBe('offline');
+    expect(presenceOf({ id: self, status: 'online' }, self, true)).toBe('online');
+    expect(presenceOf({ id: other, status: 'away' }, self, false)).toBe('away');
+    const everyone = [
+      { id: self, status: 'online' as const },
+      { id: other, status: 'away' as const },
+    ];
+    expect(countOnline(everyone, (person) => presenceOf(person, self, true))).toBe(2);
+    expect(countOnline(everyone, (person) => presenceOf(person, self, false))).toBe(1);
+  });
+});
