@@ -62,7 +62,8 @@ export const syncClients = sqliteTable('sync_clients', {
     .references(() => users.id),
   lastMutationId: integer('last_mutation_id').notNull().default(0),
   createdAt: text('created_at').notNull().default(now),
-  lastPushAt: text('last_push_at'),
+  /** When the client's latest applied change was made (clamped): no later change of it may claim an earlier time. */
+  lastChangeAt: text('last_push_at'),
 });
 
 /** The stored outcome of each processed mutation, so a replay answers the same. */

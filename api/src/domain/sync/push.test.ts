@@ -210,7 +210,7 @@ describe('processPush', () => {
     expect(clientRow(clientId)).toMatchObject({ userId: alice.id, lastMutationId: 1 });
   });
 
-  test("the time a change was made is clamped between the client's previous push and the server's now", async () => {
+  test("the time a change was made is clamped between the client's previous change and the server's now", async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
     const madeAt: Date[] = [];
@@ -224,7 +224,7 @@ describe('processPush', () => {
     const t1 = Date.now();
     expect(madeAt[0]?.getTime()).toBeGreaterThanOrEqual(t0);
     expect(madeAt[0]?.getTime()).toBeLessThanOrEqual(t1);
-    const firstPush = clientRow(clientId)?.lastPushAt;
+    const firstPush = clientRow(clientId)?.lastChangeAt;
     expect(firstPush).toBeTruthy();
 
     processPush(db, flush, alice, request(clientId, [details(2, 'Past', undefined, '2000-01-01T00:00:00.000Z')]));
@@ -235,5 +235,23 @@ describe('processPush', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     processPush(db, flush, alice, request(clientId, [details(3, 'Honest', undefined, honest)]));
     expect(madeAt[2]?.toISOString()).toBe(honest);
+  });
+  test('a change made while the previous push was in flight keeps its own time, so the order stays', async () => {
+    const alice = actorOf('alice@demo.local');
+    const clientId = uuidv7();
+    const madeAt: Date[] = [];
+    vi.spyOn(updateDetailsCommand, 'run').mockImplementation((ctx: CommandContext, args: RunArgs) => {
+      madeAt.push(ctx.madeAt);
+      return realRun(ctx, args);
+    });
+    processPush(db, flush, alice, request(clientId, [details(1, 'Registered', undefined, new Date().toISOString())]));
+    // Both made before the server takes the first: the second is made after the first, before its push answers.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const first = new Date().toISOString();
+    const second = new Date(Date.parse(first) + 1).toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    processPush(db, flush, alice, request(clientId, [details(2, 'First', undefined, first)]));
+    processPush(db, flush, alice, request(clientId, [details(3, 'Second', undefined, second)]));
+    expect(madeAt.slice(1).map((at) => at.toISOString())).toEqual([first, second]);
   });
 });

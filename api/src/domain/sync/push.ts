@@ -38,12 +38,18 @@ function storedOutcome(tx: Tx, clientId: string, mutationId: number): MutationOu
 }
 
 /**
- * A client's clock is trusted only between its previous push (or, before its first, its registration) and
- * the server's now: a new client cannot backdate history to before it existed.
+ * A client's clock is trusted only between the time of its previous change (or, before its first, its
+ * registration) and the server's now: a new client cannot backdate history to before it existed, and a
+ * client's changes keep the order it made them in. The floor is the previous change's time, not the time the
+ * server took it: changes made while an earlier push was in flight keep their own times, so the order a device
+ * shows before the server's copy arrives is the order the server stores.
  */
-function clampMadeAt(at: string, lastPushAt: string | null, registeredAt: string, now: Date): Date {
+function clampMadeAt(at: string, previousChangeAt: string | null, registeredAt: string, now: Date): Date {
   const claimed = Date.parse(at);
-  const floor = Math.max(Date.parse(registeredAt), lastPushAt ? Date.parse(lastPushAt) : Number.NEGATIVE_INFINITY);
+  const floor = Math.max(
+    Date.parse(registeredAt),
+    previousChangeAt ? Date.parse(previousChangeAt) : Number.NEGATIVE_INFINITY,
+  );
   return new Date(Math.min(now.getTime(), Math.max(floor, claimed)));
 }
 
@@ -76,28 +82,29 @@ function applyBatch(
     const client = tx
       .select({
         lastMutationId: syncClients.lastMutationId,
-        lastPushAt: syncClients.lastPushAt,
+        lastChangeAt: syncClients.lastChangeAt,
         createdAt: syncClients.createdAt,
       })
       .from(syncClients)
       .where(eq(syncClients.clientId, clientId))
       .get();
     const now = new Date();
-    const { lastMutationId, lastPushAt, createdAt } = client ?? {
+    const { lastMutationId, lastChangeAt, createdAt } = client ?? {
       lastMutationId: 0,
-      lastPushAt: null,
+      lastChangeAt: null,
       createdAt: now.toISOString(),
     };
     const outcomes: MutationOutcome[] = [];
     let last = lastMutationId;
+    let previousChangeAt = lastChangeAt;
     for (const entry of entries) {
       if (entry.id <= last) {
         outcomes.push(storedOutcome(tx, clientId, entry.id));
         continue;
       }
       if (entry.id !== last + 1) break;
-      // The mutations of one request were all made before it: each is clamped by the previous request.
-      const madeAt = clampMadeAt(entry.at, lastPushAt, createdAt, now);
+      const madeAt = clampMadeAt(entry.at, previousChangeAt, createdAt, now);
+      previousChangeAt = madeAt.toISOString();
       const outcome = runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
       tx.insert(syncMutations)
         .values({
@@ -114,7 +121,7 @@ function applyBatch(
     }
     if (last !== lastMutationId) {
       tx.update(syncClients)
-        .set({ lastMutationId: last, lastPushAt: now.toISOString() })
+        .set({ lastMutationId: last, lastChangeAt: previousChangeAt })
         .where(eq(syncClients.clientId, clientId))
         .run();
     }
