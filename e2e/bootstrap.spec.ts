@@ -31,10 +31,12 @@ test('a first sign-in downloads the workspace in pages, shows the progress, and 
   });
 
   await signIn(page, person.email, person.password);
-  const progress = page.getByRole('region', { name: 'Setting up this device' });
+  const progress = page.getByRole('region', { name: 'Getting your workspace ready for offline use' });
   await expect(progress).toBeVisible();
   await expect(progress.getByRole('status')).toHaveText(/^[\d,]+ of [\d,]+ items downloaded$/);
-  await expect(progress.getByRole('progressbar', { name: 'Setting up this device' })).toBeVisible();
+  await expect(
+    progress.getByRole('progressbar', { name: 'Getting your workspace ready for offline use' }),
+  ).toBeVisible();
   await saveScreen(page, 'bootstrap-progress-desktop');
   await page.setViewportSize(phoneViewport);
   await expect(progress).toBeVisible();

@@ -24,7 +24,7 @@ export function BootstrapProgress() {
       <CloudDownload className={styles.icon} size={20} aria-hidden="true" />
       <div className={styles.body}>
         <p id="bootstrap-progress-title" className={styles.title}>
-          Setting up this device
+          Getting your workspace ready for offline use
         </p>
         <p className={styles.text} role="status">
           {known
