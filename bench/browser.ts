@@ -146,10 +146,10 @@ async function serviceWorkerInControl(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller?.scriptURL.endsWith('/sw.js') === true);
 }
 
-/** Waits until the dashboard's Total Tasks card shows `total`: the device has synced. */
+/** Waits until the dashboard's Total Tasks card (a link to the list) shows `total`: the device has synced. */
 async function dashboardTotal(page: Page, total: number, timeout = 120_000): Promise<void> {
   await page.waitForFunction(
-    (label) => document.querySelector(`[role="group"][aria-label="${label}"]`) !== null,
+    (label) => document.querySelector(`[aria-label="${label}"]`) !== null,
     `Total Tasks: ${total}`,
     { timeout },
   );
@@ -329,7 +329,7 @@ function coldStartProbe({ total, keys }: { total: number; keys: typeof tabKeys }
       'button[aria-haspopup="dialog"][aria-label^="Notifications"]',
     );
     if (marks.dashboard === undefined) {
-      const card = document.querySelector(`[role="group"][aria-label="Total Tasks: ${total}"]`);
+      const card = document.querySelector(`[aria-label="Total Tasks: ${total}"]`);
       if (marks.heading === undefined || !card || !bell || bell.disabled) return;
       marks.dashboard = performance.now();
       bell.click();
@@ -514,7 +514,7 @@ function bootstrapProbe({
   );
   // Interactive: every task counted on the cards, the newest team chat message in the chat preview.
   const observer = new MutationObserver(() => {
-    if (!document.querySelector(`[role="group"][aria-label="Total Tasks: ${tasks}"]`)) return;
+    if (!document.querySelector(`[aria-label="Total Tasks: ${tasks}"]`)) return;
     if (!document.body.textContent?.includes(newestMessage)) return;
     observer.disconnect();
     requestAnimationFrame(() => {

@@ -175,7 +175,7 @@ async function signInAndSync(browser: Browser, url: string, who: BenchCredential
     await page.locator('input[type="password"]').fill(who.password);
     await page.locator('form button[type="submit"]').click();
     await page.waitForFunction(
-      (label) => document.querySelector(`[role="group"][aria-label="${label}"]`) !== null,
+      (label) => document.querySelector(`[aria-label="${label}"]`) !== null,
       { timeout: 120_000 },
       `Total Tasks: ${total}`,
     );

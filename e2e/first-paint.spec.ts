@@ -137,7 +137,7 @@ async function waitForFirstSync(page: Page, api: ApiClient): Promise<void> {
   await expect
     .poll(async () => {
       const { body } = await api.get<{ tasks: unknown[] }>('/api/tasks');
-      return page.getByRole('group', { name: `Total Tasks: ${body.tasks.length}` }).isVisible();
+      return page.getByRole('link', { name: `Total Tasks: ${body.tasks.length}` }).isVisible();
     })
     .toBe(true);
 }
@@ -145,7 +145,7 @@ async function waitForFirstSync(page: Page, api: ApiClient): Promise<void> {
 /** Each screen of a role, and what shows once it has its data. */
 const screensOf = {
   manager: [
-    ['/dashboard', (page: Page) => page.getByRole('group', { name: /^Online Now: \d+$/ })],
+    ['/dashboard', (page: Page) => page.getByRole('link', { name: /^Online Now: \d+$/ })],
     ['/tasks', (page: Page) => page.getByRole('list', { name: 'Tasks', exact: true }).getByRole('listitem')],
     ['/employees', (page: Page) => page.getByRole('list', { name: 'Employees' }).getByRole('listitem')],
     ['/team-members', (page: Page) => page.getByRole('list', { name: 'Team members' }).getByRole('listitem')],
@@ -154,7 +154,7 @@ const screensOf = {
     ['/profile-settings', (page: Page) => page.getByRole('heading', { name: 'Basic Information' })],
   ],
   employee: [
-    ['/dashboard', (page: Page) => page.getByRole('group', { name: /^Total Tasks: \d+$/ })],
+    ['/dashboard', (page: Page) => page.getByRole('link', { name: /^Total Tasks: \d+$/ })],
     ['/my-tasks', (page: Page) => page.getByRole('list', { name: 'My tasks' }).getByRole('listitem')],
   ],
 } as const;
