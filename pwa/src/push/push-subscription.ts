@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ApiError, api, request } from '../api/http';
 import { urlBase64ToUint8Array } from './push-keys';
 
@@ -12,6 +13,9 @@ const workerWaitMs = 10_000;
  * (a network that blocks it, no internet) Chromium never answers, and the switch must not spin forever.
  */
 export const pushServiceWaitMs = 15_000;
+
+/** GET /api/push/public-key: the server's VAPID public key, URL-safe base64. */
+const publicKeyAnswerSchema = z.object({ publicKey: z.string().min(1) });
 
 /**
  * The browser did not create a subscription: no service worker yet, it refused (a private window, push
@@ -60,7 +64,7 @@ const sameBytes = (left: ArrayBuffer | null, right: Uint8Array): boolean => {
  */
 export async function subscribeToPush(): Promise<PushSubscription> {
   const registration = await within(navigator.serviceWorker.ready, workerWaitMs, 'no-worker');
-  const { publicKey } = await api.get<{ publicKey: string }>('/push/public-key');
+  const { publicKey } = await api.get('/push/public-key', { answer: publicKeyAnswerSchema });
   const applicationServerKey = urlBase64ToUint8Array(publicKey);
   let subscription = await registration.pushManager.getSubscription();
   // A subscription made for other server keys (the keys were replaced) cannot be reused.

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { uuidv7, type PullResponse, type PushResponse, type UploadOutcomeResponse } from '@office/sync-protocol';
+import type { z } from 'zod';
+import { pullResponseSchema, pushResponseSchema, uploadOutcomeResponseSchema, uuidv7 } from '@office/sync-protocol';
 import { signIn, startTestServer, type TestServer } from '../../../api/src/test-support';
 import { ApiError } from '../api/http';
 import type { WorkspaceDb } from '../data/db';
@@ -21,22 +22,28 @@ afterEach(async () => {
   await server.close();
 });
 
-/** The engine's real wire calls against the real server, with a switch to cut the network. */
+/**
+ * The engine's real wire calls against the real server, with a switch to cut the network. Every answer is
+ * parsed with the protocol's schema, as the PWA's transport does: the server's answers must match them.
+ */
 function networkTransport(token: string) {
   const state = { online: true, dropNextPushAnswer: false };
-  const call = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+  const call = async <S extends z.ZodType>(path: string, answer: S, init: RequestInit = {}): Promise<z.output<S>> => {
     if (!state.online) throw new ApiError(0, 'network', 'offline');
     const response = await fetch(`${server.url}/api${path}`, {
       ...init,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     });
-    const body = (await response.json()) as T & { code?: string; message?: string };
-    if (!response.ok) throw new ApiError(response.status, body.code ?? 'internal', body.message ?? '');
-    return body;
+    const body: unknown = await response.json();
+    if (!response.ok) {
+      const failure = body as { code?: string; message?: string };
+      throw new ApiError(response.status, failure.code ?? 'internal', failure.message ?? '');
+    }
+    return answer.parse(body);
   };
   const transport: SyncTransport = {
     async push(request) {
-      const answer = await call<PushResponse>('/sync/push', { method: 'POST', body: JSON.stringify(request) });
+      const answer = await call('/sync/push', pushResponseSchema, { method: 'POST', body: JSON.stringify(request) });
       if (state.dropNextPushAnswer) {
         // The server committed, but the answer never arrives.
         state.dropNextPushAnswer = false;
@@ -45,7 +52,7 @@ function networkTransport(token: string) {
       return answer;
     },
     pull: ({ clientId, cursor, limit }) =>
-      call<PullResponse>(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`),
+      call(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`, pullResponseSchema),
     async upload(clientId, entry) {
       if (!state.online) throw new ApiError(0, 'network', 'offline');
       const form = uploadForm(clientId, entry);
@@ -54,7 +61,7 @@ function networkTransport(token: string) {
         body: form,
         headers: { authorization: `Bearer ${token}` },
       });
-      const body = (await response.json()) as UploadOutcomeResponse;
+      const body = uploadOutcomeResponseSchema.parse(await response.json());
       if (state.dropNextPushAnswer) {
         state.dropNextPushAnswer = false;
         throw new ApiError(0, 'network', 'connection reset');

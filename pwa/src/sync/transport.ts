@@ -1,12 +1,14 @@
-import type {
-  MutationOutcome,
-  PullQuery,
-  PullResponse,
-  PushRequest,
-  PushResponse,
-  SendChatFilesArgs,
-  SendDirectFilesArgs,
-  UploadOutcomeResponse,
+import {
+  pullResponseSchema,
+  pushResponseSchema,
+  uploadOutcomeResponseSchema,
+  type MutationOutcome,
+  type PullQuery,
+  type PullResponse,
+  type PushRequest,
+  type PushResponse,
+  type SendChatFilesArgs,
+  type SendDirectFilesArgs,
 } from '@office/sync-protocol';
 import { api } from '../api/http';
 import type { OutboxEntry } from '../data/db';
@@ -35,10 +37,13 @@ export function uploadForm(clientId: string, entry: OutboxEntry): FormData {
 }
 
 export const httpTransport: SyncTransport = {
-  push: (request) => api.post<PushResponse>('/sync/push', request),
+  // Answers are parsed with the protocol's schemas: a server that answers something else is a failed call
+  // (bad_answer, retried with backoff), never rows written to IndexedDB on trust.
+  push: (request) => api.post('/sync/push', request, { answer: pushResponseSchema }),
   pull: ({ clientId, cursor, limit, snapshot }) =>
-    api.get<PullResponse>(
+    api.get(
       `/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}${snapshot ? `&snapshot=${snapshot}` : ''}`,
+      { answer: pullResponseSchema },
     ),
   async upload(clientId, entry) {
     // The entry's args passed its schema (chat.sendFiles or dm.sendFiles) when it was queued.
@@ -47,7 +52,10 @@ export const httpTransport: SyncTransport = {
       entry.name === 'dm.sendFiles'
         ? `/direct-messages/conversations/${(args as SendDirectFilesArgs).conversationId}/messages`
         : '/messages/upload';
-    const answer = await api.post<UploadOutcomeResponse>(url, uploadForm(clientId, entry), { timeoutMs: 120_000 });
+    const answer = await api.post(url, uploadForm(clientId, entry), {
+      timeoutMs: 120_000,
+      answer: uploadOutcomeResponseSchema,
+    });
     return answer.outcome;
   },
 };
