@@ -142,7 +142,8 @@ export const markAllNotificationsReadCommand = defineCommand({
     const unread = unreadCount(ctx.tx, marker);
     const moved = { ...marker, readThrough: bound };
     const marked = unread - unreadCount(ctx.tx, moved);
-    if (marked === 0) return { marked: 0 };
+    // The marker moves even when it newly covers nothing: the device moved its own copy, and only a change of
+    // the server's row brings the two back to one value.
     ensureMarkerRow(ctx.tx, ctx.actor.id);
     ctx.tx
       .update(notificationMarkers)
