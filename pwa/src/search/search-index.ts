@@ -93,10 +93,14 @@ export interface SearchGroup {
   total: number;
 }
 
-/** Every word of the query must match (as a prefix, or with a typo in words of 4 letters or more). */
+/**
+ * Every word of the query must match: as a prefix, or with a typo in words of 4 letters or more (one
+ * letter off, two in words of 10 or more).
+ */
 const searchOptions = {
   prefix: true,
   fuzzy: (term: string) => (term.length >= 4 ? 0.2 : false),
+  maxFuzzy: 2,
   combineWith: 'AND',
   boost: { title: 3, name: 3 },
 } as const;
