@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { CheckSquare, Hash, MessageCircle, Search, User } from 'lucide-react';
 import { Modal } from '../components/modal';
@@ -35,7 +35,7 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
  * direct messages, people), offline too. Options are grouped, matched words marked; the arrow keys
  * move the active option (aria-activedescendant, focus stays in the box) and Enter opens it.
  */
-export function SearchDialog({ onClose }: { onClose: () => void }) {
+export function SearchDialog({ onClose, onOpened }: { onClose: () => void; onOpened: () => void }) {
   const { db, ctx } = useWorkspace();
   const navigate = useNavigate();
   const people = usePeople();
@@ -72,9 +72,10 @@ export function SearchDialog({ onClose }: { onClose: () => void }) {
     };
   }, [live]);
 
-  // Each keystroke searches the index in memory, then reads only the rows of the shown options.
+  // Each keystroke searches the index in memory, then reads only the rows of the shown options. A layout
+  // effect: the search starts before the typed character is painted, not a frame later.
   const needle = query.trim();
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!ready || needle === '') return undefined;
     let current = true;
     const groups = live.index.search(needle, perGroup, exclude);
@@ -105,7 +106,7 @@ export function SearchDialog({ onClose }: { onClose: () => void }) {
     async (item: SearchItem) => {
       if (opening) return;
       if ('path' in item.target) {
-        onClose();
+        onOpened();
         await navigate(item.target.path);
         return;
       }
@@ -113,14 +114,14 @@ export function SearchDialog({ onClose }: { onClose: () => void }) {
       setOpening(true);
       try {
         const conversationId = await startConversation(id);
-        onClose();
+        onOpened();
         await navigate('/direct-messages', { state: { activeConversationId: conversationId, recipientName: name } });
       } catch (error) {
         console.error('Starting the conversation failed', error);
         setOpening(false);
       }
     },
-    [navigate, onClose, opening, startConversation],
+    [navigate, onOpened, opening, startConversation],
   );
 
   const handleKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

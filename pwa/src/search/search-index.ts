@@ -94,15 +94,19 @@ export interface SearchGroup {
 }
 
 /**
- * Every word of the query must match: as a prefix, or with a typo in words of 4 letters or more (one
- * letter off, two in words of 10 or more).
+ * Every word of the query must match; the last one, still being typed, as a prefix. Common words match
+ * thousands of messages and each match is scored, so typo tolerance (one letter off in words of 4 letters
+ * or more, two in words of 10 or more) is tried only when the words as typed find nothing.
  */
-const searchOptions = {
-  prefix: true,
-  fuzzy: (term: string) => (term.length >= 4 ? 0.2 : false),
-  maxFuzzy: 2,
+const exactOptions = {
+  prefix: (_term: string, index: number, terms: string[]) => index === terms.length - 1,
   combineWith: 'AND',
   boost: { title: 3, name: 3 },
+} as const;
+const fuzzyOptions = {
+  ...exactOptions,
+  fuzzy: (term: string) => (term.length >= 4 ? 0.2 : false),
+  maxFuzzy: 2,
 } as const;
 
 /**
@@ -175,7 +179,8 @@ export class SearchIndex {
   search(query: string, perGroup: number, exclude: ReadonlySet<string> = new Set()): SearchGroup[] {
     if (query.trim() === '') return [];
     const groups = new Map<SearchKind, SearchGroup>(searchKinds.map((kind) => [kind, { kind, hits: [], total: 0 }]));
-    const results: SearchResult[] = this.mini.search(query, searchOptions);
+    let results: SearchResult[] = this.mini.search(query, exactOptions);
+    if (results.length === 0) results = this.mini.search(query, fuzzyOptions);
     for (const result of results) {
       const { kind, rowId } = parseDocumentId(result.id as string);
       if (exclude.has(documentId(kind, rowId))) continue;

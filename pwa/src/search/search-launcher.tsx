@@ -52,12 +52,15 @@ export function SearchButton({ className, onOpen }: { className: string | undefi
   );
 }
 
-/** The search dialog while open; nothing is shown while its code loads (a moment, and only the first time). */
-export function SearchDialogSlot({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * The search dialog while open; nothing is shown while its code loads (a moment, and only the first time).
+ * `onClose(returnFocus)`: false when an item was opened (focus goes where that item leads).
+ */
+export function SearchDialogSlot({ open, onClose }: { open: boolean; onClose: (returnFocus: boolean) => void }) {
   if (!open) return null;
   return (
     <Suspense fallback={null}>
-      <searchDialog.Component onClose={onClose} />
+      <searchDialog.Component onClose={() => onClose(true)} onOpened={() => onClose(false)} />
     </Suspense>
   );
 }

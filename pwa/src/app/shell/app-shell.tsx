@@ -61,17 +61,19 @@ export function AppShell({ user }: { user: User }) {
   useEffect(() => preloadSignedInScreens(), []);
 
   const [searchOpen, setSearchOpen] = useState(false);
-  // The control that opened search gets focus back on closing, also when the dialog (a lazy chunk) mounted
-  // after focus had already left it.
+  // The control that opened search gets focus back when search closes without opening anything (the
+  // Modal does that too, but not when the dialog, a lazy chunk, mounted after focus had left the control).
   const searchOpener = useRef<HTMLElement | null>(null);
   const openSearch = useCallback(() => {
     searchOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setSearchOpen(true);
   }, []);
-  const closeSearch = useCallback(() => {
+  const closeSearch = useCallback((returnFocus: boolean) => {
     setSearchOpen(false);
+    if (!returnFocus) return;
     requestAnimationFrame(() => {
-      if (document.activeElement === document.body && searchOpener.current?.isConnected) searchOpener.current.focus();
+      const opener = searchOpener.current;
+      if (opener?.isConnected && !document.activeElement?.closest('[role="dialog"]')) opener.focus();
     });
   }, []);
   useSearchShortcut(openSearch);
