@@ -11,6 +11,10 @@ const proxy: Record<string, ProxyOptions> = {
   '/socket.io': { target: apiTarget, ws: true, changeOrigin: true },
 };
 
+const nodeModule = /[\\/]node_modules[\\/]/;
+/** The search dialog, its index and MiniSearch: loaded when the browser is idle or search first opens. */
+const searchModule = /[\\/]pwa[\\/]src[\\/]search[\\/](?!search-launcher)|[\\/]node_modules[\\/]minisearch[\\/]/;
+
 export default defineConfig({
   root: 'pwa',
   plugins: [
@@ -60,12 +64,19 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // A few chunks rather than dozens of small ones: what the first paint needs (React and the splash),
-        // the npm libraries of the rest of the app, the app's own shared code, then one chunk per screen.
+        // the npm libraries of the rest of the app, the app's own shared code, then one chunk per screen
+        // (and one for search).
         codeSplitting: {
           groups: [
             { name: 'startup', tags: ['$initial'], priority: 3 },
-            { name: 'lib', test: /[\\/]node_modules[\\/]/, priority: 2 },
-            { name: 'shared', test: (id) => !/[\\/]pwa[\\/]src[\\/]screens[\\/]/.test(id), priority: 1 },
+            { name: 'lib', test: (id: string) => nodeModule.test(id) && !searchModule.test(id), priority: 2 },
+            {
+              name: 'shared',
+              test: (id: string) => !/[\\/]pwa[\\/]src[\\/]screens[\\/]/.test(id) && !searchModule.test(id),
+              priority: 1,
+            },
+            // Last, so it holds only what search alone needs; what it shares with the app stays in lib and shared.
+            { name: 'search', test: searchModule, priority: 0 },
           ],
         },
       },

@@ -10,6 +10,7 @@ import type {
   Task,
   User,
 } from '@office/sync-protocol';
+import { rowChangesMiddleware } from './row-changes';
 
 /** A row written optimistically and not yet confirmed by the server carries `pending: 1`. */
 export interface LocalRow {
@@ -154,6 +155,7 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
         });
     });
   db.use(unreadKeyMiddleware);
+  db.use(rowChangesMiddleware(db));
   return db;
 }
 

@@ -8,6 +8,7 @@ import { useSignOut } from '../../sync/use-sign-out';
 import { useAuth } from '../auth/use-auth';
 import { ScreenSuspense } from '../screen-suspense';
 import { preloadSignedInScreens } from '../screens';
+import { SearchButton, SearchDialogSlot, useSearchShortcut } from '../../search/search-launcher';
 import { HeaderStatus } from './header-status';
 import { MobileTopBar } from './mobile-top-bar';
 import { sectionOf } from './nav-items';
@@ -58,6 +59,24 @@ export function AppShell({ user }: { user: User }) {
   const drawerOpen = isMobile && menuOpen;
 
   useEffect(() => preloadSignedInScreens(), []);
+
+  const [searchOpen, setSearchOpen] = useState(false);
+  // The control that opened search gets focus back when search closes without opening anything (the
+  // Modal does that too, but not when the dialog, a lazy chunk, mounted after focus had left the control).
+  const searchOpener = useRef<HTMLElement | null>(null);
+  const openSearch = useCallback(() => {
+    searchOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setSearchOpen(true);
+  }, []);
+  const closeSearch = useCallback((returnFocus: boolean) => {
+    setSearchOpen(false);
+    if (!returnFocus) return;
+    requestAnimationFrame(() => {
+      const opener = searchOpener.current;
+      if (opener?.isConnected && !document.activeElement?.closest('[role="dialog"]')) opener.focus();
+    });
+  }, []);
+  useSearchShortcut(openSearch);
 
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   const toggleMenu = useCallback(() => setMenuOpen((open) => !open), []);
@@ -111,7 +130,9 @@ export function AppShell({ user }: { user: User }) {
       <a className={styles.skipLink} href={`#${mainId}`} onClick={handleSkip}>
         Skip to content
       </a>
-      {isMobile && <MobileTopBar menuOpen={drawerOpen} sidebarId={sidebarId} onToggleMenu={toggleMenu} />}
+      {isMobile && (
+        <MobileTopBar menuOpen={drawerOpen} sidebarId={sidebarId} onToggleMenu={toggleMenu} onOpenSearch={openSearch} />
+      )}
       <Sidebar
         id={sidebarId}
         user={localUser ?? user}
@@ -129,6 +150,7 @@ export function AppShell({ user }: { user: User }) {
             <SectionName pathname={pathname} />
             <div className={styles.headerActions}>
               <HeaderStatus />
+              <SearchButton className={styles.headerButton} onOpen={openSearch} />
               <NotificationBell />
             </div>
           </header>
@@ -145,6 +167,7 @@ export function AppShell({ user }: { user: User }) {
         </main>
         {workspaceReady && <RefusedWriteAlerts />}
       </div>
+      {workspaceReady && <SearchDialogSlot open={searchOpen} onClose={closeSearch} />}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { Menu, X } from 'lucide-react';
 import { BrandMark } from '../../components/brand-mark';
+import { SearchButton } from '../../search/search-launcher';
 import { HeaderStatus } from './header-status';
 import { NotificationBell } from './notification-bell';
 import styles from './mobile-top-bar.module.css';
@@ -9,10 +10,11 @@ interface MobileTopBarProps {
   /** The id of the sidebar the toggle controls. */
   sidebarId: string;
   onToggleMenu: () => void;
+  onOpenSearch: () => void;
 }
 
-/** The mobile header: logo, status slot, notification bell and menu toggle. */
-export function MobileTopBar({ menuOpen, sidebarId, onToggleMenu }: MobileTopBarProps) {
+/** The mobile header: logo, status slot, search, notification bell and menu toggle. */
+export function MobileTopBar({ menuOpen, sidebarId, onToggleMenu, onOpenSearch }: MobileTopBarProps) {
   return (
     <header className={styles.bar}>
       <div className={styles.brand}>
@@ -21,6 +23,7 @@ export function MobileTopBar({ menuOpen, sidebarId, onToggleMenu }: MobileTopBar
       </div>
       <div className={styles.actions}>
         <HeaderStatus />
+        <SearchButton className={styles.iconButton} onOpen={onOpenSearch} />
         <NotificationBell />
         <button
           type="button"

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { ArrowDown, ArrowUp, MessagesSquare, SearchX, Users, X } from 'lucide-react';
 import { SearchField } from '../../components/search-field';
 import { canModerateChatMessage, chatFileAccept, uuidv7, type Actor } from '@office/sync-protocol';
@@ -16,6 +17,8 @@ import { useWorkspace } from '../../sync/sync-context';
 import type { OutboxEntry } from '../../data/db';
 import { draftKeys } from '../../data/drafts';
 import { groupMessagesByDate } from './chat-format';
+import { olderWindowStart } from './chat-window';
+import { showFoundMessage } from './found-message';
 import { Composer } from './composer';
 import { chatEmojis } from './emojis';
 import { toQueuedFiles } from './selected-files';
@@ -53,7 +56,7 @@ const emptyClasses = {
 /** Team Chat (/chat): reads only the local database; text sends, edits and deletes work offline. */
 export function ChatScreen() {
   const { user, token } = useAuth();
-  const { ctx } = useWorkspace();
+  const { ctx, db } = useWorkspace();
   const mutate = useMutate();
   const hasSynced = useHasSynced();
   const online = useOnline();
@@ -69,7 +72,7 @@ export function ChatScreen() {
   const listRef = useRef<HTMLDivElement>(null);
   const atBottomRef = useRef(true);
   const [atBottom, setAtBottom] = useState(true);
-  const { chatWindow, loadOlder } = useChatWindow(search, atBottom);
+  const { chatWindow, loadOlder, showFrom } = useChatWindow(search, atBottom);
   const loadOlderWhenVisible = useWhenVisible(loadOlder);
   const [seenLastId, setSeenLastId] = useState<string | null>(null);
 
@@ -134,6 +137,53 @@ export function ChatScreen() {
     observer.observe(inner);
     return () => observer.disconnect();
   }, []);
+
+  // `?message=<id>` (a search result) shows that message: the window reaches back to it (with the messages
+  // before it for context), the list scrolls it into view and it is highlighted for a moment.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const messageParam = searchParams.get('message');
+  const [foundId, setFoundId] = useState<string | null>(messageParam);
+  const [seenMessageParam, setSeenMessageParam] = useState(messageParam);
+  if (messageParam !== seenMessageParam) {
+    setSeenMessageParam(messageParam);
+    if (messageParam !== null) setFoundId(messageParam);
+  }
+  useEffect(() => {
+    if (foundId === null) return undefined;
+    let current = true;
+    const reach = async () => {
+      const message = await db.chatMessages.get(foundId);
+      if (!current) return;
+      if (!message) {
+        setFoundId(null);
+        return;
+      }
+      // Not following the newest messages, or the window would be cut back to them.
+      atBottomRef.current = false;
+      setAtBottom(false);
+      scrolledOnce.current = true;
+      setSearch('');
+      const start = await olderWindowStart(db, '', message.timestamp);
+      if (current) showFrom(start);
+    };
+    reach().catch((error: unknown) => console.error('Showing the message failed', error));
+    return () => {
+      current = false;
+    };
+  }, [db, foundId, showFrom]);
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (foundId === null || !list || shownSearch !== '' || !showFoundMessage(list, foundId)) return;
+    setFoundId(null);
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        next.delete('message');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [foundId, shown, shownSearch, setSearchParams]);
 
   const handleScroll = () => {
     const list = listRef.current;

@@ -13,6 +13,8 @@ export interface ChatWindowState {
   chatWindow: ChatWindow | undefined;
   /** Adds the next `chatWindowSize` older (matching) messages; repeated calls before they arrive add them once. */
   loadOlder: () => void;
+  /** Widens the window without a search back to `start` at least (a message reached from search). */
+  showFrom: (start: string) => void;
 }
 
 /**
@@ -47,7 +49,15 @@ export function useChatWindow(search: string, following: boolean): ChatWindowSta
       });
   }, [db, isCurrent, chatWindow]);
 
-  return { chatWindow, loadOlder };
+  const showFrom = useCallback(
+    (start: string) =>
+      setAnchor((current) =>
+        current?.search === '' && current.since <= start ? current : { search: '', since: start },
+      ),
+    [],
+  );
+
+  return { chatWindow, loadOlder, showFrom };
 }
 
 /**

@@ -14,6 +14,7 @@ import { chatEmojis } from '../chat/emojis';
 import { toQueuedFiles } from '../chat/selected-files';
 import { typingText } from '../chat/typing';
 import { useTypingUsers } from '../chat/use-chat-data';
+import { showFoundMessage } from '../chat/found-message';
 import { isDirectFile } from './direct-format';
 import { DirectMessageItem } from './direct-message-item';
 import { useConversationRoom, useConversationTypingAnnouncer } from './use-conversation-realtime';
@@ -41,6 +42,8 @@ interface ConversationViewProps {
   usersById: ReadonlyMap<string, LocalUser>;
   token: string | null;
   now: Date;
+  /** A message to show (a search result), with the navigation that asked for it: each asks once. */
+  found: { messageId: string; key: string } | null;
   /** On phones: back to the conversation list. */
   onBack: (() => void) | null;
 }
@@ -50,7 +53,7 @@ interface ConversationViewProps {
  * by its parent, so typing entries and the scroll position start afresh for each one; the draft is the
  * conversation's own, kept in IndexedDB.
  */
-export function ConversationView({ summary, selfId, usersById, token, now, onBack }: ConversationViewProps) {
+export function ConversationView({ summary, selfId, usersById, token, now, found, onBack }: ConversationViewProps) {
   const { conversation, other } = summary;
   const conversationId = conversation.id;
   const mutate = useMutate();
@@ -105,6 +108,16 @@ export function ConversationView({ summary, selfId, usersById, token, now, onBac
     observer.observe(inner);
     return () => observer.disconnect();
   }, []);
+  // A message reached from search is scrolled into view (after the scroll to the newest above) and highlighted.
+  const shownFound = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list || !messages || !found || shownFound.current === found.key) return;
+    if (!showFoundMessage(list, found.messageId)) return;
+    shownFound.current = found.key;
+    atBottom.current = false;
+  }, [messages, found]);
+
   const handleScroll = () => {
     const list = listRef.current;
     if (list) atBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight <= followThresholdPx;

@@ -80,6 +80,10 @@ export function DirectMessagesScreen() {
     (total, summary) => total + (summary.conversation.id === active?.conversation.id ? 0 : summary.unreadCount),
     0,
   );
+  // `?message=<id>` (a search result): the open conversation shows that message.
+  const foundMessageId = new URLSearchParams(location.search).get('message');
+  const found = foundMessageId ? { messageId: foundMessageId, key: location.key } : null;
+
   const showList = !isMobile || active === null;
   const showConversation = !isMobile || active !== null;
 
@@ -113,6 +117,7 @@ export function DirectMessagesScreen() {
               usersById={usersById}
               token={token}
               now={now}
+              found={found}
               onBack={isMobile ? () => select(null) : null}
             />
           ) : (

@@ -1,0 +1,16 @@
+/** How long a message reached from search stays highlighted (chat.module.css animates it). */
+export const foundHighlightMs = 2_400;
+
+/**
+ * Scrolls the message `id` of a message list to the middle of the list and highlights it briefly (the
+ * `data-found` attribute, which React does not manage, so a re-render keeps it). Answers false while
+ * the message is not rendered yet.
+ */
+export function showFoundMessage(list: HTMLElement, id: string): boolean {
+  const element = list.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(id)}"]`);
+  if (!element) return false;
+  element.scrollIntoView({ block: 'center' });
+  element.setAttribute('data-found', '');
+  window.setTimeout(() => element.removeAttribute('data-found'), foundHighlightMs);
+  return true;
+}
