@@ -210,14 +210,20 @@ describe('processPush', () => {
     expect(clientRow(clientId)).toMatchObject({ userId: alice.id, lastMutationId: 1 });
   });
 
-  test("the time a change was made is clamped between the client's previous change and the server's now", async () => {
-    const alice = actorOf('alice@demo.local');
-    const clientId = uuidv7();
+  /** The time each details change was made at, as the command saw it. */
+  function recordMadeAt(): Date[] {
     const madeAt: Date[] = [];
     vi.spyOn(updateDetailsCommand, 'run').mockImplementation((ctx: CommandContext, args: RunArgs) => {
       madeAt.push(ctx.madeAt);
       return realRun(ctx, args);
     });
+    return madeAt;
+  }
+
+  test("the time a change was made is clamped between the client's previous change and the server's now", async () => {
+    const alice = actorOf('alice@demo.local');
+    const clientId = uuidv7();
+    const madeAt = recordMadeAt();
 
     const t0 = Date.now();
     processPush(db, flush, alice, request(clientId, [details(1, 'Future', undefined, '2999-01-01T00:00:00.000Z')]));
@@ -236,14 +242,11 @@ describe('processPush', () => {
     processPush(db, flush, alice, request(clientId, [details(3, 'Honest', undefined, honest)]));
     expect(madeAt[2]?.toISOString()).toBe(honest);
   });
+
   test('a change made while the previous push was in flight keeps its own time, so the order stays', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const madeAt: Date[] = [];
-    vi.spyOn(updateDetailsCommand, 'run').mockImplementation((ctx: CommandContext, args: RunArgs) => {
-      madeAt.push(ctx.madeAt);
-      return realRun(ctx, args);
-    });
+    const madeAt = recordMadeAt();
     processPush(db, flush, alice, request(clientId, [details(1, 'Registered', undefined, new Date().toISOString())]));
     // Both made before the server takes the first: the second is made after the first, before its push answers.
     await new Promise((resolve) => setTimeout(resolve, 5));
