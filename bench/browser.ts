@@ -4,6 +4,7 @@ import { chromium, type Browser, type BrowserContext, type Page, type Route } fr
 import { chromiumLaunchOptions } from '../e2e/chromium';
 import type { BenchCredentials, BrowserBenchContext } from './context';
 import { median, percentiles, type Measure } from './measure';
+import { tokenFor } from './session';
 
 // The browser figures of issue 9, measured in Debian's Chromium against the bench server:
 // a local write to the screen, the installed app's cold start offline, and a large bootstrap.
@@ -91,13 +92,7 @@ function serverCounts(url: string, who: BenchCredentials, dataDir: string): Prom
 }
 
 async function readServerCounts(url: string, who: BenchCredentials, dataDir: string): Promise<ServerCounts> {
-  const login = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(who),
-  });
-  const { token } = (await login.json()) as { token?: string };
-  if (!login.ok || !token) throw new Error(`Signing in ${who.email} over HTTP failed: ${login.status}`);
+  const token = await tokenFor(url, who);
   const read = async <T>(path: string): Promise<T> => {
     const response = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
     if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);

@@ -4,6 +4,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { chromiumLaunchOptions } from '../e2e/chromium';
 import type { BenchCredentials, BrowserBenchContext } from './context';
 import type { Measure } from './measure';
+import { tokenFor } from './session';
 
 // Lighthouse (npm, 12.x: 13 needs Node 22) with its default mobile profile: a 412 × 823 phone screen,
 // simulated 150 ms round trips, 1.6 Mbit/s down and a CPU four times slower than this one. It drives
@@ -157,13 +158,7 @@ function failed(name: string, error: unknown): Measure {
  * server lists for the user: the device has synced, as a returning user's has.
  */
 async function signInAndSync(browser: Browser, url: string, who: BenchCredentials): Promise<void> {
-  const login = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(who),
-  });
-  const { token } = (await login.json()) as { token?: string };
-  if (!login.ok || !token) throw new Error(`Signing in ${who.email} over HTTP failed: ${login.status}`);
+  const token = await tokenFor(url, who);
   const tasks = await fetch(`${url}/api/tasks`, { headers: { Authorization: `Bearer ${token}` } });
   const total = ((await tasks.json()) as { tasks: unknown[] }).tasks.length;
 

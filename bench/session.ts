@@ -31,20 +31,23 @@ export async function call<T>(
   return { status: response.status, body: (await response.json()) as T };
 }
 
+/** Signs one person in through the real login route (argon2 verification included); resolves with the token. */
+export async function tokenFor(url: string, who: { email: string; password: string }): Promise<string> {
+  const answer = await call<AuthResponse>(url, null, 'POST', '/api/auth/login', {
+    email: who.email,
+    password: who.password,
+  });
+  if (answer.status !== 200) throw new Error(`Signing in ${who.email} over HTTP answered ${answer.status}`);
+  return answer.body.token;
+}
+
 /** Signs every user in through the real login route (argon2 verification included), a few at a time. */
 export async function signInAll(url: string, users: SeededUser[]): Promise<BenchSession[]> {
   const sessions: BenchSession[] = [];
   const PARALLEL = 4;
   for (let start = 0; start < users.length; start += PARALLEL) {
     const batch = await Promise.all(
-      users.slice(start, start + PARALLEL).map(async (user) => {
-        const answer = await call<AuthResponse>(url, null, 'POST', '/api/auth/login', {
-          email: user.email,
-          password: user.password,
-        });
-        if (answer.status !== 200) throw new Error(`login of ${user.email} answered ${answer.status}`);
-        return { user, token: answer.body.token };
-      }),
+      users.slice(start, start + PARALLEL).map(async (user) => ({ user, token: await tokenFor(url, user) })),
     );
     sessions.push(...batch);
   }

@@ -71,6 +71,19 @@ function rememberedEmails(page: Page): Promise<string[]> {
 }
 
 /** Closes the app's window and opens it again without a network: a new page of the same context. */
+/** Waits until the server holds exactly one team chat message with `text`. */
+async function expectOnServerOnce(api: ApiClient, text: string, message: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const answer = await api.get<{ messages: { text: string }[] }>('/api/messages');
+        return answer.body.messages.filter((stored) => stored.text === text).length;
+      },
+      { message, timeout: 15_000 },
+    )
+    .toBe(1);
+}
+
 async function reopenOffline(context: BrowserContext, page: Page): Promise<Page> {
   await page.close();
   await goOffline(context);
@@ -148,15 +161,7 @@ test.describe('signing in offline on a device that signed in before', () => {
     await goOnline(context);
     const api = await createApiClient(person.email, person.password);
     try {
-      await expect
-        .poll(
-          async () => {
-            const answer = await api.get<{ messages: { text: string }[] }>('/api/messages');
-            return answer.body.messages.filter((message) => message.text === text).length;
-          },
-          { message: 'the offline message should reach the server once', timeout: 15_000 },
-        )
-        .toBe(1);
+      await expectOnServerOnce(api, text, 'the offline message should reach the server once');
     } finally {
       await api.dispose();
     }
@@ -256,15 +261,7 @@ test.describe('signing in offline on a device that signed in before', () => {
 
     await fillSignIn(reopened, person.email, newPassword);
     await reopened.waitForURL('**/dashboard');
-    await expect
-      .poll(
-        async () => {
-          const answer = await observer.get<{ messages: { text: string }[] }>('/api/messages');
-          return answer.body.messages.filter((message) => message.text === text).length;
-        },
-        { message: 'the queued message should reach the server once', timeout: 15_000 },
-      )
-      .toBe(1);
+    await expectOnServerOnce(observer, text, 'the queued message should reach the server once');
     await observer.dispose();
   });
 });
