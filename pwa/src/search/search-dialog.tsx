@@ -8,6 +8,8 @@ import { useWorkspace } from '../sync/sync-context';
 import { liveSearchIndexOf } from './live-search';
 import { selfDocumentId, type SearchKind } from './search-index';
 import { loadItemGroups, type SearchItem, type SearchItemGroup, type TextPart } from './search-results';
+// The search box looks like every list screen's (components/search-field).
+import fieldStyles from '../components/search-field.module.css';
 import styles from './search-dialog.module.css';
 
 /** How many options each group shows. */
@@ -151,12 +153,12 @@ export function SearchDialog({ onClose, onOpened }: { onClose: () => void; onOpe
 
   return (
     <Modal title="Search" onClose={onClose} size="large">
-      <div className={styles.field}>
-        <Search size={18} aria-hidden="true" className={styles.fieldIcon} />
+      <div className={fieldStyles.field}>
+        <Search size={18} aria-hidden="true" className={fieldStyles.icon} />
         <input
           ref={inputRef}
           type="search"
-          className={styles.input}
+          className={fieldStyles.input}
           aria-label="Search everything"
           placeholder="Search tasks, messages and people..."
           autoComplete="off"

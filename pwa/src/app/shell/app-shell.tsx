@@ -16,6 +16,8 @@ import { NotificationBell } from './notification-bell';
 import { RefusedWriteAlerts } from './refused-write-alerts';
 import { Sidebar } from './sidebar';
 import { useIsMobile } from './use-is-mobile';
+// The search button is shaped as the mobile top bar's buttons.
+import topBarStyles from './mobile-top-bar.module.css';
 import styles from './app-shell.module.css';
 
 const sidebarId = 'app-sidebar';
@@ -150,7 +152,7 @@ export function AppShell({ user }: { user: User }) {
             <SectionName pathname={pathname} />
             <div className={styles.headerActions}>
               <HeaderStatus />
-              <SearchButton className={styles.headerButton} onOpen={openSearch} />
+              <SearchButton className={topBarStyles.iconButton} onOpen={openSearch} />
               <NotificationBell />
             </div>
           </header>
