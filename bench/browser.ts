@@ -16,7 +16,7 @@ const viewport = { width: 1280, height: 800 } as const;
 /** Per-tab sessionStorage keys of the app: pwa/src/app/splash/splash-session.ts and app/auth/session-storage.ts. */
 const tabKeys = { splashShown: 'splashShown', hasActiveSession: 'hasActiveSession' } as const;
 /** pwa/src/data/db.ts: one IndexedDB per user, `office-workspace-<userId>`, stores named like the Dexie tables. */
-const databasePrefix = 'office-workspace-';
+export const databasePrefix = 'office-workspace-';
 /** The status tiles of "Update Task Status", in the order a task is moved through them. */
 const statusCycle = ['Pending', 'Working', 'Completed', 'Waiting'] as const;
 
@@ -81,7 +81,7 @@ interface ServerCounts {
 const countsCache = new Map<string, Promise<ServerCounts>>();
 
 /** The counts of one user, read once per run (the figures change statuses, never how many rows there are). */
-function serverCounts(url: string, who: BenchCredentials, dataDir: string): Promise<ServerCounts> {
+export function serverCounts(url: string, who: BenchCredentials, dataDir: string): Promise<ServerCounts> {
   const key = `${url} ${who.email}`;
   let counts = countsCache.get(key);
   if (!counts) {
@@ -113,13 +113,13 @@ async function readServerCounts(url: string, who: BenchCredentials, dataDir: str
 }
 
 /** A fresh browser profile ("device") on the bench server, the 3 s splash already shown in every tab. */
-async function newDevice(browser: Browser, url: string): Promise<BrowserContext> {
+export async function newDevice(browser: Browser, url: string): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: url, viewport, serviceWorkers: 'allow' });
   await context.addInitScript((key) => sessionStorage.setItem(key, 'true'), tabKeys.splashShown);
   return context;
 }
 
-async function signIn(page: Page, who: BenchCredentials): Promise<void> {
+export async function signIn(page: Page, who: BenchCredentials): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email', { exact: true }).fill(who.email);
   await page.getByLabel('Password', { exact: true }).fill(who.password);
@@ -155,7 +155,7 @@ const seconds = (value: number): string => `${(value / 1000).toFixed(1)} s`;
 const round = (value: number): number => Math.round(value * 10) / 10;
 
 /** A figure that could not be measured: a missed target, with the reason. */
-function failed(name: string, target: string, error: unknown): Measure {
+export function failed(name: string, target: string, error: unknown): Measure {
   const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return { name, target, result: 'not measured', met: false, values: {}, note: `Failed: ${reason}` };
 }

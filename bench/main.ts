@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundleTestServer, startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
 import { measureBrowser } from './browser';
+import type { BrowserBenchContext } from './context';
 import { measureChatAtRate, measureTaskReads, measureWriteAxis, type WriteAxis } from './http-load';
 import { measureLighthouse } from './lighthouse';
 import type { Measure } from './measure';
 import { measureFanOut, measureReconnectStorm } from './realtime';
 import { formatTable, machineFacts, writeResults } from './report';
 import { measureRowsPerMessage } from './rows';
+import { measureSearch } from './search';
 import { fullOrg, quickOrg, seedOrganisation, type SeededOrg, type SeededUser } from './seed-org';
 import { signInAll } from './session';
 import { measureOfflineQueue, measurePushThroughput } from './sync-push';
@@ -20,7 +22,7 @@ const quick = process.argv.includes('--quick');
 const keepData = process.argv.includes('--keep-data');
 /**
  * `--only=chat,push`: a subset of the figures, for looking into one finding
- * (bare chat push rows tasks offline fanout storm browser lighthouse).
+ * (bare chat push rows tasks offline fanout storm browser lighthouse search).
  */
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
@@ -36,6 +38,8 @@ const sizes = (
 ).filter((n) => Number.isInteger(n) && n >= 5);
 /** The organisation of the figures measured once (bootstrap, fan-out, offline replay): the issue's 500 people. */
 const MAIN_SIZE = 500;
+/** The search figure needs one organisation's device, whatever its size: the main one when measured, else the largest. */
+const SEARCH_SIZE = sizes.includes(MAIN_SIZE) ? MAIN_SIZE : sizes.at(-1);
 const wants = (figure: string) => !only || only.includes(figure);
 const startedAt = new Date();
 /** Progress goes to stderr; stdout carries only the table. */
@@ -148,6 +152,10 @@ async function main(): Promise<void> {
           run.pushRate = push.rate;
           measures.push(push.measure);
         }
+        if (wants('search') && members === SEARCH_SIZE) {
+          log('search figure');
+          measures.push(...(await measureSearch(browserContext(org, server.url, dataDir, members), log)));
+        }
         if (members !== MAIN_SIZE) continue;
 
         if (wants('tasks')) measures.push(...(await measureTaskReads(figures)));
@@ -165,19 +173,7 @@ async function main(): Promise<void> {
           }
         }
         if (wants('browser') || wants('lighthouse')) {
-          const manager = org.users.find((user) => user.role === 'manager');
-          const employee = org.users.find((user) => user.role === 'employee' && org.tasksByAssignee.has(user.id));
-          if (!manager || !employee)
-            throw new Error('the seeded organisation has no manager or no employee with tasks');
-          const credentials = (user: SeededUser) => ({ email: user.email, password: user.password });
-          const context = {
-            url: server.url,
-            quick,
-            dataDir,
-            members,
-            manager: credentials(manager),
-            employee: credentials(employee),
-          };
+          const context = browserContext(org, server.url, dataDir, members);
           if (wants('browser')) {
             log('browser figures');
             measures.push(...(await measureBrowser(context)));
@@ -204,6 +200,15 @@ async function main(): Promise<void> {
     `\nOffice workspace benchmark (${machine.mode}; ${machine.cpus} cpus, ${(machine.memoryBytes / 2 ** 30).toFixed(0)} GB, Node ${machine.node}; the load generator runs on the same cores)\n\n${formatTable(measures)}\n`,
   );
   log(`results written to ${file} and bench/results/latest.json`);
+}
+
+/** What the browser figures need: the server, and a manager and an employee with tasks to sign in as. */
+function browserContext(org: SeededOrg, url: string, dataDir: string, members: number): BrowserBenchContext {
+  const manager = org.users.find((user) => user.role === 'manager');
+  const employee = org.users.find((user) => user.role === 'employee' && org.tasksByAssignee.has(user.id));
+  if (!manager || !employee) throw new Error('the seeded organisation has no manager or no employee with tasks');
+  const credentials = (user: SeededUser) => ({ email: user.email, password: user.password });
+  return { url, quick, dataDir, members, manager: credentials(manager), employee: credentials(employee) };
 }
 
 /** The people who sign in: managers first (the bootstrap and the offline reader are managers), then employees with work. */
