@@ -81,24 +81,26 @@ export function rowChangesMiddleware(db: Dexie): Middleware<DBCore> {
         const table = down.table(name);
         return {
           ...table,
-          async mutate(request) {
-            const response = await table.mutate(request);
-            const listeners = listenersByDb.get(db);
-            if (!listeners?.size) return response;
-            const changes = changesOf(name, request, response);
-            if (changes.length === 0) return response;
-            // DBCore's transaction of IndexedDB is the IDBTransaction: the changes are told once it commits.
-            const transaction = request.trans as unknown as IDBTransaction & { rowChanges?: RowChange[] };
-            if (!transaction.rowChanges) {
-              const collected: RowChange[] = [];
-              transaction.rowChanges = collected;
-              transaction.addEventListener('complete', () => {
-                for (const listener of listenersByDb.get(db) ?? []) listener(collected);
-              });
-            }
-            transaction.rowChanges.push(...changes);
-            return response;
-          },
+          // `then`, not `await`: Dexie's own promise keeps the transaction alive between its requests, where a
+          // native await lets IndexedDB commit it early (PrematureCommitError).
+          mutate: (request) =>
+            table.mutate(request).then((response) => {
+              const listeners = listenersByDb.get(db);
+              if (!listeners?.size) return response;
+              const changes = changesOf(name, request, response);
+              if (changes.length === 0) return response;
+              // DBCore's transaction of IndexedDB is the IDBTransaction: the changes are told once it commits.
+              const transaction = request.trans as unknown as IDBTransaction & { rowChanges?: RowChange[] };
+              if (!transaction.rowChanges) {
+                const collected: RowChange[] = [];
+                transaction.rowChanges = collected;
+                transaction.addEventListener('complete', () => {
+                  for (const listener of listenersByDb.get(db) ?? []) listener(collected);
+                });
+              }
+              transaction.rowChanges.push(...changes);
+              return response;
+            }),
         };
       },
     }),
