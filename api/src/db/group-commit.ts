@@ -74,8 +74,10 @@ export function walFlusher(databaseFile: string): { flush: () => Promise<void>; 
     flush: () =>
       new Promise((resolve, reject) => {
         const target = open();
+        // Decided before the fsync: `close()` may clear `fd` meanwhile, and the WAL descriptor is then closed there.
+        const transient = target !== fd;
         fsync(target, (error) => {
-          if (target !== fd) closeSync(target);
+          if (transient) closeSync(target);
           if (error) reject(error);
           else resolve();
         });
