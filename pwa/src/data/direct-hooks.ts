@@ -4,6 +4,7 @@ import { conversationIdFor, isUnreadBy, type Participant } from '@office/sync-pr
 import type { LocalConversation, LocalDirectMessage, WorkspaceDb } from './db';
 import { useWorkspace } from '../sync/sync-context';
 import { useMutate } from './hooks';
+import { unsentLast } from './unsent-last';
 
 /** A conversation as the sidebar lists it: the other participant and the viewer's unread count. */
 export interface ConversationSummary {
@@ -39,16 +40,18 @@ export async function listConversationSummaries(db: WorkspaceDb, selfId: string)
     .sort((a, b) => activity(b.conversation).localeCompare(activity(a.conversation)));
 }
 
-/** The messages of one conversation, oldest first; pending ones included. */
+/** The messages of one conversation, oldest first; unsent ones last (see `unsentLast`). */
 export function useConversationMessages(conversationId: string | null): LocalDirectMessage[] | undefined {
   const { db } = useWorkspace();
   return useLiveQuery(
-    () =>
+    async () =>
       conversationId
-        ? db.directMessages
-            .where('[conversationId+createdAt]')
-            .between([conversationId, ''], [conversationId, '\uffff'])
-            .toArray()
+        ? unsentLast(
+            await db.directMessages
+              .where('[conversationId+createdAt]')
+              .between([conversationId, ''], [conversationId, '\uffff'])
+              .toArray(),
+          )
         : [],
     [db, conversationId],
   );

@@ -1,4 +1,5 @@
 import type { LocalChatMessage, WorkspaceDb } from '../../data/db';
+import { unsentLast } from '../../data/unsent-last';
 import { chatSearchMatcher } from './chat-format';
 
 /** How many messages the chat reads on open, and how many more each step back in time adds. */
@@ -21,7 +22,7 @@ export interface ChatWindow {
   requestedSince: string | null;
   /** The time of the window's oldest message: it holds every (matching) message from here on. */
   since: string;
-  /** Oldest first. */
+  /** Oldest first; unsent ones last (see `unsentLast`). */
   messages: LocalChatMessage[];
   /** Whether older (matching) messages are on the device beyond the window. */
   hasOlder: boolean;
@@ -69,7 +70,7 @@ export async function readChatWindow(
     search: search.trim(),
     requestedSince: since,
     since: windowStart,
-    messages,
+    messages: unsentLast(messages),
     hasOlder: olderMatch !== undefined,
     chatIsEmpty,
   };
