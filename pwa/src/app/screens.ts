@@ -1,4 +1,5 @@
 import { lazyChunk, type LazyChunk } from './lazy-chunk';
+import { whenIdle } from './when-idle';
 
 /** Each route's screen is a chunk of its own, loaded when the route is first shown (or preloaded). */
 export const screens = {
@@ -47,19 +48,28 @@ export function preloadScreen(pathname: string, signedIn: boolean): Promise<unkn
 }
 
 /**
- * Loads every signed-in screen once the browser is idle: moving between screens is then immediate, and
- * works offline even before the service worker has finished caching the app. Returns a cancel function.
+ * Loads every signed-in screen while the browser is idle: moving between screens is then immediate, and
+ * works offline even before the service worker has finished caching the app. One screen per idle period,
+ * each after the previous has loaded, so no evaluation burst blocks a tap on a slow phone. Returns a cancel
+ * function.
  */
 export function preloadSignedInScreens(): () => void {
-  const loadAll = () => {
-    for (const [path, screen] of Object.entries(screens)) {
-      if (!publicPaths.includes(path)) void screen.load().catch(() => undefined);
-    }
+  const pending = Object.entries(screens).flatMap(([path, screen]) => (publicPaths.includes(path) ? [] : [screen]));
+  let cancelNext = () => {};
+  let cancelled = false;
+  const loadNext = () => {
+    const screen = pending.shift();
+    if (!screen || cancelled) return;
+    void screen
+      .load()
+      .catch(() => undefined)
+      .then(() => {
+        if (!cancelled) cancelNext = whenIdle(loadNext);
+      });
   };
-  if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback(loadAll, { timeout: 5_000 });
-    return () => cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(loadAll, 1_000);
-  return () => clearTimeout(timer);
+  cancelNext = whenIdle(loadNext);
+  return () => {
+    cancelled = true;
+    cancelNext();
+  };
 }

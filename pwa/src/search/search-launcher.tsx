@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { Search } from 'lucide-react';
 import { lazyChunk } from '../app/lazy-chunk';
+import { whenIdle } from '../app/when-idle';
 
 /** The dialog and its index are a chunk of their own: the first paint never waits for them. */
 const searchDialog = lazyChunk('search-dialog', () => import('./search-dialog').then((m) => m.SearchDialog));
@@ -24,15 +25,7 @@ export function useSearchShortcut(onOpen: () => void): void {
     return () => document.removeEventListener('keydown', handleKeyDown);
   }, [onOpen]);
 
-  useEffect(() => {
-    const load = () => void searchDialog.load().catch(() => undefined);
-    if (typeof requestIdleCallback === 'function') {
-      const handle = requestIdleCallback(load, { timeout: 5_000 });
-      return () => cancelIdleCallback(handle);
-    }
-    const timer = setTimeout(load, 1_000);
-    return () => clearTimeout(timer);
-  }, []);
+  useEffect(() => whenIdle(() => void searchDialog.load().catch(() => undefined)), []);
 }
 
 /** The header's search button (desktop header and mobile top bar). */
