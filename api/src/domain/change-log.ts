@@ -2,6 +2,7 @@ import { eq, inArray, max, sql } from 'drizzle-orm';
 import type { EntityName, PutChange } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
 import { changeAudience, changeLog, meta } from '../db/schema';
+import { prepared } from '../db/prepared';
 import { syncedTables } from '../db/synced-tables';
 
 /** A change committed by a command: who may see the entity now, and who saw it before and may not any more. */
@@ -21,19 +22,31 @@ export interface ChangeRef {
 
 /** Appends one change-log row in the caller's transaction and stamps the entity's version with its sequence. */
 export function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): ChangeRef {
-  const [row] = tx
-    .insert(changeLog)
-    .values({ entity: change.entity, entityId: change.id, op: change.op })
-    .returning({ seq: changeLog.seq })
-    .all();
+  const row = prepared(tx, 'changeLog.insert', (handle) =>
+    handle
+      .insert(changeLog)
+      .values({ entity: sql.placeholder('entity'), entityId: sql.placeholder('entityId'), op: sql.placeholder('op') })
+      .returning({ seq: changeLog.seq })
+      .prepare(),
+  ).get({ entity: change.entity, entityId: change.id, op: change.op });
   if (!row) throw new Error('change_log insert returned nothing');
-  const principals = new Set([...change.audience, ...(change.formerAudience ?? [])]);
-  tx.insert(changeAudience)
-    .values([...principals].map((principal) => ({ principal, seq: row.seq })))
-    .run();
+  const insertAudience = prepared(tx, 'changeAudience.insert', (handle) =>
+    handle
+      .insert(changeAudience)
+      .values({ principal: sql.placeholder('principal'), seq: sql.placeholder('seq') })
+      .prepare(),
+  );
+  for (const principal of new Set([...change.audience, ...(change.formerAudience ?? [])]))
+    insertAudience.run({ principal, seq: row.seq });
   if (change.op === 'put') {
     const table = syncedTables[change.entity];
-    tx.update(table).set({ version: row.seq }).where(eq(table.id, change.id)).run();
+    prepared(tx, `${change.entity}.setVersion`, (handle) =>
+      handle
+        .update(table)
+        .set({ version: sql`${sql.placeholder('version')}` })
+        .where(eq(table.id, sql.placeholder('id')))
+        .prepare(),
+    ).run({ version: row.seq, id: change.id });
   }
   return { ...change, seq: row.seq };
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   canModerateChatMessage,
@@ -11,17 +11,18 @@ import {
   type ChatMessage,
 } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { chatAttachments, chatMessages } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
-import { loadChatMessages } from './read';
+import { loadChatMessage } from './read';
 import type { StoredFile } from './uploads';
 
 /** Everyone signed in reads the team chat. */
 const CHAT_AUDIENCE = ['team'];
 
 function requireMessage(tx: Tx, id: string): ChatMessage {
-  const [message] = loadChatMessages(tx, [id]);
+  const message = loadChatMessage(tx, id);
   if (!message) throw new DomainError('message_not_found', chatTexts.notFound);
   return message;
 }
@@ -40,7 +41,13 @@ function record(ctx: CommandContext, id: string): ChatMessage {
  * background queue once it is on disk.
  */
 function sendMessage(ctx: CommandContext, args: { id: string; text: string; files: StoredFile[] }): ChatMessage {
-  const existing = ctx.tx.select().from(chatMessages).where(eq(chatMessages.id, args.id)).get();
+  const existing = prepared(ctx.tx, 'chatMessages.byId', (handle) =>
+    handle
+      .select()
+      .from(chatMessages)
+      .where(eq(chatMessages.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id: args.id });
   if (existing) {
     // Security: a client id is accepted once; the same id with other content is refused, never merged.
     if (existing.userId !== ctx.actor.id || existing.text !== args.text || existing.deletedAt || args.files.length) {
@@ -49,18 +56,20 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
     return requireMessage(ctx.tx, args.id);
   }
   const stamp = ctx.now.toISOString();
-  ctx.tx
-    .insert(chatMessages)
-    .values({
-      id: args.id,
-      userId: ctx.actor.id,
-      text: args.text,
-      type: args.files.length ? 'file' : 'text',
-      pushPending: true,
-      createdAt: stamp,
-      updatedAt: stamp,
-    })
-    .run();
+  prepared(ctx.tx, 'chatMessages.insert', (handle) =>
+    handle
+      .insert(chatMessages)
+      .values({
+        id: sql.placeholder('id'),
+        userId: sql.placeholder('userId'),
+        text: sql.placeholder('text'),
+        type: sql.placeholder('type'),
+        pushPending: true,
+        createdAt: sql.placeholder('stamp'),
+        updatedAt: sql.placeholder('stamp'),
+      })
+      .prepare(),
+  ).run({ id: args.id, userId: ctx.actor.id, text: args.text, type: args.files.length ? 'file' : 'text', stamp });
   if (args.files.length)
     ctx.tx
       .insert(chatAttachments)

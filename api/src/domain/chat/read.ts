@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { ChatMessage } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { chatAttachments, chatMessages } from '../../db/schema';
 import { inSlices, usersById } from '../read-support';
 import { toAttachment } from './uploads';
@@ -46,6 +47,18 @@ function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): ChatMessage[] {
 }
 
 const live = isNull(chatMessages.deletedAt);
+
+/** The message with this id if it still exists: the query every send and edit answers with, prepared. */
+export function loadChatMessage(db: Db | Tx, id: string): ChatMessage | undefined {
+  const row = prepared(db, 'chatMessages.liveById', (handle) =>
+    handle
+      .select()
+      .from(chatMessages)
+      .where(and(live, eq(chatMessages.id, sql.placeholder('id'))))
+      .prepare(),
+  ).get({ id });
+  return row ? toChatMessages(db, [row])[0] : undefined;
+}
 
 /** The messages with these ids that still exist. */
 export function loadChatMessages(db: Db | Tx, ids: string[]): ChatMessage[] {

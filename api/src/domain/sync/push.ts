@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Actor, MutationOutcome, PushRequest, PushResponse } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { syncClients, syncMutations } from '../../db/schema';
 import { currentVersion } from '../change-log';
 import {
@@ -106,16 +107,26 @@ function applyBatch(
       const madeAt = clampMadeAt(entry.at, previousChangeAt, createdAt, now);
       previousChangeAt = madeAt.toISOString();
       const outcome = runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
-      tx.insert(syncMutations)
-        .values({
-          clientId,
-          mutationId: entry.id,
-          name: entry.name,
-          status: outcome.status,
-          code: outcome.status === 'rejected' ? outcome.code : null,
-          message: outcome.status === 'rejected' ? outcome.message : null,
-        })
-        .run();
+      prepared(tx, 'syncMutations.insert', (handle) =>
+        handle
+          .insert(syncMutations)
+          .values({
+            clientId: sql.placeholder('clientId'),
+            mutationId: sql.placeholder('mutationId'),
+            name: sql.placeholder('name'),
+            status: sql.placeholder('status'),
+            code: sql.placeholder('code'),
+            message: sql.placeholder('message'),
+          })
+          .prepare(),
+      ).run({
+        clientId,
+        mutationId: entry.id,
+        name: entry.name,
+        status: outcome.status,
+        code: outcome.status === 'rejected' ? outcome.code : null,
+        message: outcome.status === 'rejected' ? outcome.message : null,
+      });
       outcomes.push(outcome);
       last = entry.id;
     }

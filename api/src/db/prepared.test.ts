@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { openDatabase, type Db, type Tx } from './client';
+import { prepared } from './prepared';
+import { meta } from './schema';
+
+let dir: string;
+let databases: Db[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'office-prepared-'));
+  databases = [openDatabase(join(dir, 'first.db')), openDatabase(join(dir, 'second.db'))];
+});
+
+afterEach(() => {
+  for (const db of databases) db.$client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const insertMeta = (handle: Db | Tx) =>
+  prepared(handle, 'test.meta.insert', (h) =>
+    h
+      .insert(meta)
+      .values({ key: sql.placeholder('key'), value: sql.placeholder('value') })
+      .prepare(),
+  );
+const readMeta = (handle: Db | Tx, key: string) =>
+  prepared(handle, 'test.meta.read', (h) =>
+    h
+      .select({ value: meta.value })
+      .from(meta)
+      .where(eq(meta.key, sql.placeholder('key')))
+      .prepare(),
+  ).get({ key })?.value;
+
+test('a prepared query is built once per connection and runs on the database it was asked for', () => {
+  const [first, second] = databases as [Db, Db];
+  expect(insertMeta(first)).toBe(insertMeta(first));
+  expect(insertMeta(first)).not.toBe(insertMeta(second));
+  insertMeta(first).run({ key: 'where', value: 'first' });
+  insertMeta(second).run({ key: 'where', value: 'second' });
+  expect(readMeta(first, 'where')).toBe('first');
+  expect(readMeta(second, 'where')).toBe('second');
+});
+
+test('a query prepared outside a transaction takes part in a later one: it commits and rolls back with it', () => {
+  const [db] = databases as [Db];
+  insertMeta(db);
+  db.transaction((tx) => {
+    insertMeta(tx).run({ key: 'kept', value: 'yes' });
+    expect(() =>
+      tx.transaction((savepoint) => {
+        insertMeta(savepoint).run({ key: 'dropped', value: 'yes' });
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+  });
+  expect(() =>
+    db.transaction((tx) => {
+      insertMeta(tx).run({ key: 'rolled back', value: 'yes' });
+      throw new Error('failed');
+    }),
+  ).toThrow('failed');
+  expect(readMeta(db, 'kept')).toBe('yes');
+  expect(readMeta(db, 'dropped')).toBeUndefined();
+  expect(readMeta(db, 'rolled back')).toBeUndefined();
+});

@@ -1,0 +1,36 @@
+import type { Db, Tx } from './client';
+
+/**
+ * The queries every write runs (a change-log row, a chat message, a push bookkeeping row), built once per
+ * connection. Drizzle builds a query's SQL text on every call, and that building was most of the time a queued
+ * chat message took on the push path; a prepared query keeps its text and SQLite's statement, and takes its
+ * values through `sql.placeholder`.
+ *
+ * A database and every transaction and savepoint opened on it share drizzle's session, which runs each
+ * statement on the one better-sqlite3 connection: a query prepared through any of them serves all of them.
+ */
+const preparedBySession = new WeakMap<object, Map<string, unknown>>();
+
+/** Drizzle's session behind a database or transaction handle (not in its public types; stable in 0.45). */
+function sessionOf(handle: Db | Tx): object {
+  const { session } = handle as unknown as { session?: object };
+  if (!session) throw new Error('drizzle handle without a session');
+  return session;
+}
+
+/**
+ * The query `name` of this connection, built by `build` on first use. `build` must take every varying value
+ * through a placeholder: whatever else it reads is frozen into the statement.
+ */
+export function prepared<Query>(handle: Db | Tx, name: string, build: (handle: Db | Tx) => Query): Query {
+  const session = sessionOf(handle);
+  let queries = preparedBySession.get(session);
+  if (!queries) {
+    queries = new Map();
+    preparedBySession.set(session, queries);
+  }
+  if (queries.has(name)) return queries.get(name) as Query;
+  const query = build(handle);
+  queries.set(name, query);
+  return query;
+}
