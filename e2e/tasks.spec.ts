@@ -72,10 +72,21 @@ const taskCard = (page: Page, title: string): Locator =>
   taskCards(page).filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 const shownTitles = async (page: Page): Promise<string[]> =>
   sorted(await taskCards(page).getByRole('heading', { level: 3 }).allTextContents());
-/** Every card's title, after "Show more tasks" has revealed the whole list (cards render 60 at a time). */
+/**
+ * Every card's title, after "Show more tasks" has revealed the whole list (cards render 60 at a time). The
+ * button also loads more by itself once scrolled into view, so it can be gone before a locator's click lands:
+ * it is pressed from the page, where a missing button ends the loop instead of waiting for one.
+ */
 async function allShownTitles(page: Page): Promise<string[]> {
-  const showMore = page.getByRole('button', { name: /^Show more tasks/ });
-  while ((await showMore.count()) > 0) await showMore.click();
+  const pressShowMore = () =>
+    page.evaluate(() => {
+      const button = Array.from(document.querySelectorAll('button')).find((each) =>
+        each.textContent?.startsWith('Show more tasks'),
+      );
+      button?.click();
+      return button !== undefined;
+    });
+  while (await pressShowMore());
   return shownTitles(page);
 }
 const searchBox = (page: Page): Locator => page.getByRole('searchbox', { name: /^Search tasks/ });

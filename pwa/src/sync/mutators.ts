@@ -92,6 +92,14 @@ async function participant(db: WorkspaceDb, id: string): Promise<Participant> {
   };
 }
 
+/**
+ * Whether the server's copy of a row this queued write creates is already here: the server holds a message or
+ * task by this id only because it applied this write, whose answer has not arrived yet (a live change came
+ * first). Its copy, with the server's time, stays: written again as the device's draft, it would wait for the
+ * next pull among the unsent ones, and show out of order if the device went offline first.
+ */
+const heldByServer = <Row extends { version: number }>(row: Row | undefined): row is Row => (row?.version ?? 0) > 0;
+
 /** A direct message as this device shows it until the server confirms it; it becomes the conversation's last. */
 async function putLocalDirectMessage(
   db: WorkspaceDb,
@@ -100,21 +108,24 @@ async function putLocalDirectMessage(
 ): Promise<void> {
   const conversation = await db.conversations.get(message.conversationId);
   if (!conversation) return;
+  const held = await db.directMessages.get(message.id);
   const sender = await db.users.get(ctx.userId);
-  const local: LocalDirectMessage = {
-    _id: message.id,
-    id: message.id,
-    conversationId: message.conversationId,
-    participantIds: conversation.participants.map((p) => p.id),
-    sender: { _id: ctx.userId, id: ctx.userId, name: sender?.name ?? 'Unknown', avatar: sender?.avatar ?? null },
-    content: message.text,
-    text: message.text,
-    createdAt: nowIso(),
-    attachments: message.attachments,
-    version: 0,
-    pending: 1,
-  };
-  await db.directMessages.put(local);
+  const local: LocalDirectMessage = heldByServer(held)
+    ? held
+    : {
+        _id: message.id,
+        id: message.id,
+        conversationId: message.conversationId,
+        participantIds: conversation.participants.map((p) => p.id),
+        sender: { _id: ctx.userId, id: ctx.userId, name: sender?.name ?? 'Unknown', avatar: sender?.avatar ?? null },
+        content: message.text,
+        text: message.text,
+        createdAt: nowIso(),
+        attachments: message.attachments,
+        version: 0,
+        pending: 1,
+      };
+  if (local !== held) await db.directMessages.put(local);
   const { pending: _pending, ...lastMessage } = local;
   await db.conversations.update(message.conversationId, {
     lastMessage,
@@ -148,6 +159,7 @@ export const mutators: MutatorRegistry = {
   'task.create': {
     touches: taskRow,
     async apply(db, args, ctx) {
+      if (heldByServer(await db.tasks.get(args.id))) return;
       const at = nowIso();
       const status = args.status ?? 'pending';
       const creator = await userRef(db, ctx.userId);
@@ -265,6 +277,7 @@ export const mutators: MutatorRegistry = {
   'chat.send': {
     touches: chatRow,
     async apply(db, args, ctx) {
+      if (heldByServer(await db.chatMessages.get(args.id))) return;
       await db.chatMessages.put(
         await localChatMessage(db, ctx, { id: args.id, text: args.text.trim(), type: 'text', attachments: [] }),
       );
@@ -273,6 +286,7 @@ export const mutators: MutatorRegistry = {
   'chat.sendFiles': {
     touches: chatRow,
     async apply(db, args, ctx) {
+      if (heldByServer(await db.chatMessages.get(args.id))) return;
       // Until the upload, the files live only in the outbox.
       await db.chatMessages.put(
         await localChatMessage(db, ctx, {

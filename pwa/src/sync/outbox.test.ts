@@ -378,4 +378,37 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
     expect(await db.chatMessages.get(messageId)).toBeUndefined();
     engine.stop();
   });
+  test("the server's copy of a message whose send is still queued stays: its time and version, not a draft again", async () => {
+    await seeded();
+    const messageId = '01900000-0000-7000-8000-0000000000bb';
+    await mutate(db, ctx, 'chat.send', { id: messageId, text: 'Arrived first' });
+    const author = { _id: userId, id: userId, name: 'Alice Johnson', avatar: null, role: 'employee' as const };
+    const serverCopy = {
+      _id: messageId,
+      id: messageId,
+      text: 'Arrived first',
+      type: 'text' as const,
+      attachments: [],
+      userId: author,
+      userName: 'Alice Johnson',
+      userAvatar: null,
+      timestamp: '2026-11-01T00:00:00.000Z',
+      edited: false,
+      version: 4,
+    };
+    // The live change reaches the device before the push's answer: the send is still in the outbox.
+    const outcome = await applyLiveChange(
+      db,
+      ctx,
+      4,
+      { entity: 'chatMessage', op: 'put', id: messageId, data: serverCopy },
+      true,
+    );
+    expect(outcome).toBe('held');
+    expect(await db.outbox.count()).toBe(1);
+    expect(await db.chatMessages.get(messageId)).toMatchObject({
+      timestamp: '2026-11-01T00:00:00.000Z',
+      version: 4,
+    });
+  });
 });
