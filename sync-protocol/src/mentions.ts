@@ -52,23 +52,31 @@ function nameGroups(members: readonly Mentionable[]): NameGroup[] {
   return [...byKey.values()].sort((a, b) => b.length - a.length);
 }
 
-/** The mentions of `members` in `text`, in text order. Names of people not among `members` are plain text. */
-export function findMentions(text: string, members: readonly Mentionable[]): MentionMatch[] {
-  if (!text.includes('@')) return [];
+/**
+ * A reader of the mentions of `members` in a text, in text order; names of people not among `members` are plain
+ * text. Made once for many texts (a screen of messages), it sorts the names once.
+ */
+export function mentionFinder(members: readonly Mentionable[]): (text: string) => MentionMatch[] {
   const groups = nameGroups(members);
-  const found: MentionMatch[] = [];
-  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
-    if (!startsMention(text, at)) continue;
-    const from = at + 1;
-    const group = groups.find(
-      ({ key, length }) => text.slice(from, from + length).toLowerCase() === key && endsName(text, from + length),
-    );
-    if (!group) continue;
-    found.push({ start: at, end: from + group.length, userIds: group.userIds });
-    at = from + group.length - 1;
-  }
-  return found;
+  return (text) => {
+    const found: MentionMatch[] = [];
+    for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+      if (!startsMention(text, at)) continue;
+      const from = at + 1;
+      const group = groups.find(
+        ({ key, length }) => text.slice(from, from + length).toLowerCase() === key && endsName(text, from + length),
+      );
+      if (!group) continue;
+      found.push({ start: at, end: from + group.length, userIds: group.userIds });
+      at = from + group.length - 1;
+    }
+    return found;
+  };
 }
+
+/** The mentions of `members` in `text`, in text order. */
+export const findMentions = (text: string, members: readonly Mentionable[]): MentionMatch[] =>
+  text.includes('@') ? mentionFinder(members)(text) : [];
 
 /** The ids of the members mentioned in `text`, each once, in the order first mentioned. */
 export const mentionedIds = (text: string, members: readonly Mentionable[]): string[] => [

@@ -14,6 +14,7 @@ import type { Tx } from '../../db/client';
 import { chatAttachments, chatMessages } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
+import { mentionableNamedIn, notifyMentions } from '../notifications/mentions';
 import { loadChatMessages } from './read';
 import type { StoredFile } from './uploads';
 
@@ -67,6 +68,12 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
       .values(args.files.map((file) => ({ ...file, messageId: args.id })))
       .run();
   const message = record(ctx, args.id);
+  notifyMentions(ctx, mentionableNamedIn(ctx.tx, args.text), {
+    messageId: args.id,
+    text: args.text,
+    authorName: message.userName,
+    place: 'chat',
+  });
   ctx.queuePush();
   return message;
 }
