@@ -76,7 +76,7 @@ const chatLog = (page: Page): Locator => page.getByRole('log', { name: 'Team cha
 /** The messages of the list (not the attachments listed inside them). */
 const messages = (page: Page): Locator => chatLog(page).locator('li[data-message-id]');
 const message = (page: Page, text: string): Locator => messages(page).filter({ hasText: text });
-const composer = (page: Page): Locator => page.getByRole('textbox', { name: 'Type your message...' });
+const composer = (page: Page): Locator => page.getByRole('combobox', { name: 'Type your message...' });
 const pendingMarks = (scope: Page | Locator): Locator => scope.getByRole('img', { name: 'Pending sync' });
 const syncStatus = (page: Page): Locator => page.getByRole('status', { name: 'Sync status' });
 const typingLine = (page: Page): Locator => page.getByText(/is typing\.\.\.$/);

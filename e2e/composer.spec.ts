@@ -27,8 +27,8 @@ import { createTask, serverTasks, startConversation, unique } from './api-helper
 /** How many messages each burst types. */
 const burst = 5;
 
-const chatComposer = (page: Page): Locator => page.getByRole('textbox', { name: 'Type your message...' });
-const directComposer = (page: Page): Locator => page.getByRole('textbox', { name: 'Type a message...' });
+const chatComposer = (page: Page): Locator => page.getByRole('combobox', { name: 'Type your message...' });
+const directComposer = (page: Page): Locator => page.getByRole('combobox', { name: 'Type a message...' });
 const chatLog = (page: Page): Locator => page.getByRole('log', { name: 'Team chat messages' });
 const directLog = (page: Page, other: RegisteredPerson): Locator =>
   page.getByRole('log', { name: `Messages with ${other.name}` });

@@ -84,7 +84,7 @@ const messages = (page: Page, other: RegisteredPerson): Locator =>
   messageLog(page, other).locator('li[data-message-id]');
 const message = (page: Page, other: RegisteredPerson, text: string): Locator =>
   messages(page, other).filter({ hasText: text });
-const composer = (page: Page): Locator => page.getByRole('textbox', { name: 'Type a message...' });
+const composer = (page: Page): Locator => page.getByRole('combobox', { name: 'Type a message...' });
 const pendingMarks = (scope: Page | Locator): Locator => scope.getByRole('img', { name: 'Pending sync' });
 
 async function openConversation(page: Page, other: RegisteredPerson): Promise<void> {

@@ -274,7 +274,7 @@ test.describe('team chat', () => {
     await page
       .locator('input[type=file]')
       .setInputFiles({ name: 'minutes.pdf', mimeType: 'text/html', buffer: Buffer.from('<script>1</script>') });
-    await page.getByRole('textbox', { name: 'Type your message...' }).fill(text);
+    await page.getByRole('combobox', { name: 'Type your message...' }).fill(text);
     await page.keyboard.press('Enter');
     const alert = refusals(page).getByRole('alert');
     await expect(alert.getByText(/^Failed to upload files: /)).toBeVisible();

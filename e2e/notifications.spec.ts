@@ -235,6 +235,9 @@ test.describe('the bell on the desktop header', () => {
       await expect(notice).toContainText(sender.name);
       await page.keyboard.press('Tab');
       await expect(markAllButton(page)).toBeFocused();
+      // The Mentions filter (e2e/chat-mentions.spec.ts) sits between the header and the list.
+      await page.keyboard.press('Tab');
+      await expect(panel(page).getByRole('button', { name: 'Mentions' })).toBeFocused();
       await page.keyboard.press('Tab');
       await expect(notice).toBeFocused();
       await page.keyboard.press('Enter');

@@ -154,7 +154,7 @@ test.describe('signing in offline on a device that signed in before', () => {
 
     const text = `Written offline after reopening ${unique()}`;
     await sidebar(reopened).getByRole('link', { name: 'Chat' }).click();
-    await reopened.getByRole('textbox', { name: 'Type your message...' }).fill(text);
+    await reopened.getByRole('combobox', { name: 'Type your message...' }).fill(text);
     await reopened.keyboard.press('Enter');
     await expect(reopened.getByText(text)).toBeVisible();
 
@@ -237,7 +237,7 @@ test.describe('signing in offline on a device that signed in before', () => {
     await reopened.waitForURL('**/dashboard');
     const text = `Queued before the session ended ${unique()}`;
     await sidebar(reopened).getByRole('link', { name: 'Chat' }).click();
-    await reopened.getByRole('textbox', { name: 'Type your message...' }).fill(text);
+    await reopened.getByRole('combobox', { name: 'Type your message...' }).fill(text);
     await reopened.keyboard.press('Enter');
     await expect(reopened.getByText(text)).toBeVisible();
 

@@ -162,7 +162,7 @@ test.describe('search everything', () => {
     await page.getByRole('link', { name: 'Chat' }).click();
     await expect(page.getByRole('log', { name: 'Team chat messages' })).toBeVisible();
     await goOffline(context);
-    await page.getByRole('textbox', { name: 'Type your message...' }).fill(`Offline ${word} note`);
+    await page.getByRole('combobox', { name: 'Type your message...' }).fill(`Offline ${word} note`);
     await page.getByRole('button', { name: 'Send message' }).click();
 
     await openWithShortcut(page);

@@ -16,6 +16,7 @@ export * from './commands/notifications';
 export * from './policies/tasks';
 export * from './dates';
 export * from './text';
+export * from './mentions';
 export * from './commands/auth';
 export * from './commands/index';
 export * from './policies/roles';

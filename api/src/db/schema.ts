@@ -30,7 +30,11 @@ export const users = sqliteTable(
     /** The change-log sequence number of this row's last change. */
     version: integer('version').notNull().default(0),
   },
-  (t) => [uniqueIndex('users_email_unique').on(t.email)],
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    // A message's @mentions are looked up by name, ignoring case, without reading the whole directory.
+    index('users_name_lower').on(sql`lower(${t.name})`),
+  ],
 );
 
 /** One row per committed change, in commit order (SQLite has one writer). */

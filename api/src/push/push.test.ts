@@ -612,6 +612,28 @@ describe('team chat push: coalesced per person, skipped for whoever is in the ap
     // One held message is pushed as itself when the window ends.
     expect(payloadOf(held, subscriber)).toMatchObject({ title: `New message from ${bob.user.name}`, tag: 'team-chat' });
   });
+
+  test('a mention is its own push at once, leading to the message, while its team chat notice is held', async () => {
+    const { alice, bob } = people;
+    const subscriber = newSubscriber(endpointFor('chat-mention'));
+    await subscribe(alice, subscriber);
+    await post(bob, uniqueText('Team news'));
+    await waitForRequests(subscriber.endpoint, 1);
+    const text = uniqueText('@Alice Johnson can you check');
+    const mentioning = await post(bob, text);
+    const [, mention, held] = await waitForRequests(subscriber.endpoint, 3);
+    if (!mention || !held) throw new Error('missing pushes');
+    const stored = db().select().from(notifications).where(eq(notifications.type, 'mention')).all();
+    const notice = stored.find((row) => row.data.messageId === mentioning);
+    expect(payloadOf(mention, subscriber)).toEqual({
+      title: `${bob.user.name} mentioned you in Team Chat`,
+      body: text.length > 50 ? `${text.slice(0, 50)}...` : text,
+      url: `/chat?message=${mentioning}`,
+      tag: `notification-${notice?.id}`,
+      notificationId: notice?.id,
+    });
+    expect(payloadOf(held, subscriber)).toMatchObject({ title: `New message from ${bob.user.name}`, tag: 'team-chat' });
+  });
 });
 
 describe('the push queue is stored', () => {

@@ -154,6 +154,8 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
           entry.rowKeys = rowKeysOf(entry.undo);
         });
     });
+  // The bell's Mentions filter lists the newest mention notices by index (issue 18).
+  db.version(7).stores({ notifications: 'id, createdAt, pending, unreadAt, [type+createdAt]' });
   db.use(unreadKeyMiddleware);
   db.use(rowChangesMiddleware(db));
   return db;

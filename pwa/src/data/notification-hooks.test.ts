@@ -4,7 +4,7 @@ import { mutate } from '../sync/mutate';
 import { freshDb } from '../sync/test-support';
 import { markAllThrough } from '../app/shell/notification-format';
 import type { WorkspaceDb } from './db';
-import { countUnreadNotifications, isUnreadNotice, listNotifications } from './notification-hooks';
+import { countUnreadNotifications, isUnreadNotice, listMentions, listNotifications } from './notification-hooks';
 
 // Ids are UUIDs, as the read-mark mutations' schemas require: `n1` becomes ...0001 (messages are m11 and up).
 const uuid = (id: string): string => `00000000-0000-7000-8000-${id.slice(1).padStart(12, '0')}`;
@@ -75,6 +75,29 @@ describe('the bell’s queries', () => {
     ]);
     expect((await listNotifications(db, me, 2)).map((n) => n.title)).toEqual(['Notice n3', 'Notice n2']);
     expect(await countUnreadNotifications(db, me)).toBe(3);
+  });
+
+  test('the Mentions filter lists only mention notices, newest first, read as the marker says', async () => {
+    db = freshDb(me);
+    await db.notificationMarkers.put(marker({ readThrough: '2026-05-14T08:30:00.000Z' }));
+    const mention = (id: string, createdAt: string): Notification => ({
+      ...aNotification(id, createdAt),
+      type: 'mention',
+      title: `Mention ${id}`,
+    });
+    await db.notifications.bulkPut([
+      mention('n1', '2026-05-14T08:00:00.000Z'),
+      aNotification('n2', '2026-05-14T09:00:00.000Z'),
+      mention('n3', '2026-05-14T10:00:00.000Z'),
+      mention('n4', '2026-05-14T09:30:00.000Z'),
+    ]);
+    await db.chatMessages.put(aMessage('m11', '2026-05-14T11:00:00.000Z', '@Me hello'));
+    expect((await listMentions(db, me)).map((n) => [n.title, n.read])).toEqual([
+      ['Mention n3', false],
+      ['Mention n4', false],
+      ['Mention n1', true],
+    ]);
+    expect((await listMentions(db, me, 1)).map((n) => n.title)).toEqual(['Mention n3']);
   });
 
   test('team chat messages by others since the person joined are their notices, merged in time order', async () => {

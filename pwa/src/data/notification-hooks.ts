@@ -1,3 +1,4 @@
+import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { chatNotice, readByMarker, type NotificationMarker } from '@office/sync-protocol';
 import type { LocalChatMessage, LocalNotification, WorkspaceDb } from './db';
@@ -59,6 +60,25 @@ export async function listNotifications(
     .slice(0, limit);
 }
 
+/** Which notices the bell lists: all of them, or the mentions of the person only. */
+export type NotificationFilter = 'all' | 'mentions';
+
+/** The newest mention notices first (they are stored notices; team chat notices are never mentions). */
+export async function listMentions(
+  db: WorkspaceDb,
+  userId: string,
+  limit = NOTIFICATION_LIST_LIMIT,
+): Promise<LocalNotification[]> {
+  const marker = await markerOf(db, userId);
+  const mentions = await db.notifications
+    .where('[type+createdAt]')
+    .between(['mention', Dexie.minKey], ['mention', Dexie.maxKey])
+    .reverse()
+    .limit(limit)
+    .toArray();
+  return mentions.map((notification) => withMarker(notification, marker));
+}
+
 /**
  * How many of the person's notices are unread on this device, pending read marks included, from indexes only:
  * stored ones unread after the marker, plus the team chat messages after it (all less the person's own) less
@@ -99,9 +119,15 @@ export async function isUnreadNotice(db: WorkspaceDb, userId: string, id: string
 }
 
 /** The bell's list, live: it follows pulls, socket changes and optimistic read marks. */
-export function useNotifications(limit = NOTIFICATION_LIST_LIMIT): LocalNotification[] | undefined {
+export function useNotifications(
+  filter: NotificationFilter = 'all',
+  limit = NOTIFICATION_LIST_LIMIT,
+): LocalNotification[] | undefined {
   const { db, ctx } = useWorkspace();
-  return useLiveQuery(() => listNotifications(db, ctx.userId, limit), [db, ctx.userId, limit]);
+  return useLiveQuery(
+    () => (filter === 'mentions' ? listMentions : listNotifications)(db, ctx.userId, limit),
+    [db, ctx.userId, filter, limit],
+  );
 }
 
 /** The unread count, live (undefined while reading). */

@@ -83,6 +83,14 @@ export function notificationUrl(notification: {
   const conversationId = notification.data.conversationId;
   if (notification.type === 'direct_message' && typeof conversationId === 'string')
     return `/direct-messages?conversation=${conversationId}`;
+  if (notification.type === 'mention') {
+    // A mention opens its message, as a search result does.
+    const messageId = notification.data.messageId;
+    const at = typeof messageId === 'string' ? `message=${messageId}` : '';
+    if (typeof conversationId === 'string')
+      return `/direct-messages?conversation=${conversationId}${at ? `&${at}` : ''}`;
+    return at ? `/chat?${at}` : '/chat';
+  }
   if (notification.type === 'chat_message') return '/chat';
   return '/dashboard';
 }

@@ -11,6 +11,7 @@ export const notificationTypes = [
   'task_overdue',
   'chat_message',
   'direct_message',
+  'mention',
   'custom',
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
@@ -89,3 +90,10 @@ export function chatNotice(
     version: source.version,
   };
 }
+
+/** Where a mention was written: the team chat or a direct message. */
+export type MentionPlace = 'chat' | 'direct';
+
+/** The title of a `mention` notification: "Bob Smith mentioned you in Team Chat" or "... in a direct message". */
+export const mentionTitle = (authorName: string, place: MentionPlace): string =>
+  `${authorName} mentioned you in ${place === 'chat' ? 'Team Chat' : 'a direct message'}`;

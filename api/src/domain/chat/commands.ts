@@ -15,6 +15,7 @@ import { prepared } from '../../db/prepared';
 import { chatAttachments, chatMessages } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
+import { mentionableNamedIn, notifyMentions } from '../notifications/mentions';
 import { loadChatMessage } from './read';
 import type { StoredFile } from './uploads';
 
@@ -76,6 +77,12 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
       .values(args.files.map((file) => ({ ...file, messageId: args.id })))
       .run();
   const message = record(ctx, args.id);
+  notifyMentions(ctx, mentionableNamedIn(ctx.tx, args.text), {
+    messageId: args.id,
+    text: args.text,
+    authorName: message.userName,
+    place: 'chat',
+  });
   ctx.queuePush();
   return message;
 }

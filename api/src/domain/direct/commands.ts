@@ -20,6 +20,7 @@ import { conversations, directAttachments, directMessages, users } from '../../d
 import type { StoredFile } from '../chat/uploads';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
+import { notifyMentions } from '../notifications/mentions';
 import { DIRECT_NOTICE_CUT, notify } from '../notifications/notify';
 import { conversationRow, isParticipant, loadConversations, loadDirectMessages, type ConversationRow } from './read';
 
@@ -136,6 +137,21 @@ function sendMessage(
       },
     },
   ]);
+  // Only the conversation's other participant can be mentioned in it.
+  const recipient = args.text.includes('@')
+    ? ctx.tx
+        .select({ id: users.id, name: users.name })
+        .from(users)
+        .where(and(eq(users.id, recipientId), isNull(users.deactivatedAt)))
+        .get()
+    : undefined;
+  notifyMentions(ctx, recipient ? [recipient] : [], {
+    messageId: args.id,
+    text: args.text,
+    authorName: senderName,
+    place: 'direct',
+    conversationId: args.conversationId,
+  });
   ctx.announce({
     to: audienceOf(conversation),
     event: 'new-message',

@@ -7,6 +7,7 @@ import {
   CheckCheck,
   ClipboardCheck,
   ClipboardList,
+  AtSign,
   Mail,
   MessageSquareText,
   MessagesSquare,
@@ -19,7 +20,7 @@ import { useNow } from '../../components/use-now';
 import { UserAvatar } from '../../components/user-avatar';
 import type { LocalNotification } from '../../data/db';
 import { useMutate } from '../../data/hooks';
-import { useNotifications, useUnreadNotificationCount } from '../../data/notification-hooks';
+import { useNotifications, useUnreadNotificationCount, type NotificationFilter } from '../../data/notification-hooks';
 import { avatarOf, nameOf, type People } from '../../data/people';
 import { usePeople } from '../../data/use-people';
 import { useOptionalWorkspace } from '../../sync/sync-context';
@@ -34,6 +35,7 @@ const typeIcons: Record<NotificationType, LucideIcon> = {
   task_overdue: TriangleAlert,
   chat_message: MessagesSquare,
   direct_message: Mail,
+  mention: AtSign,
   custom: Bell,
 };
 
@@ -49,7 +51,8 @@ export function NotificationBell() {
 }
 
 function LiveNotificationBell() {
-  const notifications = useNotifications();
+  const [filter, setFilter] = useState<NotificationFilter>('all');
+  const notifications = useNotifications(filter);
   const unread = useUnreadNotificationCount() ?? 0;
   const people = usePeople();
   const mutate = useMutate();
@@ -111,7 +114,11 @@ function LiveNotificationBell() {
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
         aria-haspopup="dialog"
-        onClick={() => setOpen((value) => !value)}
+        onClick={() => {
+          // The list opens on every notice; the Mentions filter is chosen each time.
+          setFilter('all');
+          setOpen((value) => !value);
+        }}
       >
         <Bell size={20} aria-hidden="true" />
         {unread > 0 && (
@@ -128,6 +135,8 @@ function LiveNotificationBell() {
           people={people}
           onOpenNotification={handleOpenNotification}
           onMarkAllRead={handleMarkAllRead}
+          filter={filter}
+          onFilterChange={setFilter}
         />
       )}
     </div>
@@ -143,6 +152,9 @@ interface NotificationPanelProps {
   people?: People;
   onOpenNotification: (notification: LocalNotification) => void;
   onMarkAllRead: () => void;
+  /** Whether the list shows every notice or the person's mentions only. */
+  filter?: NotificationFilter;
+  onFilterChange?: (filter: NotificationFilter) => void;
 }
 
 const nobody: People = new Map();
@@ -164,6 +176,8 @@ export function NotificationPanel({
   people = nobody,
   onOpenNotification,
   onMarkAllRead,
+  filter = 'all',
+  onFilterChange,
 }: NotificationPanelProps) {
   const panelRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
@@ -215,11 +229,33 @@ export function NotificationPanel({
           Mark all as read
         </button>
       </div>
+      {onFilterChange && (
+        <div className={styles.filters}>
+          <button
+            type="button"
+            className={styles.filter}
+            aria-pressed={filter === 'mentions'}
+            onClick={() => onFilterChange(filter === 'mentions' ? 'all' : 'mentions')}
+          >
+            <AtSign size={14} aria-hidden="true" />
+            Mentions
+          </button>
+        </div>
+      )}
 
       {notifications === undefined ? (
         <p className={styles.loading} role="status">
           Loading...
         </p>
+      ) : notifications.length === 0 && filter === 'mentions' ? (
+        <EmptyState
+          variant="compact"
+          icon={<AtSign size={24} />}
+          title="No mentions yet"
+          titleAs="p"
+          text="When someone writes @ and your name in a message, it shows up here."
+          classNames={{ root: styles.empty, icon: styles.emptyIcon }}
+        />
       ) : notifications.length === 0 ? (
         <EmptyState
           variant="compact"
@@ -230,7 +266,11 @@ export function NotificationPanel({
           classNames={{ root: styles.empty, icon: styles.emptyIcon }}
         />
       ) : (
-        <ul className={styles.list} aria-label="Notification list" onKeyDown={handleListKeyDown}>
+        <ul
+          className={styles.list}
+          aria-label={filter === 'mentions' ? 'Mentions' : 'Notification list'}
+          onKeyDown={handleListKeyDown}
+        >
           {notifications.map((notification) => {
             const Icon = typeIcons[notification.type];
             const sender = notification.sender;

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useSearchParams } from 'react-router-dom';
 import { ArrowDown, ArrowUp, MessagesSquare, SearchX, Users, X } from 'lucide-react';
 import { SearchField } from '../../components/search-field';
-import { canModerateChatMessage, chatFileAccept, uuidv7, type Actor } from '@office/sync-protocol';
+import { canModerateChatMessage, chatFileAccept, mentionFinder, uuidv7, type Actor } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { mobileMediaQuery } from '../../app/shell/use-is-mobile';
 import { EmptyState } from '../../components/empty-state';
@@ -81,6 +81,9 @@ export function ChatScreen() {
   const self = usersById.get(selfId);
   const actor: Actor = { id: selfId, role: self?.role ?? user?.role ?? 'employee' };
   const onlineCount = users ? countOnline(users, presence) : 0;
+  // Anyone on the team can be mentioned; the composer offers everyone but the writer.
+  const findMentions = useMemo(() => mentionFinder(users ?? []), [users]);
+  const mentionables = useMemo(() => (users ?? []).filter((person) => person.id !== selfId), [users, selfId]);
 
   // The window answers the search it was read for, which lags the search box by one read.
   const shown = useMemo(() => chatWindow?.messages ?? [], [chatWindow]);
@@ -323,6 +326,8 @@ export function ChatScreen() {
                             canModerate={canModerateChatMessage(actor, message)}
                             now={now}
                             search={shownSearch}
+                            findMentions={findMentions}
+                            selfId={selfId}
                             token={token}
                             onEdit={handleEdit}
                             onDelete={handleDelete}
@@ -350,6 +355,7 @@ export function ChatScreen() {
             placeholder="Type your message..."
             accept={chatFileAccept}
             emojis={chatEmojis}
+            mentionables={mentionables}
             onSend={handleSend}
             failureText={sendFailed}
             isRefusedUpload={isChatUpload}

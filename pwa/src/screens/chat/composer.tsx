@@ -1,11 +1,13 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { CircleAlert, Paperclip, SendHorizontal, Smile, X } from 'lucide-react';
-import { chatLimits, formatFileSize } from '@office/sync-protocol';
+import { chatLimits, formatFileSize, mentionQueryAt } from '@office/sync-protocol';
+import { UserAvatar } from '../../components/user-avatar';
 import type { OutboxEntry } from '../../data/db';
 import { useOutbox } from '../../data/hooks';
 import { useDraft } from '../../data/use-draft';
 import { useWriteQueue } from '../../data/use-write-queue';
 import { LocalWriteError } from '../../sync/mutate';
+import { suggestMentions, type MentionCandidate } from './mention-suggestions';
 import { addFiles, fileKey } from './selected-files';
 import type { TypingAnnouncer } from './typing-announcer';
 import styles from './chat.module.css';
@@ -22,6 +24,8 @@ export interface ComposerProps {
   /** Whether a picked file is of a type this screen takes (the picker's filter can be switched off). */
   acceptsFile?: (file: File) => boolean;
   emojis: readonly string[];
+  /** Whom typing `@` offers (the team, or a conversation's other participant), from the local directory. */
+  mentionables: readonly MentionCandidate[];
   /**
    * Queues the message (text trimmed; files possibly none); rejects when it cannot be saved. Sends run
    * one after another in the order they were made.
@@ -48,6 +52,7 @@ export function Composer({
   accept,
   acceptsFile,
   emojis,
+  mentionables,
   onSend,
   failureText,
   isRefusedUpload,
@@ -66,6 +71,17 @@ export function Composer({
   const [files, setFiles] = useState<File[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [emojiOpen, setEmojiOpen] = useState(false);
+  // Where the caret is, so the `@` being typed before it can be read; and the `@` whose list Escape closed.
+  const [caret, setCaret] = useState<number | null>(null);
+  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const [activeIndex, setActiveIndex] = useState(0);
+  const listId = useId();
+
+  const mentionQuery = caret === null ? null : mentionQueryAt(text, Math.min(caret, text.length));
+  const suggestions = mentionQuery ? suggestMentions(mentionables, mentionQuery.query) : [];
+  const mentionOpen = mentionQuery !== null && mentionQuery.at !== dismissedAt && suggestions.length > 0;
+  const active = mentionOpen ? Math.min(activeIndex, suggestions.length - 1) : -1;
+  const optionId = (index: number) => `${listId}-option-${index}`;
 
   const trimmed = text.trim();
   const hasFiles = files.length > 0;
@@ -104,6 +120,32 @@ export function Composer({
     announcer.input(value.trim() !== '');
   };
 
+  const followCaret = (field: HTMLTextAreaElement) => {
+    const at = field.selectionStart === field.selectionEnd ? field.selectionStart : null;
+    setCaret(at);
+    const query = at === null ? null : mentionQueryAt(field.value, at);
+    if (query?.at !== mentionQuery?.at || query?.query !== mentionQuery?.query) setActiveIndex(0);
+    if (query?.at !== dismissedAt) setDismissedAt(null);
+  };
+
+  /** Puts "@Full Name " in place of the `@` and what was typed after it, and the caret after it. */
+  const insertMention = (person: MentionCandidate) => {
+    if (!mentionQuery || caret === null) return;
+    const inserted = `@${person.name} `;
+    const end = Math.min(caret, text.length);
+    const next = text.slice(0, mentionQuery.at) + inserted + text.slice(end);
+    if (next.length > chatLimits.textMax) return;
+    updateText(next);
+    const position = mentionQuery.at + inserted.length;
+    setCaret(position);
+    setActiveIndex(0);
+    const field = textRef.current;
+    requestAnimationFrame(() => {
+      field?.focus();
+      field?.setSelectionRange(position, position);
+    });
+  };
+
   const send = () => {
     if (!hasMessage) return;
     const taken = draft.take();
@@ -125,6 +167,27 @@ export function Composer({
   };
 
   const handleKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mentionOpen && !event.nativeEvent.isComposing) {
+      const chosen = suggestions[active];
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setActiveIndex((active + step + suggestions.length) % suggestions.length);
+        return;
+      }
+      if ((event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey && chosen) {
+        event.preventDefault();
+        insertMention(chosen);
+        return;
+      }
+      if (event.key === 'Escape') {
+        // Closes the list only: the screen around the composer does not see this Escape.
+        event.preventDefault();
+        event.stopPropagation();
+        setDismissedAt(mentionQuery.at);
+        return;
+      }
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       send();
@@ -165,6 +228,29 @@ export function Composer({
 
   return (
     <div className={styles.composer}>
+      {mentionOpen && (
+        <ul id={listId} className={styles.mentionList} role="listbox" aria-label="People to mention">
+          {suggestions.map((person, index) => (
+            <li
+              key={person.id}
+              id={optionId(index)}
+              role="option"
+              aria-selected={index === active}
+              className={styles.mentionOption}
+              // The text box keeps the focus (and the caret) while an option is picked.
+              onPointerDown={(event) => event.preventDefault()}
+              onClick={() => insertMention(person)}
+            >
+              <span aria-hidden="true">
+                <UserAvatar src={person.avatar} name={person.name} size={24} />
+              </span>
+              <span className={styles.mentionName} data-name="">
+                {person.name}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
       {refusedUpload && !error && (
         <p className={styles.composerError} role="alert">
           <CircleAlert size={16} aria-hidden="true" />
@@ -237,12 +323,23 @@ export function Composer({
             className={styles.textInput}
             placeholder={placeholder}
             aria-label={placeholder}
+            // The combobox pattern: typing `@` opens a list of people, chosen with the arrow keys and Enter or Tab.
+            role="combobox"
+            aria-autocomplete="list"
+            aria-expanded={mentionOpen}
+            aria-controls={mentionOpen ? listId : undefined}
+            aria-activedescendant={mentionOpen ? optionId(active) : undefined}
             rows={1}
             maxLength={chatLimits.textMax}
             value={text}
-            onChange={(event) => updateText(event.target.value)}
+            onChange={(event) => {
+              updateText(event.target.value);
+              followCaret(event.target);
+            }}
+            onSelect={(event) => followCaret(event.currentTarget)}
             onKeyDown={handleKeyDown}
             onBlur={() => {
+              setCaret(null);
               if (text.trim() === '') announcer.stop();
             }}
           />

@@ -1,12 +1,13 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { EllipsisVertical, Pencil, Trash2 } from 'lucide-react';
-import { chatLimits } from '@office/sync-protocol';
+import { chatLimits, type MentionMatch } from '@office/sync-protocol';
 import type { LocalChatMessage } from '../../data/db';
 import { UserAvatar } from '../../components/user-avatar';
 import { PendingMark } from '../../sync/pending-mark';
 import { AttachmentList } from './attachment-list';
 import { formatChatTime } from './chat-format';
 import { Highlight } from './highlight';
+import { MessageText } from './message-text';
 import styles from './chat.module.css';
 
 /** Room the Edit/Delete menu needs below its button. */
@@ -22,6 +23,9 @@ interface MessageItemProps {
   canModerate: boolean;
   now: Date;
   search: string;
+  /** Reads the @mentions of the team's members in a text. */
+  findMentions: (text: string) => MentionMatch[];
+  selfId: string;
   token: string | null;
   /** Saves an edit; resolves with an error message, or null when saved. */
   onEdit: (id: string, text: string) => Promise<string | null>;
@@ -37,6 +41,8 @@ export const MessageItem = memo(function MessageItem({
   canModerate,
   now,
   search,
+  findMentions,
+  selfId,
   token,
   onEdit,
   onDelete,
@@ -178,7 +184,7 @@ export const MessageItem = memo(function MessageItem({
             >
               {hasText && (
                 <p className={styles.messageText}>
-                  <Highlight text={message.text} search={search} />
+                  <MessageText text={message.text} findMentions={findMentions} selfId={selfId} search={search} />
                 </p>
               )}
               {message.attachments.length > 0 && <AttachmentList attachments={message.attachments} token={token} />}

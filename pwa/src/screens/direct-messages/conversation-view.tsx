@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ArrowLeft, CircleAlert, MessageCircle } from 'lucide-react';
-import { directFileAccept, isUnreadBy, readByOf, uuidv7 } from '@office/sync-protocol';
+import { directFileAccept, isUnreadBy, mentionFinder, readByOf, uuidv7 } from '@office/sync-protocol';
 import type { LocalDirectMessage, LocalUser, OutboxEntry } from '../../data/db';
 import { useConversationMessages, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
 import { useMutate, useOutbox } from '../../data/hooks';
@@ -70,6 +70,16 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const otherUser = usersById.get(other.id);
   const otherName = otherUser?.name ?? other.name;
   const otherAvatar = otherUser ? otherUser.avatar : other.avatar;
+  // Only the participants can be mentioned in a conversation; the composer offers the other one.
+  const selfName = usersById.get(selfId)?.name ?? '';
+  const mentionables = useMemo(
+    () => [{ id: other.id, name: otherName, avatar: otherAvatar }],
+    [other.id, otherName, otherAvatar],
+  );
+  const findMentions = useMemo(
+    () => mentionFinder([...mentionables, { id: selfId, name: selfName }]),
+    [mentionables, selfId, selfName],
+  );
   const typingLine = typingText(typing.map((entry) => usersById.get(entry.userId)?.name ?? entry.userName));
 
   // An open conversation stays read: what arrives while it is open is marked read at once.
@@ -221,6 +231,8 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
                       senderAvatar={sender ? sender.avatar : message.sender.avatar}
                       read={isOwn && readByOf(message, conversation).length > 0}
                       now={now}
+                      findMentions={findMentions}
+                      selfId={selfId}
                       token={token}
                       onDelete={handleDelete}
                     />
@@ -248,6 +260,7 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
         accept={directFileAccept}
         acceptsFile={isDirectFile}
         emojis={directEmojis}
+        mentionables={mentionables}
         onSend={handleSend}
         failureText={() => sendFailed}
         isRefusedUpload={isRefusedUpload}

@@ -1,10 +1,12 @@
 import { memo } from 'react';
+import type { MentionMatch } from '@office/sync-protocol';
 import { Check, CheckCheck, Trash2 } from 'lucide-react';
 import type { LocalDirectMessage } from '../../data/db';
 import { UserAvatar } from '../../components/user-avatar';
 import { PendingMark } from '../../sync/pending-mark';
 import { AttachmentList } from '../chat/attachment-list';
 import { formatChatTime } from '../chat/chat-format';
+import { MessageText } from '../chat/message-text';
 import chatStyles from '../chat/chat.module.css';
 import styles from './direct-messages.module.css';
 
@@ -17,6 +19,9 @@ interface DirectMessageItemProps {
   /** Whether the other participant has read this (own) message. */
   read: boolean;
   now: Date;
+  /** Reads the @mentions of the conversation's participants in a text. */
+  findMentions: (text: string) => MentionMatch[];
+  selfId: string;
   token: string | null;
   onDelete: (message: LocalDirectMessage) => void;
 }
@@ -29,6 +34,8 @@ export const DirectMessageItem = memo(function DirectMessageItem({
   senderAvatar,
   read,
   now,
+  findMentions,
+  selfId,
   token,
   onDelete,
 }: DirectMessageItemProps) {
@@ -43,7 +50,11 @@ export const DirectMessageItem = memo(function DirectMessageItem({
       <div className={`${chatStyles.messageBody} ${styles.messageBody}`}>
         <div className={chatStyles.bubbleRow}>
           <div className={chatStyles.bubble}>
-            {hasText && <p className={chatStyles.messageText}>{message.text}</p>}
+            {hasText && (
+              <p className={chatStyles.messageText}>
+                <MessageText text={message.text} findMentions={findMentions} selfId={selfId} />
+              </p>
+            )}
             {message.attachments.length > 0 && <AttachmentList attachments={message.attachments} token={token} />}
           </div>
           {isOwn && (

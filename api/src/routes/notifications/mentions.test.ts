@@ -1,0 +1,140 @@
+import { describe, expect, test } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  conversationIdFor,
+  notificationSchema,
+  uuidv7,
+  type ChatMessage,
+  type Conversation,
+  type DirectMessage,
+  type Notification,
+} from '@office/sync-protocol';
+import { notifications } from '../../db/schema';
+import { uniqueText } from '../../test-support';
+import { mutation, useSeededServer, type Session } from '../../test-api-client';
+
+// @mentions (issue 18): the server reads them from the text of a team chat or direct message when it is sent,
+// over REST and through /api/sync/push alike, and stores one `mention` notification per person mentioned.
+
+const { people, db, call, push, registerEmployee } = useSeededServer();
+
+/** The mention notifications stored about a message, as [recipient, title, message]. */
+const mentionsAbout = (messageId: string) =>
+  db()
+    .select()
+    .from(notifications)
+    .where(
+      and(eq(notifications.type, 'mention'), sql`json_extract(${notifications.data}, '$.messageId') = ${messageId}`),
+    )
+    .all()
+    .map((row) => [row.recipientId, row.title, row.message]);
+
+async function sendChat(by: Session, text: string): Promise<ChatMessage> {
+  const res = await call<{ message: ChatMessage }>(by, 'POST', '/api/messages', { id: uuidv7(), text });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.message;
+}
+
+async function sendDirect(by: Session, to: Session, text: string): Promise<DirectMessage> {
+  const base = '/api/direct-messages/conversations';
+  const started = await call<{ conversation: Conversation }>(by, 'POST', base, { recipientId: to.user.id });
+  expect(started.status, JSON.stringify(started.body)).toBeLessThan(300);
+  const res = await call<{ message: DirectMessage }>(by, 'POST', `${base}/${started.body.conversation.id}/messages`, {
+    text,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.message;
+}
+
+describe('mentions in team chat', () => {
+  test('a message mentioning Alice makes exactly one mention notice, hers; none for the author or a non-member', async () => {
+    const { alice, bob } = people;
+    const text = `@alice johnson, see this. @Alice Johnson again, @Bob Smith (me) and @Nobody Here ${uniqueText('x')}`;
+
+    const message = await sendChat(bob, text);
+
+    expect(mentionsAbout(message.id)).toEqual([
+      [alice.user.id, 'Bob Smith mentioned you in Team Chat', `${text.slice(0, 50)}...`],
+    ]);
+    const listed = await call<{ notifications: Notification[] }>(alice, 'GET', '/api/notifications?limit=100');
+    const notice = listed.body.notifications.find((n) => n.type === 'mention' && n.data.messageId === message.id);
+    expect(notificationSchema.parse(notice)).toMatchObject({
+      recipient: alice.user.id,
+      sender: { id: bob.user.id, name: 'Bob Smith' },
+      title: 'Bob Smith mentioned you in Team Chat',
+      read: false,
+      data: { messageId: message.id },
+    });
+  });
+
+  test('the longest name wins, and a deactivated member is mentioned no more', async () => {
+    const [ida, idaMay, gone] = await Promise.all([
+      registerEmployee('Ida'),
+      registerEmployee('Ida May Mention'),
+      registerEmployee('Gone Mention'),
+    ]);
+    expect((await call(people.manager, 'DELETE', `/api/auth/users/${gone.user.id}`)).status).toBe(200);
+
+    const message = await sendChat(people.carol, 'Hi @Ida May Mention and @Gone Mention');
+
+    expect(mentionsAbout(message.id).map(([recipient]) => recipient)).toEqual([idaMay.user.id]);
+    expect(mentionsAbout(message.id).map(([recipient]) => recipient)).not.toContain(ida.user.id);
+  });
+
+  test('a message with no mention stores no notification at all', async () => {
+    const before = db().select({ id: notifications.id }).from(notifications).all().length;
+    await sendChat(people.alice, `Plain text to everyone, mail bob@Bob Smith ${uniqueText('plain')}`);
+    expect(db().select({ id: notifications.id }).from(notifications).all().length).toBe(before);
+  });
+});
+
+describe('mentions in direct messages', () => {
+  test('only the other participant can be mentioned: a named non-participant gets nothing', async () => {
+    const { alice, bob, carol } = people;
+    const text = `@Bob Smith and @Carol Davis, ${uniqueText('dm')}`;
+
+    const message = await sendDirect(alice, bob, text);
+
+    expect(mentionsAbout(message.id)).toEqual([[bob.user.id, 'Alice Johnson mentioned you in a direct message', text]]);
+    const row = db()
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.type, 'mention'), eq(notifications.recipientId, bob.user.id)))
+      .all()
+      .find((n) => n.data.messageId === message.id);
+    expect(row?.data).toEqual({ messageId: message.id, conversationId: conversationIdFor(alice.user.id, bob.user.id) });
+    expect(mentionsAbout(message.id).map(([recipient]) => recipient)).not.toContain(carol.user.id);
+  });
+});
+
+describe('mentions through /api/sync/push', () => {
+  test('a queued message makes its mention once, however often the push is replayed', async () => {
+    const [sam, tia] = await Promise.all([registerEmployee('Sam Queue'), registerEmployee('Tia Queue')]);
+    const clientId = uuidv7();
+    const chatId = uuidv7();
+    const directId = uuidv7();
+    const conversationId = conversationIdFor(sam.user.id, tia.user.id);
+    const batch = [
+      mutation(1, 'chat.send', { id: chatId, text: 'Written offline for @Tia Queue' }),
+      mutation(2, 'dm.start', { recipientId: tia.user.id }),
+      mutation(3, 'dm.send', { id: directId, conversationId, text: '@tia queue, offline too' }),
+    ];
+
+    const first = await push(sam, clientId, batch);
+    const replay = await push(sam, clientId, batch);
+    // The same message again under a new mutation id (a client that lost its answer) is the same message.
+    const again = await push(sam, clientId, [
+      mutation(4, 'chat.send', { id: chatId, text: 'Written offline for @Tia Queue' }),
+    ]);
+
+    expect(first.outcomes.map((outcome) => outcome.status)).toEqual(['applied', 'applied', 'applied']);
+    expect(replay.outcomes.map((outcome) => outcome.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    expect(again.outcomes.map((outcome) => outcome.status)).toEqual(['applied']);
+    expect(mentionsAbout(chatId)).toEqual([
+      [tia.user.id, 'Sam Queue mentioned you in Team Chat', 'Written offline for @Tia Queue'],
+    ]);
+    expect(mentionsAbout(directId)).toEqual([
+      [tia.user.id, 'Sam Queue mentioned you in a direct message', '@tia queue, offline too'],
+    ]);
+  });
+});

@@ -1,0 +1,200 @@
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import {
+  expect,
+  goOffline,
+  goOnline,
+  openDevice,
+  phoneViewport,
+  registerPerson,
+  saveScreen,
+  signIn,
+  test,
+  type ApiClient,
+} from './fixtures';
+import { serverNotifications, startConversation, unique } from './api-helpers';
+
+// @mentions (issue 18): typing @ in the team chat or direct-message composer offers people from the device's
+// directory (a combobox with a listbox, chosen by keyboard); a mention shows marked in the message; the server
+// reads it from the text and the mentioned person's bell lists it live, under its Mentions filter too. Offline,
+// a mention waits in the outbox like any message and is noticed once it reaches the server.
+
+const chatComposer = (page: Page): Locator => page.getByRole('combobox', { name: 'Type your message...' });
+const directComposer = (page: Page): Locator => page.getByRole('combobox', { name: 'Type a message...' });
+const suggestions = (page: Page): Locator => page.getByRole('listbox', { name: 'People to mention' });
+/** The names the list offers, in order (each option is named by the person's name alone). */
+const offered = (page: Page): Locator => suggestions(page).getByRole('option').locator('[data-name]');
+const chatMessage = (page: Page, text: string): Locator =>
+  page.getByRole('log', { name: 'Team chat messages' }).locator('li[data-message-id]').filter({ hasText: text });
+const bell = (page: Page): Locator => page.getByRole('button', { name: /^Notifications/ });
+const panel = (page: Page): Locator => page.getByRole('dialog', { name: 'Notifications' });
+const mentionsToggle = (page: Page): Locator => panel(page).getByRole('button', { name: 'Mentions' });
+const mentionItems = (page: Page): Locator => panel(page).getByRole('list', { name: 'Mentions' }).getByRole('button');
+
+/** The mention notifications the server holds for `api`'s person. */
+const serverMentions = async (api: ApiClient) =>
+  (await serverNotifications(api)).notifications.filter((notification) => notification.type === 'mention');
+
+/**
+ * Saves the viewport to test-results/screens/<name>.png: a full-page capture can flip the layout to mobile for a
+ * moment, which re-mounts the desktop header and closes the bell's list (see e2e/notifications.spec.ts).
+ */
+async function saveViewport(page: Page, name: string): Promise<void> {
+  const dir = join(process.env.E2E_RESULTS_DIR ?? 'test-results', 'screens');
+  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled' });
+}
+
+/** Serious and critical accessibility problems inside `selector`. */
+async function seriousProblems(page: Page, selector: string): Promise<string[]> {
+  const audit = await new AxeBuilder({ page })
+    .include(selector)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return audit.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+test('in team chat, @ offers people by keyboard; the mention is marked, reaches its person live and waits offline', async ({
+  page,
+  context,
+  browser,
+  apiAs,
+}) => {
+  // Two devices and four steps, offline included, on a machine shared with other workers.
+  test.slow();
+  // A word only these two people's names hold, so the list offers exactly them.
+  const word = `Qz${unique().replace(/\W/g, '').slice(-6)}`;
+  const writer = await registerPerson('Wren Writer');
+  const milo = await registerPerson(`Milo ${word}`);
+  const mina = await registerPerson(`Mina ${word}`);
+  const minaApi = await apiAs(mina.email, mina.password);
+  const [minaContext, minaPage] = await openDevice(browser, mina);
+
+  await signIn(page, writer.email, writer.password);
+  await page.goto('/chat');
+  await expect(chatComposer(page)).toBeVisible();
+  await expect(page.getByRole('log', { name: 'Team chat messages' })).toBeVisible();
+  const tag = unique();
+  const sent = `please check the budget ${tag}`;
+
+  await test.step('typing @ and part of a name opens the list; arrows move, Enter inserts the full name', async () => {
+    await chatComposer(page).pressSequentially(`Hi @${word.toLowerCase()}`);
+    await expect(chatComposer(page)).toHaveAttribute('aria-expanded', 'true');
+    await expect(offered(page)).toHaveText([milo.name, mina.name]);
+    const first = suggestions(page).getByRole('option', { name: milo.name });
+    await expect(first).toHaveAttribute('aria-selected', 'true');
+    await expect(chatComposer(page)).toHaveAttribute('aria-activedescendant', (await first.getAttribute('id')) ?? '');
+    expect(await seriousProblems(page, '[role="listbox"]')).toEqual([]);
+    await saveScreen(page, 'mentions-chat-suggestions-1280');
+
+    await chatComposer(page).press('ArrowDown');
+    await expect(suggestions(page).getByRole('option', { name: mina.name })).toHaveAttribute('aria-selected', 'true');
+    await chatComposer(page).press('ArrowDown');
+    await expect(first).toHaveAttribute('aria-selected', 'true');
+    await chatComposer(page).press('ArrowUp');
+    await chatComposer(page).press('Enter');
+    await expect(suggestions(page)).toHaveCount(0);
+    await expect(chatComposer(page)).toHaveAttribute('aria-expanded', 'false');
+    await expect(chatComposer(page)).toHaveValue(`Hi @${mina.name} `);
+
+    // Escape closes the list and keeps the text; typing on after the name does not reopen it.
+    await chatComposer(page).pressSequentially('and @mi');
+    await expect(suggestions(page)).toBeVisible();
+    await chatComposer(page).press('Escape');
+    await expect(suggestions(page)).toHaveCount(0);
+    for (let i = 0; i < 'and @mi'.length; i++) await chatComposer(page).press('Backspace');
+    await chatComposer(page).pressSequentially(sent);
+    await expect(chatComposer(page)).toHaveValue(`Hi @${mina.name} ${sent}`);
+    await chatComposer(page).press('Enter');
+    await expect(chatComposer(page)).toHaveValue('');
+  });
+
+  await test.step('the mention is marked in the message', async () => {
+    const mark = chatMessage(page, sent).locator('mark[data-mention]');
+    await expect(mark).toHaveText(`@${mina.name}`);
+    await expect(mark).toHaveAttribute('data-mention', '');
+    await saveScreen(page, 'mentions-chat-message-1280');
+  });
+
+  await test.step("Mina's bell lists it live; the Mentions filter shows it alone; it opens the message", async () => {
+    await expect
+      .poll(async () => (await serverMentions(minaApi)).map((n) => n.title))
+      .toEqual([`${writer.name} mentioned you in Team Chat`]);
+    await bell(minaPage).click();
+    await expect(panel(minaPage).getByRole('list', { name: 'Notification list' })).toContainText(
+      `${writer.name} mentioned you in Team Chat`,
+    );
+    await mentionsToggle(minaPage).click();
+    await expect(mentionsToggle(minaPage)).toHaveAttribute('aria-pressed', 'true');
+    await expect(mentionItems(minaPage)).toHaveCount(1);
+    await expect(mentionItems(minaPage)).toContainText(`${writer.name} mentioned you in Team Chat`);
+    await expect(mentionItems(minaPage)).toContainText(`Hi @${mina.name}`);
+    expect(await seriousProblems(minaPage, '[role="dialog"]')).toEqual([]);
+    await saveViewport(minaPage, 'mentions-bell-filter-1280');
+
+    await mentionItems(minaPage).click();
+    await expect(minaPage).toHaveURL(/\/chat/);
+    const mark = chatMessage(minaPage, sent).locator('mark[data-mention]');
+    await expect(mark).toHaveText(`@${mina.name}`);
+    // Her own mention stands out.
+    await expect(mark).toHaveAttribute('data-mention', 'self');
+  });
+
+  await test.step('offline, a mention waits like any message and is noticed once it arrives', async () => {
+    const offlineText = `written on the train ${tag}`;
+    await goOffline(context);
+    await chatComposer(page).pressSequentially(`@mina ${word.toLowerCase()}`);
+    await expect(offered(page)).toHaveText([mina.name]);
+    await chatComposer(page).press('Tab');
+    await chatComposer(page).pressSequentially(offlineText);
+    await chatComposer(page).press('Enter');
+    await expect(chatMessage(page, offlineText).getByRole('img', { name: 'Pending sync' })).toBeVisible();
+    await expect(chatMessage(page, offlineText).locator('mark[data-mention]')).toHaveText(`@${mina.name}`);
+    expect(await serverMentions(minaApi), 'nothing reaches the server while offline').toHaveLength(1);
+
+    await goOnline(context);
+    await expect(chatMessage(page, offlineText).getByRole('img', { name: 'Pending sync' })).toHaveCount(0, {
+      timeout: 15_000,
+    });
+    await expect.poll(async () => (await serverMentions(minaApi)).length).toBe(2);
+    await bell(minaPage).click();
+    await mentionsToggle(minaPage).click();
+    await expect(mentionItems(minaPage)).toHaveCount(2);
+    await expect(mentionItems(minaPage).first()).toContainText(offlineText.slice(0, 20));
+  });
+
+  await minaContext.close();
+});
+
+test('on a phone, a direct message mentions its other participant only', async ({ browser, apiAs }) => {
+  const word = `Qy${unique().replace(/\W/g, '').slice(-6)}`;
+  const writer = await registerPerson(`Dana ${word}`);
+  const other = await registerPerson(`Omar ${word}`);
+  const writerApi = await apiAs(writer.email, writer.password);
+  const otherApi = await apiAs(other.email, other.password);
+  const conversationId = await startConversation(writerApi, other);
+
+  const [context, page] = await openDevice(browser, writer, phoneViewport);
+  await page.goto(`/direct-messages?conversation=${conversationId}`);
+  await expect(directComposer(page)).toBeVisible();
+
+  // Dana's own name holds the same word, but in a conversation only its other participant is offered.
+  await directComposer(page).pressSequentially(`@${word.slice(0, 4)}`);
+  await expect(offered(page)).toHaveText([other.name]);
+  expect(await seriousProblems(page, '[role="listbox"]')).toEqual([]);
+  await saveScreen(page, 'mentions-direct-suggestions-375');
+  await directComposer(page).press('Enter');
+  const text = `can you look at this ${unique()}`;
+  await directComposer(page).pressSequentially(text);
+  await directComposer(page).press('Enter');
+
+  const sent = page.locator('li[data-message-id]').filter({ hasText: text });
+  await expect(sent.locator('mark[data-mention]')).toHaveText(`@${other.name}`);
+  await saveScreen(page, 'mentions-direct-message-375');
+  await expect
+    .poll(async () => (await serverMentions(otherApi)).map((n) => n.title))
+    .toEqual([`${writer.name} mentioned you in a direct message`]);
+  await context.close();
+});
