@@ -355,6 +355,7 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
       text: 'Hello',
       type: 'text' as const,
       attachments: [],
+      reactions: [],
       userId: author,
       userName: 'Alice Johnson',
       userAvatar: null,
