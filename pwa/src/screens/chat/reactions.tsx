@@ -112,7 +112,7 @@ export function ReactionList({
   return (
     <div className={styles.row}>
       {reactions.length > 0 && (
-        <ul className={styles.row} aria-label="Reactions">
+        <ul className={`${styles.row} ${styles.list}`} aria-label="Reactions">
           {reactions.map((reaction) => {
             const mine = reaction.userIds.includes(selfId);
             const isQueued = queued?.has(reaction.emoji) ?? false;
