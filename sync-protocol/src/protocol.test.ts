@@ -27,6 +27,7 @@ const recordedHashes: readonly { protocolVersion: number; sha256: string }[] = [
   { protocolVersion: 3, sha256: '3e9ac2e4b2c0e1e78513e8ecb7519ac5586437952c4c4a9534f4bf4686d2f8bc' },
   { protocolVersion: 4, sha256: 'b534aa8c2b7f602170eb91a7de5c6a5e4f97a8c1cd79a0579b78fb2336624181' },
   { protocolVersion: 5, sha256: '353311f8e1aac8887b3a3d7cb18788345db6a21c5602cc0e3f126150599bb63e' },
+  { protocolVersion: 6, sha256: 'e860ca0a18e7ff9012ab3ce024c5e45f621fdd73750648e1f84802faccfd3adb' },
   { protocolVersion: 7, sha256: '568f036594e947713f9f197938556bdccf23c93becac59a4807a3e699663e880' },
 ];
 

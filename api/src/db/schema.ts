@@ -4,6 +4,7 @@ import type {
   AttachmentKind,
   NotificationType,
   PresenceStatus,
+  ReactionEmoji,
   Role,
   TaskPriority,
   TaskStatus,
@@ -274,6 +275,25 @@ export const chatAttachments = sqliteTable(
   (t) => [index('chat_attachments_message').on(t.messageId)],
 );
 
+/**
+ * One person's reaction to a team chat message: one row, whatever the size of the team. The key makes a
+ * reaction given twice one row; reactions are read per message through the key's leading column.
+ */
+export const chatReactions = sqliteTable(
+  'chat_reactions',
+  {
+    messageId: text('message_id')
+      .notNull()
+      .references(() => chatMessages.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    emoji: text('emoji').$type<ReactionEmoji>().notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.emoji] })],
+);
+
 /** A conversation between two users; its id follows from theirs (conversationIdFor). */
 export const conversations = sqliteTable(
   'conversations',
@@ -328,6 +348,22 @@ export const directAttachments = sqliteTable(
     kind: text('kind').$type<AttachmentKind>().notNull(),
   },
   (t) => [index('direct_attachments_message').on(t.messageId)],
+);
+
+/** One person's reaction to a direct message, as chatReactions is for the team chat. */
+export const directReactions = sqliteTable(
+  'direct_reactions',
+  {
+    messageId: text('message_id')
+      .notNull()
+      .references(() => directMessages.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    emoji: text('emoji').$type<ReactionEmoji>().notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.emoji] })],
 );
 
 /** A browser's web push subscription; one user may have several devices. */

@@ -154,6 +154,20 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
           entry.rowKeys = rowKeysOf(entry.undo);
         });
     });
+  // Protocol 6: messages carry their reactions. Rows kept from before show none until the re-bootstrap the
+  // new protocol starts brings them, so a chat opened offline right after the update still renders.
+  db.version(6)
+    .stores({})
+    .upgrade(async (tx) => {
+      for (const name of ['chatMessages', 'directMessages'] as const) {
+        await tx
+          .table<LocalChatMessage | LocalDirectMessage, string>(name)
+          .toCollection()
+          .modify((row) => {
+            row.reactions = (row as Partial<Pick<LocalChatMessage, 'reactions'>>).reactions ?? [];
+          });
+      }
+    });
   // The bell's Mentions filter lists the newest mention notices by index (issue 18).
   db.version(7).stores({ notifications: 'id, createdAt, pending, unreadAt, [type+createdAt]' });
   db.use(unreadKeyMiddleware);

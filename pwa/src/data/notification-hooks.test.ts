@@ -38,6 +38,7 @@ const aMessage = (id: string, timestamp: string, text: string, author = other): 
   timestamp,
   edited: false,
   attachments: [],
+  reactions: [],
   version: 1,
 });
 

@@ -49,6 +49,7 @@ const aChat = (n: number, text: string): ChatMessage => ({
   timestamp: `2030-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`,
   edited: false,
   attachments: [],
+  reactions: [],
   version: 1,
 });
 
@@ -62,6 +63,7 @@ const aDirect = (n: number, text: string): DirectMessage => ({
   text,
   createdAt: '2030-01-01T00:00:00.000Z',
   attachments: [],
+  reactions: [],
   version: 1,
 });
 

@@ -3,6 +3,7 @@ import {
   formatFileSize,
   readByMarker,
   uuidv7,
+  withReaction,
   type Attachment,
   type AttachmentKind,
   type MutationArgs,
@@ -54,6 +55,7 @@ async function localChatMessage(
     userAvatar: avatar,
     timestamp: nowIso(),
     edited: false,
+    reactions: [],
     version: 0,
     pending: 1,
   };
@@ -122,11 +124,12 @@ async function putLocalDirectMessage(
         text: message.text,
         createdAt: nowIso(),
         attachments: message.attachments,
+        reactions: [],
         version: 0,
         pending: 1,
       };
   if (local !== held) await db.directMessages.put(local);
-  const { pending: _pending, ...lastMessage } = local;
+  const { pending: _pending, reactions: _reactions, ...lastMessage } = local;
   await db.conversations.update(message.conversationId, {
     lastMessage,
     lastMessageAt: local.createdAt,
@@ -310,6 +313,18 @@ export const mutators: MutatorRegistry = {
       await db.chatMessages.delete(args.id);
     },
   },
+  'chat.react': {
+    touches: chatRow,
+    // A set, not a toggle: applied again on every rebase, it leaves the same reactions. The message is not
+    // marked pending (it is sent); the reaction shows as queued from the outbox (use-pending-reactions.ts).
+    async apply(db, args, ctx) {
+      const message = await db.chatMessages.get(args.id);
+      if (!message) return;
+      await db.chatMessages.update(args.id, {
+        reactions: withReaction(message.reactions, ctx.userId, args.emoji, args.on),
+      });
+    },
+  },
   'dm.start': {
     touches: (args, ctx) => [{ table: 'conversations', key: conversationIdFor(ctx.userId, args.recipientId.trim()) }],
     async apply(db, args, ctx) {
@@ -354,6 +369,17 @@ export const mutators: MutatorRegistry = {
       const conversation = await db.conversations.get(args.conversationId);
       if (conversation?.lastMessage?.id === args.id)
         await db.conversations.update(args.conversationId, { lastMessage: null, pending: 1 });
+    },
+  },
+  'dm.react': {
+    touches: (args) => [{ table: 'directMessages', key: args.id }],
+    // As chat.react: a set, and the message stays as sent.
+    async apply(db, args, ctx) {
+      const message = await db.directMessages.get(args.id);
+      if (!message) return;
+      await db.directMessages.update(args.id, {
+        reactions: withReaction(message.reactions, ctx.userId, args.emoji, args.on),
+      });
     },
   },
   'dm.markRead': {

@@ -32,11 +32,13 @@ export const mutationLabels: Record<MutationName, string> = {
   'chat.edit': 'Chat message edit',
   'chat.delete': 'Chat message deletion',
   'chat.sendFiles': 'Chat message with files',
+  'chat.react': 'Chat reaction',
   'dm.start': 'New conversation',
   'dm.send': 'Direct message',
   'dm.sendFiles': 'Direct message with files',
   'dm.delete': 'Direct message deletion',
   'dm.markRead': 'Conversation read mark',
+  'dm.react': 'Direct message reaction',
   'notification.markRead': 'Notification read mark',
   'notification.markAllRead': 'Notifications read mark',
 };

@@ -355,6 +355,7 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
       text: 'Hello',
       type: 'text' as const,
       attachments: [],
+      reactions: [],
       userId: author,
       userName: 'Alice Johnson',
       userAvatar: null,
@@ -394,6 +395,7 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
       userAvatar: null,
       timestamp: '2026-11-01T00:00:00.000Z',
       edited: false,
+      reactions: [],
       version: 4,
     };
     // The live change reaches the device before the push's answer: the send is still in the outbox.

@@ -17,6 +17,7 @@ import {
   sendDirectFilesArgsSchema,
   startConversationArgsSchema,
 } from './direct';
+import { reactChatArgsSchema, reactDirectArgsSchema } from './reactions';
 
 /** Argument schema of every command that a client may queue offline and push through sync. */
 export const mutationArgsSchemas = {
@@ -31,11 +32,13 @@ export const mutationArgsSchemas = {
   'chat.edit': editChatArgsSchema,
   'chat.delete': deleteChatArgsSchema,
   'chat.sendFiles': sendChatFilesArgsSchema,
+  'chat.react': reactChatArgsSchema,
   'dm.start': startConversationArgsSchema,
   'dm.send': sendDirectArgsSchema,
   'dm.sendFiles': sendDirectFilesArgsSchema,
   'dm.delete': deleteDirectArgsSchema,
   'dm.markRead': markReadArgsSchema,
+  'dm.react': reactDirectArgsSchema,
   'notification.markRead': markNotificationReadArgsSchema,
   'notification.markAllRead': markAllNotificationsReadArgsSchema,
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../ids';
 import { roles } from './user';
+import { messageReactionSchema } from './reaction';
 
 /** How an attachment is shown (spec section 3). */
 export const attachmentKinds = ['image', 'video', 'audio', 'pdf', 'document', 'archive', 'other'] as const;
@@ -37,6 +38,7 @@ export const chatMessageSchema = z.object({
   timestamp: z.string(),
   edited: z.boolean(),
   attachments: z.array(attachmentSchema),
+  reactions: z.array(messageReactionSchema),
   version: z.number().int(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;

@@ -72,6 +72,7 @@ describe('read markers', () => {
     text: 'Hi',
     createdAt,
     attachments: [],
+    reactions: [],
     version: 1,
   });
   const at = '2025-03-01T10:00:00.000Z';

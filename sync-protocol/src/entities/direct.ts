@@ -3,6 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { idSchema } from '../ids';
 import { roles } from './user';
 import { attachmentSchema } from './chat';
+import { messageReactionSchema } from './reaction';
 
 /** A participant of a conversation, with how far they have read it (null: nothing yet). */
 export const participantSchema = z.object({
@@ -27,6 +28,7 @@ export const directMessageSchema = z.object({
   text: z.string(),
   createdAt: z.string(),
   attachments: z.array(attachmentSchema),
+  reactions: z.array(messageReactionSchema),
   version: z.number().int(),
 });
 export type DirectMessage = z.infer<typeof directMessageSchema>;
@@ -47,8 +49,11 @@ export const conversationSchema = z.object({
   _id: idSchema,
   id: idSchema,
   participants: z.array(participantSchema).length(2),
-  /** Null when there is none yet, or the last one was deleted. */
-  lastMessage: directMessageSchema.nullable(),
+  /**
+   * Null when there is none yet, or the last one was deleted. Without its reactions: those travel with the
+   * message itself, so a reaction does not rewrite the conversation.
+   */
+  lastMessage: directMessageSchema.omit({ reactions: true }).nullable(),
   lastMessageAt: z.string().nullable(),
   createdAt: z.string(),
   version: z.number().int(),

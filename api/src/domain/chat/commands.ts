@@ -7,15 +7,17 @@ import {
   chatMessages as chatTexts,
   deleteChatArgsSchema,
   editChatArgsSchema,
+  reactChatArgsSchema,
   sendChatArgsSchema,
   type ChatMessage,
 } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
-import { chatAttachments, chatMessages } from '../../db/schema';
+import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { mentionableNamedIn, notifyMentions } from '../notifications/mentions';
+import { dropReactions, setReaction } from '../reactions/store';
 import { loadChatMessage } from './read';
 import type { StoredFile } from './uploads';
 
@@ -129,7 +131,29 @@ export const deleteChatCommand = defineCommand({
     const message = requireMessage(ctx.tx, args.id);
     if (!canModerateChatMessage(ctx.actor, message)) throw new DomainError('forbidden', chatTexts.notYours);
     ctx.tx.update(chatMessages).set({ deletedAt: ctx.now.toISOString() }).where(eq(chatMessages.id, args.id)).run();
+    dropReactions(ctx.tx, chatReactions, args.id);
     ctx.record({ entity: 'chatMessage', id: args.id, op: 'delete', audience: CHAT_AUDIENCE });
     return { id: args.id };
+  },
+});
+
+/**
+ * `chat.react`: PUT /api/messages/{id}/reactions/{emoji} and its sync mutation. Every member reacts to the
+ * team chat. The message goes out again with its reactions, to the same audience; setting what is already so
+ * records nothing.
+ */
+export const reactChatCommand = defineCommand({
+  name: 'chat.react',
+  args: reactChatArgsSchema,
+  run(ctx, args) {
+    const message = requireMessage(ctx.tx, args.id);
+    const changed = setReaction(ctx.tx, chatReactions, {
+      messageId: args.id,
+      userId: ctx.actor.id,
+      emoji: args.emoji,
+      on: args.on,
+      at: ctx.now.toISOString(),
+    });
+    return changed ? record(ctx, args.id) : message;
   },
 });

@@ -2,13 +2,14 @@ import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { ChatMessage } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
-import { chatAttachments, chatMessages } from '../../db/schema';
+import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
+import { reactionsByMessage } from '../reactions/store';
 import { inSlices, usersById } from '../read-support';
 import { toAttachment } from './uploads';
 
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
 
-/** Messages with their authors and attachments, as the wire carries them. */
+/** Messages with their authors, attachments and reactions, as the wire carries them. */
 function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): ChatMessage[] {
   if (rows.length === 0) return [];
   // Only these messages' authors: the directory may hold thousands of people.
@@ -26,6 +27,11 @@ function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): ChatMessage[] {
     list.push(toAttachment(file, `/messages/download/${file.filename}`));
     files.set(file.messageId, list);
   }
+  const reactions = reactionsByMessage(
+    db,
+    chatReactions,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => {
     const author = authors.get(row.userId);
     const name = author?.name ?? 'Unknown';
@@ -41,6 +47,7 @@ function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): ChatMessage[] {
       timestamp: row.createdAt,
       edited: row.edited,
       attachments: files.get(row.id) ?? [],
+      reactions: reactions.get(row.id) ?? [],
       version: row.version,
     };
   });

@@ -8,6 +8,7 @@ import {
   directTexts,
   idSchema,
   markReadArgsSchema,
+  reactDirectArgsSchema,
   rooms,
   sendDirectArgsSchema,
   startConversationArgsSchema,
@@ -16,12 +17,13 @@ import {
   type DirectMessage,
 } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { conversations, directAttachments, directMessages, users } from '../../db/schema';
+import { conversations, directAttachments, directMessages, directReactions, users } from '../../db/schema';
 import type { StoredFile } from '../chat/uploads';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { notifyMentions } from '../notifications/mentions';
 import { DIRECT_NOTICE_CUT, notify } from '../notifications/notify';
+import { dropReactions, setReaction } from '../reactions/store';
 import { conversationRow, isParticipant, loadConversations, loadDirectMessages, type ConversationRow } from './read';
 
 /** Who sees a conversation and its messages: its two participants, on every device. */
@@ -199,6 +201,7 @@ export const deleteDirectCommand = defineCommand({
     if (!message) throw new DomainError('message_not_found');
     if (message.senderId !== ctx.actor.id) throw new DomainError('forbidden', directTexts.notYours);
     ctx.tx.update(directMessages).set({ deletedAt: ctx.now.toISOString() }).where(eq(directMessages.id, args.id)).run();
+    dropReactions(ctx.tx, directReactions, args.id);
     ctx.record({ entity: 'directMessage', id: args.id, op: 'delete', audience: audienceOf(conversation) });
     if (conversation.lastMessageId === args.id) {
       ctx.tx.update(conversations).set({ lastMessageId: null }).where(eq(conversations.id, conversation.id)).run();
@@ -240,5 +243,33 @@ export const markReadCommand = defineCommand({
       payload: { conversationId: conversation.id, messageId: args.messageId ?? null, userId: ctx.actor.id, readAt },
     });
     return { conversationId: conversation.id, readAt };
+  },
+});
+
+/**
+ * `dm.react`: PUT /api/direct-messages/conversations/{conversationId}/messages/{id}/reactions/{emoji} and its
+ * sync mutation. Only the two participants react; the message goes out again with its reactions to them, and
+ * setting what is already so records nothing.
+ */
+export const reactDirectCommand = defineCommand({
+  name: 'dm.react',
+  args: reactDirectArgsSchema,
+  run(ctx, args) {
+    // Security: participation first, so someone else's conversation tells nothing about its messages.
+    const conversation = requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+    const [message] = loadDirectMessages(ctx.tx, [args.id]);
+    if (!message || message.conversationId !== conversation.id) throw new DomainError('message_not_found');
+    const changed = setReaction(ctx.tx, directReactions, {
+      messageId: args.id,
+      userId: ctx.actor.id,
+      emoji: args.emoji,
+      on: args.on,
+      at: ctx.now.toISOString(),
+    });
+    if (!changed) return message;
+    ctx.record({ entity: 'directMessage', id: args.id, op: 'put', audience: audienceOf(conversation) });
+    const [reacted] = loadDirectMessages(ctx.tx, [args.id]);
+    if (!reacted) throw new Error(`direct message ${args.id} vanished inside its transaction`);
+    return reacted;
   },
 });

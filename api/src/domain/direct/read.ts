@@ -7,7 +7,8 @@ import {
   type DirectMessageWithReads,
 } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { conversations, directAttachments, directMessages } from '../../db/schema';
+import { conversations, directAttachments, directMessages, directReactions } from '../../db/schema';
+import { reactionsByMessage } from '../reactions/store';
 import { toAttachment } from '../chat/uploads';
 import { inSlices, usersById } from '../read-support';
 
@@ -17,8 +18,11 @@ type MessageRow = typeof directMessages.$inferSelect;
 /** Where an attachment of a direct message downloads, under /api. */
 export const directAttachmentUrl = (filename: string): string => `/direct-messages/attachments/${filename}`;
 
-/** Messages as the wire carries them, with sender, participants and attachments. */
-function toDirectMessages(db: Db | Tx, rows: MessageRow[]): DirectMessage[] {
+/** A message without its reactions: what a conversation carries as its last one. */
+type MessageBody = Omit<DirectMessage, 'reactions'>;
+
+/** Messages as the wire carries them, with sender, participants and attachments, but not reactions. */
+function toMessageBodies(db: Db | Tx, rows: MessageRow[]): MessageBody[] {
   if (rows.length === 0) return [];
   const pairs = new Map(
     inSlices([...new Set(rows.map((row) => row.conversationId))], (slice) =>
@@ -59,20 +63,30 @@ function toDirectMessages(db: Db | Tx, rows: MessageRow[]): DirectMessage[] {
   });
 }
 
+/** Messages as the wire carries them, with their reactions. */
+function toDirectMessages(db: Db | Tx, rows: MessageRow[]): DirectMessage[] {
+  const reactions = reactionsByMessage(
+    db,
+    directReactions,
+    rows.map((row) => row.id),
+  );
+  return toMessageBodies(db, rows).map((message) => ({ ...message, reactions: reactions.get(message.id) ?? [] }));
+}
+
 const live = isNull(directMessages.deletedAt);
+
+const liveRows = (db: Db | Tx, ids: string[]): MessageRow[] =>
+  inSlices(ids, (slice) =>
+    db
+      .select()
+      .from(directMessages)
+      .where(and(live, inArray(directMessages.id, slice)))
+      .all(),
+  );
 
 /** The messages with these ids that still exist. */
 export function loadDirectMessages(db: Db | Tx, ids: string[]): DirectMessage[] {
-  return toDirectMessages(
-    db,
-    inSlices(ids, (slice) =>
-      db
-        .select()
-        .from(directMessages)
-        .where(and(live, inArray(directMessages.id, slice)))
-        .all(),
-    ),
-  );
+  return toDirectMessages(db, liveRows(db, ids));
 }
 
 /** Conversations as the wire carries them, with participants and the last message. */
@@ -83,9 +97,12 @@ export function toConversations(db: Db | Tx, rows: ConversationRow[]): Conversat
     rows.flatMap((row) => [row.userA, row.userB]),
   );
   const lastMessages = new Map(
-    loadDirectMessages(
+    toMessageBodies(
       db,
-      rows.flatMap((row) => (row.lastMessageId ? [row.lastMessageId] : [])),
+      liveRows(
+        db,
+        rows.flatMap((row) => (row.lastMessageId ? [row.lastMessageId] : [])),
+      ),
     ).map((message) => [message.id, message]),
   );
   const participant = (id: string, lastReadAt: string | null) => {

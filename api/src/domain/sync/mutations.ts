@@ -12,8 +12,14 @@ import {
 } from '../tasks/commands';
 import { updateDetailsCommand } from '../users/commands';
 import { markAllNotificationsReadCommand, markNotificationReadCommand } from '../notifications/commands';
-import { deleteChatCommand, editChatCommand, sendChatCommand } from '../chat/commands';
-import { deleteDirectCommand, markReadCommand, sendDirectCommand, startConversationCommand } from '../direct/commands';
+import { deleteChatCommand, editChatCommand, reactChatCommand, sendChatCommand } from '../chat/commands';
+import {
+  deleteDirectCommand,
+  markReadCommand,
+  reactDirectCommand,
+  sendDirectCommand,
+  startConversationCommand,
+} from '../direct/commands';
 
 /** Files cannot travel in a JSON push: a queued message with files goes to its multipart route. */
 const filesGoThrough = (name: MutationName, route: string) =>
@@ -38,11 +44,13 @@ export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>>
   'chat.edit': editChatCommand,
   'chat.delete': deleteChatCommand,
   'chat.sendFiles': filesGoThrough('chat.sendFiles', 'POST /api/messages/upload'),
+  'chat.react': reactChatCommand,
   'dm.start': startConversationCommand,
   'dm.send': sendDirectCommand,
   'dm.sendFiles': filesGoThrough('dm.sendFiles', 'POST /api/direct-messages/conversations/{id}/messages'),
   'dm.delete': deleteDirectCommand,
   'dm.markRead': markReadCommand,
+  'dm.react': reactDirectCommand,
   'notification.markRead': markNotificationReadCommand,
   'notification.markAllRead': markAllNotificationsReadCommand,
 };

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { and, eq, isNull } from 'drizzle-orm';
 import {
   idSchema,
+  reactionBodySchema,
+  reactionEmojiSchema,
   sendDirectArgsSchema,
   startConversationArgsSchema,
   uuidv7,
@@ -15,6 +17,7 @@ import { directFilePolicy, storedNamePattern, UploadStore } from '../../domain/c
 import {
   deleteDirectCommand,
   markReadCommand,
+  reactDirectCommand,
   requireParticipation,
   sendDirectCommand,
   sendDirectFilesCommand,
@@ -103,6 +106,23 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
     });
     return { success: true, message: 'Message deleted' };
   });
+
+  /** Sets the caller's reaction on or off (a set, so sending it twice is harmless); answers the message. */
+  const reactionParams = messageParams.extend({ emoji: reactionEmojiSchema });
+  app.put(
+    '/conversations/:id/messages/:messageId/reactions/:emoji',
+    { ...auth, schema: { params: reactionParams, body: jsonBody(reactionBodySchema) } },
+    (request) => {
+      const { id, messageId, emoji } = request.params;
+      const message = runCommand(app.db, app.flush, request.actor, reactDirectCommand, {
+        conversationId: id,
+        id: messageId,
+        emoji,
+        ...request.body,
+      });
+      return { message };
+    },
+  );
 
   app.patch('/conversations/:id/read', { ...auth, schema: { params: conversationParams } }, (request) => {
     const { readAt } = runCommand(app.db, app.flush, request.actor, markReadCommand, {

@@ -7,6 +7,8 @@ import {
   editChatArgsSchema,
   idSchema,
   presenceArgsSchema,
+  reactionBodySchema,
+  reactionEmojiSchema,
   rooms,
   sendChatArgsSchema,
   typingArgsSchema,
@@ -16,7 +18,13 @@ import {
 import { chatAttachments, chatMessages, users } from '../../db/schema';
 import { runCommand } from '../../domain/commands';
 import { DomainError } from '../../domain/errors';
-import { deleteChatCommand, editChatCommand, sendChatCommand, sendChatFilesCommand } from '../../domain/chat/commands';
+import {
+  deleteChatCommand,
+  editChatCommand,
+  reactChatCommand,
+  sendChatCommand,
+  sendChatFilesCommand,
+} from '../../domain/chat/commands';
 import { listChatMessagePage } from '../../domain/chat/read';
 import { chatFilePolicy, storedNamePattern, UploadStore } from '../../domain/chat/uploads';
 import { sendError } from '../../plugins/error-handler';
@@ -93,6 +101,18 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     runCommand(app.db, app.flush, request.actor, deleteChatCommand, { id: request.params.id });
     return { success: true, message: 'Message deleted' };
   });
+
+  /** Sets the caller's reaction on or off (a set, so sending it twice is harmless); answers the message. */
+  const reactionParams = messageParams.extend({ emoji: reactionEmojiSchema });
+  app.put(
+    '/:id/reactions/:emoji',
+    { ...auth, schema: { params: reactionParams, body: jsonBody(reactionBodySchema) } },
+    (request) => {
+      const { id, emoji } = request.params;
+      const message = runCommand(app.db, app.flush, request.actor, reactChatCommand, { id, emoji, ...request.body });
+      return { message };
+    },
+  );
 
   /** Typing is live state: told to the others' sockets, never stored. */
   app.post('/typing', { ...auth, schema: { body: jsonBody(typingArgsSchema) } }, (request) => {

@@ -2,7 +2,14 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useSearchParams } from 'react-router-dom';
 import { ArrowDown, ArrowUp, MessagesSquare, SearchX, Users, X } from 'lucide-react';
 import { SearchField } from '../../components/search-field';
-import { canModerateChatMessage, chatFileAccept, mentionFinder, uuidv7, type Actor } from '@office/sync-protocol';
+import {
+  canModerateChatMessage,
+  chatFileAccept,
+  mentionFinder,
+  uuidv7,
+  type Actor,
+  type ReactionEmoji,
+} from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { mobileMediaQuery } from '../../app/shell/use-is-mobile';
 import { EmptyState } from '../../components/empty-state';
@@ -12,6 +19,7 @@ import { useWhenVisible } from '../../components/use-when-visible';
 import { useHasSynced, useMutate, useOnline, useUsers } from '../../data/hooks';
 import { avatarOf, countOnline, nameOf } from '../../data/people';
 import { usePeople, usePresence } from '../../data/use-people';
+import { useQueuedReactions } from '../../data/reaction-hooks';
 import { LocalWriteError } from '../../sync/mutate';
 import { useWorkspace } from '../../sync/sync-context';
 import type { OutboxEntry } from '../../data/db';
@@ -77,6 +85,7 @@ export function ChatScreen() {
   const [seenLastId, setSeenLastId] = useState<string | null>(null);
 
   const usersById = usePeople();
+  const queuedReactions = useQueuedReactions('chat.react');
   const presence = usePresence();
   const self = usersById.get(selfId);
   const actor: Actor = { id: selfId, role: self?.role ?? user?.role ?? 'employee' };
@@ -236,6 +245,15 @@ export function ChatScreen() {
     [mutate],
   );
 
+  const handleReact = useCallback(
+    (id: string, emoji: ReactionEmoji, on: boolean) => {
+      mutate('chat.react', { id, emoji, on }).catch((error: unknown) => {
+        console.error('Reacting to the message failed', error);
+      });
+    },
+    [mutate],
+  );
+
   // A new device shows its first download as loading, not as an empty chat.
   const loading = chatWindow === undefined || (chatWindow.chatIsEmpty && hasSynced !== true && online);
 
@@ -331,6 +349,9 @@ export function ChatScreen() {
                             token={token}
                             onEdit={handleEdit}
                             onDelete={handleDelete}
+                            people={usersById}
+                            queuedReactions={queuedReactions.get(message.id)}
+                            onReact={handleReact}
                           />
                         );
                       }}

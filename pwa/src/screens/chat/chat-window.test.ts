@@ -22,6 +22,7 @@ function aMessage(n: number, text = `message ${n}`): LocalChatMessage {
     timestamp: new Date(Date.UTC(2025, 4, 14) + n * 60_000).toISOString(),
     edited: false,
     attachments: [],
+    reactions: [],
     version: 1,
   };
 }

@@ -1,13 +1,15 @@
-import { memo, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { EllipsisVertical, Pencil, Trash2 } from 'lucide-react';
-import { chatLimits, type MentionMatch } from '@office/sync-protocol';
+import { chatLimits, type MentionMatch, type ReactionEmoji } from '@office/sync-protocol';
 import type { LocalChatMessage } from '../../data/db';
+import type { People } from '../../data/people';
 import { UserAvatar } from '../../components/user-avatar';
 import { PendingMark } from '../../sync/pending-mark';
 import { AttachmentList } from './attachment-list';
 import { formatChatTime } from './chat-format';
 import { Highlight } from './highlight';
 import { MessageText } from './message-text';
+import { ReactionButton, ReactionList } from './reactions';
 import styles from './chat.module.css';
 
 /** Room the Edit/Delete menu needs below its button. */
@@ -30,6 +32,11 @@ interface MessageItemProps {
   /** Saves an edit; resolves with an error message, or null when saved. */
   onEdit: (id: string, text: string) => Promise<string | null>;
   onDelete: (id: string) => void;
+  /** The directory, to name who reacted. */
+  people: People;
+  /** Emojis of this message whose change from this device is still queued. */
+  queuedReactions: ReadonlySet<string> | undefined;
+  onReact: (id: string, emoji: ReactionEmoji, on: boolean) => void;
 }
 
 /** One chat message: author, time, text, files, its menu and its edit mode. */
@@ -46,6 +53,9 @@ export const MessageItem = memo(function MessageItem({
   token,
   onEdit,
   onDelete,
+  people,
+  queuedReactions,
+  onReact,
 }: MessageItemProps) {
   const [draft, setDraft] = useState<string | null>(null);
   const [editError, setEditError] = useState<string | null>(null);
@@ -54,6 +64,13 @@ export const MessageItem = memo(function MessageItem({
   const menuRef = useRef<HTMLDivElement>(null);
   const editRef = useRef<HTMLTextAreaElement>(null);
   const editing = draft !== null;
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const reactionButtonRef = useRef<HTMLButtonElement>(null);
+  const closePicker = useCallback(() => setPickerOpen(false), []);
+  const react = useCallback(
+    (emoji: ReactionEmoji, on: boolean) => onReact(message.id, emoji, on),
+    [onReact, message.id],
+  );
 
   // The menu closes on a click elsewhere or Escape.
   useEffect(() => {
@@ -189,6 +206,11 @@ export const MessageItem = memo(function MessageItem({
               )}
               {message.attachments.length > 0 && <AttachmentList attachments={message.attachments} token={token} />}
             </div>
+            <ReactionButton
+              open={pickerOpen}
+              buttonRef={reactionButtonRef}
+              onToggle={() => setPickerOpen((open) => !open)}
+            />
             {canModerate && (
               <div className={styles.menuWrap} ref={menuRef}>
                 <button
@@ -234,6 +256,18 @@ export const MessageItem = memo(function MessageItem({
               </div>
             )}
           </div>
+        )}
+        {!editing && (
+          <ReactionList
+            reactions={message.reactions}
+            selfId={selfId}
+            people={people}
+            queued={queuedReactions}
+            pickerOpen={pickerOpen}
+            buttonRef={reactionButtonRef}
+            onClosePicker={closePicker}
+            onReact={react}
+          />
         )}
       </div>
     </li>

@@ -1,10 +1,18 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ArrowLeft, CircleAlert, MessageCircle } from 'lucide-react';
-import { directFileAccept, isUnreadBy, mentionFinder, readByOf, uuidv7 } from '@office/sync-protocol';
+import {
+  directFileAccept,
+  isUnreadBy,
+  mentionFinder,
+  readByOf,
+  uuidv7,
+  type ReactionEmoji,
+} from '@office/sync-protocol';
 import type { LocalDirectMessage, LocalUser, OutboxEntry } from '../../data/db';
 import { useConversationMessages, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
 import { useMutate, useOutbox } from '../../data/hooks';
 import { draftKeys } from '../../data/drafts';
+import { useQueuedReactions } from '../../data/reaction-hooks';
 import { EmptyState } from '../../components/empty-state';
 import { UserAvatar } from '../../components/user-avatar';
 import { groupByDate } from '../chat/chat-format';
@@ -149,6 +157,17 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
     [conversationId],
   );
 
+  const queuedReactions = useQueuedReactions('dm.react');
+  const handleReact = useCallback(
+    (message: LocalDirectMessage, emoji: ReactionEmoji, on: boolean) => {
+      mutate('dm.react', { conversationId: message.conversationId, id: message.id, emoji, on }).catch(
+        (error: unknown) => {
+          console.error('Reacting to the message failed', error);
+        },
+      );
+    },
+    [mutate],
+  );
   const handleDelete = useCallback(
     (message: LocalDirectMessage) => {
       // As the team chat asks (spec section 5).
@@ -235,6 +254,9 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
                       selfId={selfId}
                       token={token}
                       onDelete={handleDelete}
+                      people={usersById}
+                      queuedReactions={queuedReactions.get(message.id)}
+                      onReact={handleReact}
                     />
                   );
                 }}

@@ -1,12 +1,14 @@
-import { memo } from 'react';
-import type { MentionMatch } from '@office/sync-protocol';
+import { memo, useCallback, useRef, useState } from 'react';
 import { Check, CheckCheck, Trash2 } from 'lucide-react';
+import type { MentionMatch, ReactionEmoji } from '@office/sync-protocol';
 import type { LocalDirectMessage } from '../../data/db';
+import type { People } from '../../data/people';
 import { UserAvatar } from '../../components/user-avatar';
 import { PendingMark } from '../../sync/pending-mark';
 import { AttachmentList } from '../chat/attachment-list';
 import { formatChatTime } from '../chat/chat-format';
 import { MessageText } from '../chat/message-text';
+import { ReactionButton, ReactionList } from '../chat/reactions';
 import chatStyles from '../chat/chat.module.css';
 import styles from './direct-messages.module.css';
 
@@ -24,6 +26,11 @@ interface DirectMessageItemProps {
   selfId: string;
   token: string | null;
   onDelete: (message: LocalDirectMessage) => void;
+  /** The directory, to name who reacted. */
+  people: People;
+  /** Emojis of this message whose change from this device is still queued. */
+  queuedReactions: ReadonlySet<string> | undefined;
+  onReact: (message: LocalDirectMessage, emoji: ReactionEmoji, on: boolean) => void;
 }
 
 /** One direct message: a bubble like the team chat's, its time, its files, and Delete on one's own. */
@@ -38,8 +45,15 @@ export const DirectMessageItem = memo(function DirectMessageItem({
   selfId,
   token,
   onDelete,
+  people,
+  queuedReactions,
+  onReact,
 }: DirectMessageItemProps) {
   const hasText = message.text.trim() !== '';
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const reactionButtonRef = useRef<HTMLButtonElement>(null);
+  const closePicker = useCallback(() => setPickerOpen(false), []);
+  const react = useCallback((emoji: ReactionEmoji, on: boolean) => onReact(message, emoji, on), [onReact, message]);
   return (
     <li className={`${chatStyles.message} ${isOwn ? chatStyles.own : ''}`} data-message-id={message.id}>
       {!isOwn && (
@@ -57,6 +71,11 @@ export const DirectMessageItem = memo(function DirectMessageItem({
             )}
             {message.attachments.length > 0 && <AttachmentList attachments={message.attachments} token={token} />}
           </div>
+          <ReactionButton
+            open={pickerOpen}
+            buttonRef={reactionButtonRef}
+            onToggle={() => setPickerOpen((open) => !open)}
+          />
           {isOwn && (
             <button
               type="button"
@@ -69,6 +88,16 @@ export const DirectMessageItem = memo(function DirectMessageItem({
             </button>
           )}
         </div>
+        <ReactionList
+          reactions={message.reactions}
+          selfId={selfId}
+          people={people}
+          queued={queuedReactions}
+          pickerOpen={pickerOpen}
+          buttonRef={reactionButtonRef}
+          onClosePicker={closePicker}
+          onReact={react}
+        />
         <div className={chatStyles.messageMeta}>
           <time className={chatStyles.messageTime} dateTime={message.createdAt}>
             {formatChatTime(message.createdAt, now)}

@@ -1,0 +1,181 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { sendDirectMessage, startConversation, unique } from './api-helpers';
+import {
+  demoUsers,
+  expect,
+  expectNoSidewaysScroll,
+  expectServiceWorkerInControl,
+  goOffline,
+  goOnline,
+  openDevice,
+  phoneViewport,
+  registerPerson,
+  saveScreen,
+  signIn,
+  test,
+  type ApiClient,
+} from './fixtures';
+
+// Reactions (issue 18): on team chat and direct messages, live on another device, toggled off, queued
+// offline through a reload and synced once, named for screen readers, at 1280 and 375 px.
+// The server is shared with other spec files: each test reacts only to messages it posts itself.
+test.describe.configure({ mode: 'default' });
+
+interface ServerReaction {
+  emoji: string;
+  userIds: string[];
+}
+
+async function postChat(api: ApiClient, text: string): Promise<string> {
+  const answer = await api.post<{ message: { id: string } }>('/api/messages', { text });
+  expect(answer.status, 'POST /api/messages').toBe(201);
+  return answer.body.message.id;
+}
+
+async function serverReactions(api: ApiClient, id: string): Promise<ServerReaction[] | undefined> {
+  const answer = await api.get<{ messages: { id: string; reactions: ServerReaction[] }[] }>('/api/messages');
+  return answer.body.messages.find((message) => message.id === id)?.reactions;
+}
+
+const messageItem = (page: Page, id: string): Locator => page.locator(`li[data-message-id="${id}"]`);
+const addReaction = (item: Locator): Locator => item.getByRole('button', { name: 'Add reaction', exact: true });
+
+async function openChatAt(page: Page, id: string): Promise<Locator> {
+  await page.goto('/chat');
+  await expect(page.getByRole('heading', { name: 'Team Chat', level: 1 })).toBeVisible();
+  const item = messageItem(page, id);
+  await expect(item).toBeVisible();
+  return item;
+}
+
+test('a chat reaction shows live on another device with who gave it, and toggles off', async ({
+  page,
+  browser,
+  apiAs,
+}) => {
+  const alice = await apiAs(demoUsers.alice.email);
+  const text = `React to this ${unique()}`;
+  const id = await postChat(alice, text);
+
+  const [carolContext, carolPage] = await openDevice(browser, demoUsers.carol);
+  const carolItem = await openChatAt(carolPage, id);
+
+  await signIn(page, demoUsers.bob.email);
+  const item = await openChatAt(page, id);
+  await addReaction(item).click();
+  const picker = item.getByRole('group', { name: 'Choose a reaction' });
+  await expect(picker.getByRole('button', { name: 'Add reaction 👍' })).toBeFocused();
+  // Keyboard: the arrow moves along the set, Enter picks.
+  await page.keyboard.press('ArrowRight');
+  await expect(picker.getByRole('button', { name: 'Add reaction ❤️' })).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Enter');
+  await expect(picker).toBeHidden();
+  await expect(addReaction(item)).toBeFocused();
+
+  const mine = item.getByRole('button', { name: '👍 1: You. Remove your reaction' });
+  await expect(mine).toHaveAttribute('aria-pressed', 'true');
+  const seen = carolItem.getByRole('button', { name: `👍 1: ${demoUsers.bob.name}. Add your reaction` });
+  await expect(seen).toBeVisible();
+  await expect(seen).toHaveAttribute('title', demoUsers.bob.name);
+  await expect.poll(() => serverReactions(alice, id)).toEqual([{ emoji: '👍', userIds: [expect.any(String)] }]);
+
+  // Carol adds hers from the chip; Bob's device names both.
+  await seen.click();
+  await expect(
+    item.getByRole('button', { name: `👍 2: You, ${demoUsers.carol.name}. Remove your reaction` }),
+  ).toBeVisible();
+
+  // The picker open for the accessibility check and the screenshots.
+  await addReaction(item).click();
+  const results = await new AxeBuilder({ page })
+    .include('[role="log"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await saveScreen(page, 'reactions-chat-1280');
+  await page.keyboard.press('Escape');
+  await expect(picker).toBeHidden();
+
+  // Off again: Bob's goes, Carol's stays, on both devices and on the server.
+  await item.getByRole('button', { name: /^👍 2: .*Remove your reaction$/ }).click();
+  await expect(carolItem.getByRole('button', { name: '👍 1: You. Remove your reaction' })).toBeVisible();
+  await expect
+    .poll(async () => (await serverReactions(alice, id))?.map((r) => [r.emoji, r.userIds.length]))
+    .toEqual([['👍', 1]]);
+
+  // On a phone (the members panel starts closed there) the picker fits beside nothing sideways.
+  await page.setViewportSize(phoneViewport);
+  const phoneItem = await openChatAt(page, id);
+  await addReaction(phoneItem).click();
+  await expect(phoneItem.getByRole('group', { name: 'Choose a reaction' })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await saveScreen(page, 'reactions-chat-375');
+  await carolContext.close();
+});
+test('a reaction made offline is queued, survives a reload and syncs once', async ({ page, context, apiAs }) => {
+  const alice = await apiAs(demoUsers.alice.email);
+  const bob = await apiAs(demoUsers.bob.email);
+  const id = await postChat(alice, `Offline reaction ${unique()}`);
+  await signIn(page, demoUsers.bob.email);
+  let item = await openChatAt(page, id);
+  await expectServiceWorkerInControl(page);
+
+  await goOffline(context);
+  await addReaction(item).click();
+  await item.getByRole('button', { name: 'Add reaction 🎉' }).click();
+  const queued = item.getByRole('button', { name: '🎉 1: You. Remove your reaction (waiting to sync)' });
+  await expect(queued).toBeVisible();
+
+  await page.reload();
+  item = messageItem(page, id);
+  await expect(item.getByRole('button', { name: '🎉 1: You. Remove your reaction (waiting to sync)' })).toBeVisible();
+  expect(await serverReactions(alice, id)).toEqual([]);
+
+  await goOnline(context);
+  await expect(item.getByRole('button', { name: '🎉 1: You. Remove your reaction' })).toBeVisible();
+  await expect.poll(() => serverReactions(alice, id)).toEqual([{ emoji: '🎉', userIds: [bob.user.id] }]);
+});
+
+test('a direct message gets a reaction that the other participant sees live', async ({ page, browser, apiAs }) => {
+  const first = await registerPerson(`Rhea React ${unique()}`);
+  const second = await registerPerson(`Sami React ${unique()}`);
+  const firstApi = await apiAs(first.email, first.password);
+  const conversationId = await startConversation(firstApi, { id: second.id });
+  const text = `Direct reaction ${unique()}`;
+  await sendDirectMessage(firstApi, conversationId, text);
+
+  const open = async (target: Page, other: { name: string }) => {
+    await target.goto('/direct-messages');
+    await target
+      .getByRole('complementary', { name: 'Conversations' })
+      .getByRole('listitem')
+      .filter({ hasText: other.name })
+      .getByRole('button')
+      .click();
+    const item = target
+      .getByRole('log', { name: `Messages with ${other.name}` })
+      .getByRole('listitem')
+      .filter({
+        hasText: text,
+      });
+    await expect(item).toBeVisible();
+    return item;
+  };
+  const [firstContext, firstPage] = await openDevice(browser, first);
+  const firstItem = await open(firstPage, second);
+
+  await signIn(page, second.email, second.password);
+  const item = await open(page, first);
+  await addReaction(item).click();
+  await item.getByRole('button', { name: 'Add reaction 😂' }).click();
+  await expect(item.getByRole('button', { name: '😂 1: You. Remove your reaction' })).toBeVisible();
+  await expect(firstItem.getByRole('button', { name: `😂 1: ${second.name}. Add your reaction` })).toBeVisible();
+  await saveScreen(page, 'reactions-dm-1280');
+  await page.setViewportSize(phoneViewport);
+  await expectNoSidewaysScroll(page);
+  await saveScreen(page, 'reactions-dm-375');
+  await firstContext.close();
+});
