@@ -29,6 +29,7 @@ const recordedHashes: readonly { protocolVersion: number; sha256: string }[] = [
   { protocolVersion: 5, sha256: '353311f8e1aac8887b3a3d7cb18788345db6a21c5602cc0e3f126150599bb63e' },
   { protocolVersion: 6, sha256: 'e860ca0a18e7ff9012ab3ce024c5e45f621fdd73750648e1f84802faccfd3adb' },
   { protocolVersion: 7, sha256: '568f036594e947713f9f197938556bdccf23c93becac59a4807a3e699663e880' },
+  { protocolVersion: 8, sha256: '8eb3513d9b217a8b0a029439b1ff18139120d74d8ca8407fb5e5bc5661eeaed7' },
 ];
 
 /** The same JSON whatever order an object's keys were built in. */
