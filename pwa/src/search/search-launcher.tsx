@@ -28,6 +28,9 @@ export function useSearchShortcut(onOpen: () => void): void {
   useEffect(() => whenIdle(() => void searchDialog.load().catch(() => undefined)), []);
 }
 
+/** Finds the header's search button, the one that gets focus back when search closes. */
+export const searchButtonSelector = '[data-search-button]';
+
 /** The header's search button (desktop header and mobile top bar). */
 export function SearchButton({ className, onOpen }: { className: string | undefined; onOpen: () => void }) {
   return (
@@ -38,6 +41,7 @@ export function SearchButton({ className, onOpen }: { className: string | undefi
       title="Search (Ctrl+K)"
       aria-haspopup="dialog"
       aria-keyshortcuts="Control+K Meta+K"
+      data-search-button
       onClick={onOpen}
     >
       <Search size={20} aria-hidden="true" />

@@ -8,7 +8,7 @@ import { useSignOut } from '../../sync/use-sign-out';
 import { useAuth } from '../auth/use-auth';
 import { ScreenSuspense } from '../screen-suspense';
 import { preloadSignedInScreens } from '../screens';
-import { SearchButton, SearchDialogSlot, useSearchShortcut } from '../../search/search-launcher';
+import { SearchButton, SearchDialogSlot, searchButtonSelector, useSearchShortcut } from '../../search/search-launcher';
 import { HeaderStatus } from './header-status';
 import { MobileTopBar } from './mobile-top-bar';
 import { sectionOf } from './nav-items';
@@ -74,8 +74,12 @@ export function AppShell({ user }: { user: User }) {
     setSearchOpen(false);
     if (!returnFocus) return;
     requestAnimationFrame(() => {
+      if (document.activeElement?.closest('[role="dialog"]')) return;
+      // Crossing the phone breakpoint while search was open (a rotated tablet) re-mounts the header: its new
+      // Search button stands in for the one that opened it.
       const opener = searchOpener.current;
-      if (opener?.isConnected && !document.activeElement?.closest('[role="dialog"]')) opener.focus();
+      const target = opener?.isConnected ? opener : document.querySelector<HTMLElement>(searchButtonSelector);
+      target?.focus();
     });
   }, []);
   useSearchShortcut(openSearch);
