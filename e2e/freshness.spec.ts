@@ -1,5 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, goOffline, goOnline, registerPerson, saveScreen, signIn, test } from './fixtures';
+import {
+  expect,
+  expectServiceWorkerInControl,
+  goOffline,
+  goOnline,
+  registerPerson,
+  saveScreen,
+  signIn,
+  test,
+} from './fixtures';
 
 // The header tells how fresh the device's data is (issue 16): "Up to date" while the live connection
 // keeps it current, and the time of the last finished sync while offline.
@@ -9,6 +18,8 @@ const freshness = (page: Page): Locator => page.getByRole('status', { name: 'Dat
 test('the header says "Up to date" online and the last sync time offline', async ({ page, context }) => {
   const me = await registerPerson('Fresh Fran');
   await signIn(page, me.email, me.password);
+  // The reload below is served offline by the installed app: the service worker must be in control first.
+  await expectServiceWorkerInControl(page);
   await expect(freshness(page)).toHaveText('Up to date');
 
   await goOffline(context);
