@@ -15,6 +15,7 @@ import {
   test,
   type ApiClient,
   expectServiceWorkerInControl,
+  expectUpToDate,
   registerPerson,
   setMarker,
   marker,
@@ -449,8 +450,7 @@ test.describe('typing indicator', () => {
     const [bobContext, bobPage] = await openChatDevice(browser, demoUsers.bob.email);
     try {
       // Typing goes over the sockets: both must be connected, or the keystrokes tell nobody.
-      for (const device of [page, bobPage])
-        await expect(device.getByRole('status', { name: 'Data freshness' })).toHaveText('Up to date');
+      for (const device of [page, bobPage]) await expectUpToDate(device);
       await composer(bobPage).pressSequentially('Just a sec, checking', { delay: 40 });
       const typedAt = Date.now();
       await expect(page.getByText(`${demoUsers.bob.name} is typing...`, { exact: true })).toBeVisible();

@@ -6,6 +6,7 @@ import {
   desktopViewport,
   expect,
   expectServiceWorkerInControl,
+  expectUpToDate,
   goOffline,
   phoneViewport,
   type ApiClient,
@@ -194,6 +195,8 @@ test.describe('every screen in a chunk of its own', () => {
   }) => {
     await signIn(page, demoUsers.manager.email);
     await expectServiceWorkerInControl(page);
+    // Offline the screens show what the device holds: its first sync must have finished.
+    await expectUpToDate(page);
     await goOffline(context);
     for (const [path, ready] of screensOf.manager) {
       await page.goto(path);

@@ -241,6 +241,11 @@ export async function expectServiceWorkerInControl(page: Page): Promise<void> {
     .toMatch(/\/sw\.js$/);
 }
 
+/** Waits until the header says "Up to date": the device finished a sync and its live connection is up. */
+export async function expectUpToDate(page: Page): Promise<void> {
+  await expect(page.getByRole('status', { name: 'Data freshness' })).toHaveText('Up to date', { timeout: 30_000 });
+}
+
 /** Marks the page's window: the mark survives anything but a reload or a navigation. */
 export const setMarker = (page: Page): Promise<void> =>
   page.evaluate(() => {

@@ -41,8 +41,10 @@ async function serverReactions(api: ApiClient, id: string): Promise<ServerReacti
 const messageItem = (page: Page, id: string): Locator => page.locator(`li[data-message-id="${id}"]`);
 const addReaction = (item: Locator): Locator => item.getByRole('button', { name: 'Add reaction', exact: true });
 
+/** Team Chat opened at the message (as a search result opens it), so newer posts from other tests neither
+ * push it out of the rendered window nor scroll it away. */
 async function openChatAt(page: Page, id: string): Promise<Locator> {
-  await page.goto('/chat');
+  await page.goto(`/chat?message=${id}`);
   await expect(page.getByRole('heading', { name: 'Team Chat', level: 1 })).toBeVisible();
   const item = messageItem(page, id);
   await expect(item).toBeVisible();
