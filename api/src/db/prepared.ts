@@ -1,3 +1,4 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 
 /**
@@ -34,3 +35,14 @@ export function prepared<Query>(handle: Db | Tx, name: string, build: (handle: D
   queries.set(name, query);
   return query;
 }
+
+/**
+ * `column IN` the ids passed as one JSON array through the placeholder `ids` (see `idsParam`): one statement
+ * text for any number of ids, so a query reading by ids is prepared once, and no slicing under SQLite's
+ * bound-variable limit is needed.
+ */
+export const inIdsParam = (column: AnyColumn): SQL =>
+  sql`${column} in (select value from json_each(${sql.placeholder('ids')}))`;
+
+/** The value of `inIdsParam`'s placeholder. */
+export const idsParam = (ids: Iterable<string>): { ids: string } => ({ ids: JSON.stringify([...ids]) });

@@ -1,4 +1,4 @@
-import { eq, inArray, max, sql } from 'drizzle-orm';
+import { eq, max, sql } from 'drizzle-orm';
 import type { EntityName, PutChange } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
 import { changeAudience, changeLog, meta } from '../db/schema';
@@ -49,66 +49,6 @@ export function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): ChangeRef 
     ).run({ version: row.seq, id: change.id });
   }
   return { ...change, seq: row.seq };
-}
-
-/** Rows per statement when many changes are recorded at once: well under SQLite's bound-variable limit. */
-const ROWS_PER_STATEMENT = 500;
-
-/**
- * Appends many change-log rows in the caller's transaction, in order, with a few statements instead of
- * three per change: the same rows `recordChange` leaves one by one. A chat message notifies every
- * other member; recorded one by one, those notifications were most of the time of a send.
- */
-export function recordChanges(tx: Tx, changes: Omit<ChangeRef, 'seq'>[]): ChangeRef[] {
-  const refs: ChangeRef[] = [];
-  for (let start = 0; start < changes.length; start += ROWS_PER_STATEMENT) {
-    const part = changes.slice(start, start + ROWS_PER_STATEMENT);
-    // One writer: a multi-row insert takes consecutive sequence numbers in the order of its rows.
-    // RETURNING's order is not guaranteed, so the numbers are sorted back into that order.
-    const seqs = tx
-      .insert(changeLog)
-      .values(part.map((change) => ({ entity: change.entity, entityId: change.id, op: change.op })))
-      .returning({ seq: changeLog.seq })
-      .all()
-      .map((row) => row.seq)
-      .sort((a, b) => a - b);
-    if (seqs.length !== part.length) throw new Error('change_log insert returned fewer rows than it was given');
-    refs.push(...part.map((change, i) => ({ ...change, seq: seqs[i] as number })));
-  }
-  const audience = refs.flatMap((ref) =>
-    [...new Set([...ref.audience, ...(ref.formerAudience ?? [])])].map((principal) => ({ principal, seq: ref.seq })),
-  );
-  for (let start = 0; start < audience.length; start += ROWS_PER_STATEMENT) {
-    tx.insert(changeAudience)
-      .values(audience.slice(start, start + ROWS_PER_STATEMENT))
-      .run();
-  }
-  // Each entity's version is the sequence number of its newest change here.
-  const newest = new Map<EntityName, Map<string, number>>();
-  for (const ref of refs) {
-    if (ref.op !== 'put') continue;
-    const versions = newest.get(ref.entity) ?? new Map<string, number>();
-    versions.set(ref.id, ref.seq);
-    newest.set(ref.entity, versions);
-  }
-  for (const [entity, versions] of newest) {
-    const table = syncedTables[entity];
-    const entries = [...versions];
-    for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
-      const part = entries.slice(start, start + ROWS_PER_STATEMENT);
-      const cases = part.map(([id, seq]) => sql`when ${id} then ${seq}`);
-      tx.update(table)
-        .set({ version: sql`case ${table.id} ${sql.join(cases, sql` `)} end` })
-        .where(
-          inArray(
-            table.id,
-            part.map(([id]) => id),
-          ),
-        )
-        .run();
-    }
-  }
-  return refs;
 }
 
 /** The `meta` key of the change-log floor: every sequence number at or below it has been compacted away. */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { containsNul, nulCharacterMessage, type Actor, type ServerToClientEvents } from '@office/sync-protocol';
 import type { Db, Tx } from '../db/client';
-import { recordChange, recordChanges, type ChangeRef } from './change-log';
+import { recordChange, type ChangeRef } from './change-log';
 import { DomainError, parseInput } from './errors';
 
 /** What a command sees: its transaction, who acts, the server's time and the time the user made the change. */
@@ -12,8 +12,6 @@ export interface CommandContext {
   /** When the user made the change (a queued mutation's clamped `at`; otherwise `now`). */
   madeAt: Date;
   record(change: Omit<ChangeRef, 'seq'>): ChangeRef;
-  /** Records many changes in order with a few statements (notifications to a whole team). */
-  recordAll(changes: Omit<ChangeRef, 'seq'>[]): ChangeRef[];
   afterCommit(effect: () => void): void;
   /** Tells these rooms a spec event once the transaction has committed. */
   announce(announcement: Announcement): void;
@@ -95,11 +93,6 @@ export function runInTransaction<S extends z.ZodType, O>(
       const ref = recordChange(tx, change);
       pending.changes.push(ref);
       return ref;
-    },
-    recordAll: (changes) => {
-      const refs = recordChanges(tx, changes);
-      pending.changes.push(...refs);
-      return refs;
     },
     afterCommit: (effect) => pending.effects.push(effect),
     announce: (announcement) => pending.announcements.push(announcement),

@@ -1,6 +1,5 @@
-import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { prepared } from '../db/prepared';
+import { idsParam, inIdsParam, prepared } from '../db/prepared';
 import { users } from '../db/schema';
 
 /** Reads `ids` in slices SQLite's variable limit allows. */
@@ -10,27 +9,18 @@ export function inSlices<T>(ids: readonly string[], read: (slice: string[]) => T
   return rows;
 }
 
+type UserBrief = Pick<typeof users.$inferSelect, 'id' | 'name' | 'avatar' | 'role'>;
+
 /** The people these ids name (deactivated ones too: history keeps their names), by id: only those, never the whole directory. */
 export function usersById(db: Db | Tx, ids: readonly string[]) {
   const unique = [...new Set(ids)];
-  if (unique.length === 1) {
-    // The author of a message just written: the prepared query every send runs.
-    const user = prepared(db, 'users.briefById', (handle) =>
-      handle
-        .select({ id: users.id, name: users.name, avatar: users.avatar, role: users.role })
-        .from(users)
-        .where(eq(users.id, sql.placeholder('id')))
-        .prepare(),
-    ).get({ id: unique[0] });
-    return new Map(user ? [[user.id, user]] : []);
-  }
-  return new Map(
-    inSlices(unique, (slice) =>
-      db
-        .select({ id: users.id, name: users.name, avatar: users.avatar, role: users.role })
-        .from(users)
-        .where(inArray(users.id, slice))
-        .all(),
-    ).map((user) => [user.id, user]),
+  if (unique.length === 0) return new Map<string, UserBrief>();
+  const query = prepared(db, 'users.briefByIds', (handle) =>
+    handle
+      .select({ id: users.id, name: users.name, avatar: users.avatar, role: users.role })
+      .from(users)
+      .where(inIdsParam(users.id))
+      .prepare(),
   );
+  return new Map(query.all(idsParam(unique)).map((user) => [user.id, user]));
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import {
   readByOf,
   type Conversation,
@@ -10,7 +10,8 @@ import type { Db, Tx } from '../../db/client';
 import { conversations, directAttachments, directMessages, directReactions } from '../../db/schema';
 import { reactionsByMessage } from '../reactions/store';
 import { toAttachment } from '../chat/uploads';
-import { inSlices, usersById } from '../read-support';
+import { usersById } from '../read-support';
+import { idsParam, inIdsParam, prepared } from '../../db/prepared';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 type MessageRow = typeof directMessages.$inferSelect;
@@ -21,27 +22,43 @@ export const directAttachmentUrl = (filename: string): string => `/direct-messag
 /** A message without its reactions: what a conversation carries as its last one. */
 type MessageBody = Omit<DirectMessage, 'reactions'>;
 
+/** The reads by ids a send, a pull and a list run, prepared once per connection. */
+const reads = (db: Db | Tx) =>
+  prepared(db, 'direct.reads', (handle) => ({
+    pairs: handle
+      .select({ id: conversations.id, userA: conversations.userA, userB: conversations.userB })
+      .from(conversations)
+      .where(inIdsParam(conversations.id))
+      .prepare(),
+    conversations: handle.select().from(conversations).where(inIdsParam(conversations.id)).prepare(),
+    conversation: handle
+      .select()
+      .from(conversations)
+      .where(eq(conversations.id, sql.placeholder('id')))
+      .prepare(),
+    attachments: handle.select().from(directAttachments).where(inIdsParam(directAttachments.messageId)).prepare(),
+    liveMessages: handle
+      .select()
+      .from(directMessages)
+      .where(and(isNull(directMessages.deletedAt), inIdsParam(directMessages.id)))
+      .prepare(),
+  }));
+
 /** Messages as the wire carries them, with sender, participants and attachments, but not reactions. */
 function toMessageBodies(db: Db | Tx, rows: MessageRow[]): MessageBody[] {
   if (rows.length === 0) return [];
+  const read = reads(db);
   const pairs = new Map(
-    inSlices([...new Set(rows.map((row) => row.conversationId))], (slice) =>
-      db
-        .select({ id: conversations.id, userA: conversations.userA, userB: conversations.userB })
-        .from(conversations)
-        .where(inArray(conversations.id, slice))
-        .all(),
-    ).map((pair) => [pair.id, [pair.userA, pair.userB]]),
+    read.pairs
+      .all(idsParam(new Set(rows.map((row) => row.conversationId))))
+      .map((pair) => [pair.id, [pair.userA, pair.userB]]),
   );
   const senders = usersById(
     db,
     rows.map((row) => row.senderId),
   );
   const files = new Map<string, DirectMessage['attachments']>();
-  for (const file of inSlices(
-    rows.map((row) => row.id),
-    (slice) => db.select().from(directAttachments).where(inArray(directAttachments.messageId, slice)).all(),
-  )) {
+  for (const file of read.attachments.all(idsParam(rows.map((row) => row.id)))) {
     const list = files.get(file.messageId) ?? [];
     list.push(toAttachment(file, directAttachmentUrl(file.filename)));
     files.set(file.messageId, list);
@@ -76,13 +93,7 @@ function toDirectMessages(db: Db | Tx, rows: MessageRow[]): DirectMessage[] {
 const live = isNull(directMessages.deletedAt);
 
 const liveRows = (db: Db | Tx, ids: string[]): MessageRow[] =>
-  inSlices(ids, (slice) =>
-    db
-      .select()
-      .from(directMessages)
-      .where(and(live, inArray(directMessages.id, slice)))
-      .all(),
-  );
+  ids.length === 0 ? [] : reads(db).liveMessages.all(idsParam(ids));
 
 /** The messages with these ids that still exist. */
 export function loadDirectMessages(db: Db | Tx, ids: string[]): DirectMessage[] {
@@ -128,14 +139,11 @@ export function toConversations(db: Db | Tx, rows: ConversationRow[]): Conversat
 }
 
 export function loadConversations(db: Db | Tx, ids: string[]): Conversation[] {
-  return toConversations(
-    db,
-    inSlices(ids, (slice) => db.select().from(conversations).where(inArray(conversations.id, slice)).all()),
-  );
+  return toConversations(db, reads(db).conversations.all(idsParam(ids)));
 }
 
 export const conversationRow = (db: Db | Tx, id: string): ConversationRow | undefined =>
-  db.select().from(conversations).where(eq(conversations.id, id)).get();
+  reads(db).conversation.get({ id });
 
 export const isParticipant = (row: Pick<ConversationRow, 'userA' | 'userB'>, userId: string): boolean =>
   row.userA === userId || row.userB === userId;

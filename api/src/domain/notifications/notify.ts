@@ -1,7 +1,7 @@
-import { inArray } from 'drizzle-orm';
 import { uuidv7, type Notification, type NotificationType } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { notifications, users } from '../../db/schema';
+import { notifications } from '../../db/schema';
+import { usersById } from '../read-support';
 import type { CommandContext } from '../commands';
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -22,10 +22,9 @@ export interface NewNotification {
 }
 
 /**
- * Stores notifications inside the caller's transaction, one row per recipient in one statement, and records
- * a change for each so it reaches only its recipient (pull and socket). What concerns one or two people only:
- * the whole team's chat notices are derived (see notices.ts). Each waits for the background push queue.
- * Returns the new ids, in order.
+ * Stores notifications inside the caller's transaction, one row per recipient, and records a change for each so
+ * it reaches only its recipient (pull and socket). What concerns one or two people only: the whole team's chat
+ * notices are derived (see notices.ts). Each waits for the background push queue. Returns the new ids, in order.
  */
 export function notify(ctx: CommandContext, items: NewNotification[]): string[] {
   if (items.length === 0) return [];
@@ -44,22 +43,17 @@ export function notify(ctx: CommandContext, items: NewNotification[]): string[] 
     createdAt,
   }));
   ctx.tx.insert(notifications).values(rows).run();
-  ctx.recordAll(
-    rows.map((row) => ({ entity: 'notification', id: row.id, op: 'put', audience: [`user:${row.recipientId}`] })),
-  );
-  for (const notification of toNotifications(
-    ctx.tx,
-    ctx.tx
-      .select()
-      .from(notifications)
-      .where(
-        inArray(
-          notifications.id,
-          rows.map((row) => row.id),
-        ),
-      )
-      .all(),
-  )) {
+  // The rows are known: the wire form is built from them rather than read back.
+  const stored = rows.map((row) => {
+    const { seq } = ctx.record({
+      entity: 'notification',
+      id: row.id,
+      op: 'put',
+      audience: [`user:${row.recipientId}`],
+    });
+    return { ...row, readAt: null, version: seq };
+  });
+  for (const notification of toNotifications(ctx.tx, stored)) {
     ctx.announce({ to: [`user:${notification.recipient}`], event: 'notification', payload: { notification } });
   }
   ctx.queuePush(rows.map((row) => row.id));
@@ -67,23 +61,21 @@ export function notify(ctx: CommandContext, items: NewNotification[]): string[] 
 }
 
 /** Notifications as the wire carries them, with the sender's name. */
-export function toNotifications(db: Db | Tx, rows: NotificationRow[]): Notification[] {
-  const senderIds = [...new Set(rows.flatMap((row) => (row.senderId ? [row.senderId] : [])))];
-  const names = new Map(
-    senderIds.length
-      ? db
-          .select({ id: users.id, name: users.name })
-          .from(users)
-          .where(inArray(users.id, senderIds))
-          .all()
-          .map((u) => [u.id, u.name])
-      : [],
+export function toNotifications(
+  db: Db | Tx,
+  rows: Omit<NotificationRow, 'pushPending' | 'messageId'>[],
+): Notification[] {
+  const senders = usersById(
+    db,
+    rows.flatMap((row) => (row.senderId ? [row.senderId] : [])),
   );
   return rows.map((row) => ({
     _id: row.id,
     id: row.id,
     recipient: row.recipientId,
-    sender: row.senderId ? { _id: row.senderId, id: row.senderId, name: names.get(row.senderId) ?? 'Unknown' } : null,
+    sender: row.senderId
+      ? { _id: row.senderId, id: row.senderId, name: senders.get(row.senderId)?.name ?? 'Unknown' }
+      : null,
     type: row.type,
     title: row.title,
     message: row.message,

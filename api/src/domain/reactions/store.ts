@@ -1,29 +1,30 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, getTableName } from 'drizzle-orm';
 import { reactionEmojis, type MessageReaction, type ReactionEmoji } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import type { chatReactions, directReactions } from '../../db/schema';
-import { inSlices } from '../read-support';
+import { idsParam, inIdsParam, prepared } from '../../db/prepared';
 
 /** The reactions of one kind of message: team chat or direct. Both tables have the same columns. */
 export type ReactionTable = typeof chatReactions | typeof directReactions;
 
 /**
  * The reactions of these messages, by message id, as the wire carries them: emojis in the set's order, and
- * who gave each the earliest first. One query per 500 messages, read through the key's leading column.
+ * who gave each the earliest first. One prepared query, read through the key's leading column.
  */
 export function reactionsByMessage(
   db: Db | Tx,
   table: ReactionTable,
   messageIds: readonly string[],
 ): Map<string, MessageReaction[]> {
-  const rows = inSlices([...new Set(messageIds)], (slice) =>
-    db
+  if (messageIds.length === 0) return new Map();
+  const rows = prepared(db, `${getTableName(table)}.byMessages`, (handle) =>
+    handle
       .select({ messageId: table.messageId, userId: table.userId, emoji: table.emoji })
       .from(table)
-      .where(inArray(table.messageId, slice))
+      .where(inIdsParam(table.messageId))
       .orderBy(asc(table.createdAt), asc(table.userId))
-      .all(),
-  );
+      .prepare(),
+  ).all(idsParam(new Set(messageIds)));
   const byMessage = new Map<string, Map<ReactionEmoji, string[]>>();
   for (const row of rows) {
     const emojis = byMessage.get(row.messageId) ?? new Map<ReactionEmoji, string[]>();

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import {
   isStaff,
   type Actor,
@@ -8,91 +8,87 @@ import {
   type UserRef,
 } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
+import { idsParam, inIdsParam, prepared } from '../../db/prepared';
 import { taskComments, taskStatusHistory, tasks, users } from '../../db/schema';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
-const CHUNK = 500;
-const chunks = <T>(items: T[]): T[][] =>
-  Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) => items.slice(i * CHUNK, (i + 1) * CHUNK));
-
-/** `column IN` the ids passed as one JSON array: one statement text for any number of ids, so it is prepared once. */
-const inJsonIds = (column: AnyColumn): SQL =>
-  sql`${column} in (select value from json_each(${sql.placeholder('ids')}))`;
-
 /**
- * Statements prepared once per database handle: building and preparing them on every call was a third of
- * a task page read. A transaction's handle lives for one command, so a command prepares its own, as before.
+ * Statements prepared once per connection (a transaction shares its connection's): building and preparing them
+ * on every call was a third of a task page read, and most of a task command's time.
  */
-function perHandle<T>(prepare: (db: Db | Tx) => T): (db: Db | Tx) => T {
-  const prepared = new WeakMap<Db | Tx, T>();
-  return (db) => {
-    let statements = prepared.get(db);
-    if (!statements) {
-      statements = prepare(db);
-      prepared.set(db, statements);
-    }
-    return statements;
-  };
-}
-
-/** What turns task rows into tasks: the names of users, the comments and the status history. */
-const detailReads = perHandle((db) => ({
-  userRefs: db.select({ id: users.id, name: users.name }).from(users).prepare(),
-  comments: db
-    .select()
-    .from(taskComments)
-    .where(inJsonIds(taskComments.taskId))
-    .orderBy(asc(taskComments.createdAt))
-    .prepare(),
-  history: db
-    .select()
-    .from(taskStatusHistory)
-    .where(inJsonIds(taskStatusHistory.taskId))
-    .orderBy(asc(taskStatusHistory.updatedAt), asc(taskStatusHistory.id))
-    .prepare(),
-}));
-
-/** A page of the visible tasks and their count, for staff (all tasks) and for an employee (`me`'s). */
-const pageReads = perHandle((db) => {
-  const employeeSees = visibleTo(false, sql.placeholder('me'));
-  const page = (where: SQL | undefined) =>
-    db
+const detailReads = (db: Db | Tx) =>
+  prepared(db, 'tasks.detailReads', (handle) => ({
+    liveRows: handle
       .select()
       .from(tasks)
-      .where(where)
-      .orderBy(desc(tasks.updatedAt), desc(tasks.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare();
-  const total = (where: SQL | undefined) => db.select({ n: count() }).from(tasks).where(where).prepare();
-  return {
-    staffPage: page(visibleTo(true, '')),
-    staffTotal: total(visibleTo(true, '')),
-    employeePage: page(employeeSees),
-    employeeTotal: total(employeeSees),
-  };
-});
+      .where(and(isNull(tasks.deletedAt), inIdsParam(tasks.id)))
+      .prepare(),
+    liveRow: handle
+      .select()
+      .from(tasks)
+      .where(and(isNull(tasks.deletedAt), eq(tasks.id, sql.placeholder('id'))))
+      .prepare(),
+    // Only the people a read names, never the whole directory: the cost of a task stays the same at any size.
+    userRefs: handle.select({ id: users.id, name: users.name }).from(users).where(inIdsParam(users.id)).prepare(),
+    comments: handle
+      .select()
+      .from(taskComments)
+      .where(inIdsParam(taskComments.taskId))
+      .orderBy(asc(taskComments.createdAt))
+      .prepare(),
+    history: handle
+      .select()
+      .from(taskStatusHistory)
+      .where(inIdsParam(taskStatusHistory.taskId))
+      .orderBy(asc(taskStatusHistory.updatedAt), asc(taskStatusHistory.id))
+      .prepare(),
+  }));
 
-/** Names of every user, deactivated ones included: history keeps the names of people who left. */
-function userRefs(reads: ReturnType<typeof detailReads>): Map<string, UserRef> {
-  const refs = new Map<string, UserRef>();
-  for (const row of reads.userRefs.all()) {
-    refs.set(row.id, { _id: row.id, id: row.id, name: row.name });
-  }
-  return refs;
-}
+/** A page of the visible tasks and their count, for staff (all tasks) and for an employee (`me`'s). */
+const pageReads = (db: Db | Tx) =>
+  prepared(db, 'tasks.pageReads', (handle) => {
+    const employeeSees = visibleTo(false, sql.placeholder('me'));
+    const page = (where: SQL | undefined) =>
+      handle
+        .select()
+        .from(tasks)
+        .where(where)
+        .orderBy(desc(tasks.updatedAt), desc(tasks.id))
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .prepare();
+    const total = (where: SQL | undefined) => handle.select({ n: count() }).from(tasks).where(where).prepare();
+    return {
+      staffPage: page(visibleTo(true, '')),
+      staffTotal: total(visibleTo(true, '')),
+      employeePage: page(employeeSees),
+      employeeTotal: total(employeeSees),
+    };
+  });
 
 /** Tasks with their comments and status history, oldest first, as the wire carries them. */
 function toTasks(db: Db | Tx, rows: TaskRow[]): Task[] {
   if (rows.length === 0) return [];
   const reads = detailReads(db);
-  const refs = userRefs(reads);
+  const ids = idsParam(rows.map((row) => row.id));
+  const commentRows = reads.comments.all(ids);
+  const historyRows = reads.history.all(ids);
+  // Names of the people named, deactivated ones included: history keeps the names of people who left.
+  const named = new Set<string>();
+  for (const row of rows) {
+    named.add(row.assignedBy);
+    if (row.assignedTo) named.add(row.assignedTo);
+  }
+  for (const c of commentRows) named.add(c.userId);
+  for (const h of historyRows) named.add(h.updatedBy);
+  const refs = new Map<string, UserRef>();
+  for (const user of reads.userRefs.all(idsParam(named)))
+    refs.set(user.id, { _id: user.id, id: user.id, name: user.name });
   const ref = (id: string): UserRef => refs.get(id) ?? { _id: id, id, name: 'Unknown' };
   const comments = new Map<string, Comment[]>();
   const history = new Map<string, StatusHistoryEntry[]>();
-  const ids = JSON.stringify(rows.map((row) => row.id));
-  for (const c of reads.comments.all({ ids })) {
+  for (const c of commentRows) {
     const list = comments.get(c.taskId) ?? [];
     list.push({
       _id: c.id,
@@ -104,7 +100,7 @@ function toTasks(db: Db | Tx, rows: TaskRow[]): Task[] {
     });
     comments.set(c.taskId, list);
   }
-  for (const h of reads.history.all({ ids })) {
+  for (const h of historyRows) {
     const list = history.get(h.taskId) ?? [];
     list.push({
       _id: h.id,
@@ -140,14 +136,7 @@ const live = isNull(tasks.deletedAt);
 
 /** The tasks with these ids that still exist. */
 export function loadTasks(db: Db | Tx, ids: string[]): Task[] {
-  const rows = chunks(ids).flatMap((part) =>
-    db
-      .select()
-      .from(tasks)
-      .where(and(live, inArray(tasks.id, part)))
-      .all(),
-  );
-  return toTasks(db, rows);
+  return toTasks(db, detailReads(db).liveRows.all(idsParam(ids)));
 }
 
 /** The SQL condition of spec section 6: staff see all tasks, an employee those assigned to or by them. */
@@ -185,11 +174,7 @@ export function listVisibleTaskPage(
 
 /** One live task row, for commands. */
 export function findTaskRow(db: Db | Tx, id: string): TaskRow | undefined {
-  return db
-    .select()
-    .from(tasks)
-    .where(and(live, eq(tasks.id, id)))
-    .get();
+  return detailReads(db).liveRow.get({ id });
 }
 
 /** Who may see a task: managers, admins, its assignee and its assigner. */
