@@ -56,7 +56,9 @@ export const CHANGE_LOG_FLOOR_KEY = 'change_log_floor';
 
 /** The oldest cursor the log can still serve incrementally; older ones get a bootstrap. */
 export function changeLogFloor(db: Db | Tx): number {
-  const row = db.select().from(meta).where(eq(meta.key, CHANGE_LOG_FLOOR_KEY)).get();
+  const row = prepared(db, 'changeLog.floor', (handle) =>
+    handle.select().from(meta).where(eq(meta.key, CHANGE_LOG_FLOOR_KEY)).prepare(),
+  ).get();
   return row ? Number(row.value) : 0;
 }
 
@@ -66,9 +68,11 @@ export function changeLogFloor(db: Db | Tx): number {
  */
 export function currentVersion(db: Db | Tx): number {
   const newest =
-    db
-      .select({ v: max(changeLog.seq) })
-      .from(changeLog)
-      .get()?.v ?? 0;
+    prepared(db, 'changeLog.head', (handle) =>
+      handle
+        .select({ v: max(changeLog.seq) })
+        .from(changeLog)
+        .prepare(),
+    ).get()?.v ?? 0;
   return Math.max(newest, changeLogFloor(db));
 }

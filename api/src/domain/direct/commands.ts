@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   chatLimits,
@@ -17,6 +17,7 @@ import {
   type DirectMessage,
 } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { conversations, directAttachments, directMessages, directReactions, users } from '../../db/schema';
 import type { StoredFile } from '../chat/uploads';
 import { defineCommand, type CommandContext } from '../commands';
@@ -40,10 +41,12 @@ export function requireParticipation(db: Db | Tx, actor: Actor, id: string): Con
   return row;
 }
 
+/** Records the conversation's change; it is read once, for the answer and the live change alike. */
 function recordConversation(ctx: CommandContext, row: Pick<ConversationRow, 'id' | 'userA' | 'userB'>): Conversation {
-  ctx.record({ entity: 'conversation', id: row.id, op: 'put', audience: audienceOf(row) });
+  const ref = ctx.record({ entity: 'conversation', id: row.id, op: 'put', audience: audienceOf(row) });
   const [conversation] = loadConversations(ctx.tx, [row.id]);
   if (!conversation) throw new Error(`conversation ${row.id} vanished inside its transaction`);
+  ref.state = { entity: 'conversation', op: 'put', id: row.id, data: conversation };
   return conversation;
 }
 
@@ -75,7 +78,13 @@ function sendMessage(
   args: { id: string; conversationId: string; text: string; files: StoredFile[] },
 ): DirectMessage {
   const conversation = requireParticipation(ctx.tx, ctx.actor, args.conversationId);
-  const existing = ctx.tx.select().from(directMessages).where(eq(directMessages.id, args.id)).get();
+  const existing = prepared(ctx.tx, 'directMessages.byId', (handle) =>
+    handle
+      .select()
+      .from(directMessages)
+      .where(eq(directMessages.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id: args.id });
   if (existing) {
     // Security: a client id is accepted once; the same id with other content is refused, never merged.
     const same =
@@ -89,16 +98,24 @@ function sendMessage(
     if (message) return message;
   }
   const stamp = ctx.now.toISOString();
-  ctx.tx
-    .insert(directMessages)
-    .values({
-      id: args.id,
-      conversationId: args.conversationId,
-      senderId: ctx.actor.id,
-      text: args.text,
-      createdAt: stamp,
-    })
-    .run();
+  prepared(ctx.tx, 'directMessages.insert', (handle) =>
+    handle
+      .insert(directMessages)
+      .values({
+        id: sql.placeholder('id'),
+        conversationId: sql.placeholder('conversationId'),
+        senderId: sql.placeholder('senderId'),
+        text: sql.placeholder('text'),
+        createdAt: sql.placeholder('createdAt'),
+      })
+      .prepare(),
+  ).run({
+    id: args.id,
+    conversationId: args.conversationId,
+    senderId: ctx.actor.id,
+    text: args.text,
+    createdAt: stamp,
+  });
   if (args.files.length)
     ctx.tx
       .insert(directAttachments)
@@ -115,10 +132,11 @@ function sendMessage(
     .set({ lastMessageId: args.id, lastMessageAt: stamp, ...senderRead })
     .where(eq(conversations.id, args.conversationId))
     .run();
-  ctx.record({ entity: 'directMessage', id: args.id, op: 'put', audience: audienceOf(conversation) });
+  const ref = ctx.record({ entity: 'directMessage', id: args.id, op: 'put', audience: audienceOf(conversation) });
   recordConversation(ctx, conversation);
   const [message] = loadDirectMessages(ctx.tx, [args.id]);
   if (!message) throw new Error(`direct message ${args.id} vanished inside its transaction`);
+  ref.state = { entity: 'directMessage', op: 'put', id: args.id, data: message };
 
   const recipientId = conversation.userA === ctx.actor.id ? conversation.userB : conversation.userA;
   const senderName = message.sender.name;

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   addCommentArgsSchema,
@@ -20,6 +20,7 @@ import {
   type TaskStatus,
 } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { taskComments, taskStatusHistory, tasks, users } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
@@ -61,18 +62,29 @@ const nameOf = (tx: Tx, id: string): string =>
 const otherParties = (row: TaskRow, actorId: string): string[] =>
   [...new Set([row.assignedTo, row.assignedBy])].filter((id): id is string => id !== null && id !== actorId);
 
+/**
+ * Stamps the task as updated and records its change. The task is read once, after the command's writes: its
+ * audience comes from it, and the answer and the live change both send it (publishing does not read it again).
+ */
 function touch(ctx: CommandContext, row: TaskRow, formerAudience?: string[]): Task {
-  ctx.tx.update(tasks).set({ updatedAt: ctx.now.toISOString() }).where(eq(tasks.id, row.id)).run();
-  const current = requireTask(ctx.tx, row.id);
-  ctx.record({
+  prepared(ctx.tx, 'tasks.touch', (handle) =>
+    handle
+      .update(tasks)
+      .set({ updatedAt: sql`${sql.placeholder('updatedAt')}` })
+      .where(eq(tasks.id, sql.placeholder('id')))
+      .prepare(),
+  ).run({ updatedAt: ctx.now.toISOString(), id: row.id });
+  const [loaded] = loadTasks(ctx.tx, [row.id]);
+  if (!loaded) throw new Error(`task ${row.id} vanished inside its own transaction`);
+  const ref = ctx.record({
     entity: 'task',
     id: row.id,
     op: 'put',
-    audience: taskAudience(current),
+    audience: taskAudience({ assignedTo: loaded.assignedTo?.id ?? null, assignedBy: loaded.assignedBy.id }),
     ...(formerAudience ? { formerAudience } : {}),
   });
-  const [task] = loadTasks(ctx.tx, [row.id]);
-  if (!task) throw new Error(`task ${row.id} vanished inside its own transaction`);
+  const task = { ...loaded, version: ref.seq };
+  ref.state = { entity: 'task', op: 'put', id: row.id, data: task };
   return task;
 }
 
