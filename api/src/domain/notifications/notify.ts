@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { uuidv7, type Notification, type NotificationType } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { notifications } from '../../db/schema';
 import { usersById } from '../read-support';
 import type { CommandContext } from '../commands';
@@ -22,7 +24,7 @@ export interface NewNotification {
 }
 
 /**
- * Stores notifications inside the caller's transaction, one row per recipient, and records a change for each so
+ * Stores notifications inside the caller's transaction, one row per recipient (a prepared insert), and records a change for each so
  * it reaches only its recipient (pull and socket). What concerns one or two people only: the whole team's chat
  * notices are derived (see notices.ts). Each waits for the background push queue. Returns the new ids, in order.
  */
@@ -42,7 +44,25 @@ export function notify(ctx: CommandContext, items: NewNotification[]): string[] 
     pushPending: true,
     createdAt,
   }));
-  ctx.tx.insert(notifications).values(rows).run();
+  const insert = prepared(ctx.tx, 'notifications.insert', (handle) =>
+    handle
+      .insert(notifications)
+      .values({
+        id: sql.placeholder('id'),
+        recipientId: sql.placeholder('recipientId'),
+        senderId: sql.placeholder('senderId'),
+        type: sql.placeholder('type'),
+        title: sql.placeholder('title'),
+        message: sql.placeholder('message'),
+        relatedTaskId: sql.placeholder('relatedTaskId'),
+        messageId: sql.placeholder('messageId'),
+        data: sql.placeholder('data'),
+        pushPending: sql.placeholder('pushPending'),
+        createdAt: sql.placeholder('createdAt'),
+      })
+      .prepare(),
+  );
+  for (const row of rows) insert.run(row);
   // The rows are known: the wire form is built from them rather than read back.
   const stored = rows.map((row) => {
     const { seq } = ctx.record({
