@@ -13,6 +13,9 @@ import { taskComments, taskStatusHistory, tasks, users } from '../../db/schema';
 
 export type TaskRow = typeof tasks.$inferSelect;
 
+/** Tasks not deleted. */
+const live = isNull(tasks.deletedAt);
+
 /**
  * Statements prepared once per connection (a transaction shares its connection's): building and preparing them
  * on every call was a third of a task page read, and most of a task command's time.
@@ -22,12 +25,12 @@ const detailReads = (db: Db | Tx) =>
     liveRows: handle
       .select()
       .from(tasks)
-      .where(and(isNull(tasks.deletedAt), inIdsParam(tasks.id)))
+      .where(and(live, inIdsParam(tasks.id)))
       .prepare(),
     liveRow: handle
       .select()
       .from(tasks)
-      .where(and(isNull(tasks.deletedAt), eq(tasks.id, sql.placeholder('id'))))
+      .where(and(live, eq(tasks.id, sql.placeholder('id'))))
       .prepare(),
     // Only the people a read names, never the whole directory: the cost of a task stays the same at any size.
     userRefs: handle.select({ id: users.id, name: users.name }).from(users).where(inIdsParam(users.id)).prepare(),
@@ -131,8 +134,6 @@ function toTasks(db: Db | Tx, rows: TaskRow[]): Task[] {
     version: row.version,
   }));
 }
-
-const live = isNull(tasks.deletedAt);
 
 /** The tasks with these ids that still exist. */
 export function loadTasks(db: Db | Tx, ids: string[]): Task[] {
