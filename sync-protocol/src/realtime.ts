@@ -16,6 +16,11 @@ export interface ServerToClientEvents {
   'user-online': (payload: { userId: string }) => void;
   'user-offline': (payload: { userId: string; lastSeen: string }) => void;
   'user-presence-update': (payload: { userId: string; status: PresenceStatus; lastSeen: string | null }) => void;
+  /**
+   * Everyone online or away as the socket connects: presence is not in the change log, so a device
+   * that was disconnected (a reload, a network drop) corrects what it missed; anyone absent is offline.
+   */
+  'presence.snapshot': (payload: { present: { userId: string; status: PresenceStatus }[] }) => void;
   /** Someone is typing in the team chat (conversationId null) or a conversation. */
   'user-typing': (payload: { userId: string; userName: string; conversationId: string | null }) => void;
   'stop-typing': (payload: { userId: string; conversationId: string | null }) => void;

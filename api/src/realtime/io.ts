@@ -62,6 +62,7 @@ export const realtimePlugin = fp(
       const { actor, sessionId } = socket.data;
       void socket.join([...principalsOf(actor), sessionRoom(sessionId)]);
       if (presence.connect(actor.id, socket.id)) io.to(rooms.team).emit('user-online', { userId: actor.id });
+      socket.emit('presence.snapshot', { present: presence.present() });
 
       const { metered } = socketGuards(app, socket);
       socket.on(

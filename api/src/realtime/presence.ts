@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { PresenceStatus } from '@office/sync-protocol';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
@@ -36,6 +36,15 @@ export class PresenceTracker {
 
   onlineUserIds(): string[] {
     return [...this.sockets.keys()];
+  }
+
+  /** Everyone online or away now, for a socket that has just connected. */
+  present(): { userId: string; status: PresenceStatus }[] {
+    return this.db
+      .select({ userId: users.id, status: users.status })
+      .from(users)
+      .where(and(ne(users.status, 'offline'), isNull(users.deactivatedAt)))
+      .all();
   }
 
   /** Stores a status with the time it was seen; returns that time. */

@@ -206,6 +206,40 @@ describe('presence', () => {
     expect(rowOf(s, alice.userId)?.status).toBe('offline');
   });
 
+  test('a connecting socket hears who is online or away now, so a device that was disconnected corrects itself', async () => {
+    const s = await start();
+    const alice = await connectAs(s, 'alice@demo.local');
+    const bob = await connectAs(s, 'bob@demo.local');
+    const away = nextEventWhere(alice.socket, 'user-presence-update', (p) => p.userId === bob.userId);
+    bob.socket.emit('update-presence', { status: 'away' });
+    await away;
+    const offline = nextEventWhere(alice.socket, 'user-offline', (p) => p.userId === bob.userId);
+    bob.socket.close();
+    await offline;
+    const carol = await connectAs(s, 'carol@demo.local');
+    const carolAway = nextEventWhere(alice.socket, 'user-presence-update', (p) => p.userId === carol.userId);
+    carol.socket.emit('update-presence', { status: 'away' });
+    await carolAway;
+
+    const { token, user: maya } = await signIn(s.app, 'manager@demo.local');
+    const socket: TestSocket = connect(s.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      auth: { token },
+    });
+    sockets.push(socket);
+    const snapshot = await nextEvent(socket, 'presence.snapshot');
+
+    expect(new Map(snapshot.present.map((entry) => [entry.userId, entry.status]))).toEqual(
+      new Map([
+        [alice.userId, 'online'],
+        [carol.userId, 'away'],
+        [maya.id, 'online'],
+      ]),
+    );
+  });
+
   test('update-presence away tells the others and stores away', async () => {
     const s = await start();
     const alice = await connectAs(s, 'alice@demo.local');

@@ -1,4 +1,5 @@
-import { limits } from '@office/sync-protocol';
+import { limits, type PresenceStatus } from '@office/sync-protocol';
+import type { WorkspaceDb } from '../data/db';
 import type { RealtimeSocket } from './socket';
 
 const activityEvents = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
@@ -35,4 +36,18 @@ export function reportPresence(socket: RealtimeSocket, idleMs: number = limits.p
     for (const event of activityEvents) window.removeEventListener(event, handleActivity);
     window.clearInterval(idleCheck);
   };
+}
+
+/**
+ * Makes the device's presence equal to the server's snapshot: presence events missed while the socket
+ * was down (a reload, a network drop) would otherwise leave people online here who left meanwhile.
+ */
+export async function applyPresenceSnapshot(
+  db: WorkspaceDb,
+  present: readonly { userId: string; status: PresenceStatus }[],
+): Promise<void> {
+  const statusById = new Map(present.map((entry) => [entry.userId, entry.status]));
+  await db.users.toCollection().modify((user) => {
+    user.status = statusById.get(user.id) ?? 'offline';
+  });
 }

@@ -5,7 +5,7 @@ import { api } from '../api/http';
 import { useAuth } from '../app/auth/use-auth';
 import { dispatchAvatarUpdated } from '../app/auth/avatar-events';
 import { openWorkspaceDb } from '../data/db';
-import { reportPresence } from '../realtime/presence';
+import { applyPresenceSnapshot, reportPresence } from '../realtime/presence';
 import { connectRealtime } from '../realtime/socket';
 import { SyncEngine } from './engine';
 import { httpTransport } from './transport';
@@ -63,6 +63,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       'user-presence-update',
       ({ userId: id, status, lastSeen }) => void db.users.update(id, { status, lastSeen }),
     );
+    socket.on('presence.snapshot', ({ present }) => void applyPresenceSnapshot(db, present));
 
     socket.on('avatar-updated', ({ userId: id, avatar }) => {
       void db.users.update(id, { avatar }).then(() => dispatchAvatarUpdated(id));
