@@ -26,9 +26,13 @@ const taskCard = (page: Page, title: string): Locator =>
 
 async function openDetail(page: Page, title: string): Promise<Locator> {
   await page.goto('/tasks');
-  await taskCard(page, title).getByRole('button', { name: title, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: title });
-  await expect(dialog).toBeVisible();
+  // Other tests add tasks meanwhile, newest first: a card can move between Playwright's aim and its click.
+  await expect(async () => {
+    if (await page.getByRole('dialog').count()) await page.keyboard.press('Escape');
+    await taskCard(page, title).getByRole('button', { name: title, exact: true }).click();
+    await expect(dialog).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
   return dialog;
 }
 
