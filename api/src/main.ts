@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { DEMO_PASSWORD, demoAccounts, isEmpty, seedDemo } from './db/seed';
 import { scheduleDueChecks } from './jobs/due-checks';
+import { scheduleMorningDigests } from './jobs/morning-digest';
 import { UploadStore } from './domain/chat/uploads';
 
 /** The built PWA sits in pwa/dist beside this bundle's workspace. */
@@ -30,8 +31,12 @@ if (config.seedDemo && isEmpty(app.db)) {
 const stopDueChecks = scheduleDueChecks(app.db, app.flush, (error) =>
   app.log.error({ err: error }, 'due checks failed'),
 );
+const stopDigests = scheduleMorningDigests(app.db, app.flush, (error) =>
+  app.log.error({ err: error }, 'morning digests failed'),
+);
 app.addHook('onClose', (_instance, done) => {
   stopDueChecks();
+  stopDigests();
   done();
 });
 

@@ -3,7 +3,7 @@ import { idSchema } from './ids';
 import { limits } from './limits';
 import { userSchema } from './entities/user';
 import { taskSchema } from './entities/task';
-import { notificationMarkerSchema, notificationSchema } from './entities/notification';
+import { notificationMarkerSchema, notificationPreferencesSchema, notificationSchema } from './entities/notification';
 import { chatMessageSchema } from './entities/chat';
 import { conversationSchema, directMessageSchema } from './entities/direct';
 
@@ -13,6 +13,7 @@ export const entityNames = [
   'task',
   'notification',
   'notificationMarker',
+  'notificationPreferences',
   'chatMessage',
   'conversation',
   'directMessage',
@@ -28,6 +29,7 @@ export const changeSchema = z.union([
   put('task', taskSchema),
   put('notification', notificationSchema),
   put('notificationMarker', notificationMarkerSchema),
+  put('notificationPreferences', notificationPreferencesSchema),
   put('chatMessage', chatMessageSchema),
   put('conversation', conversationSchema),
   put('directMessage', directMessageSchema),

@@ -4,10 +4,12 @@ import type {
   AttachmentKind,
   NotificationType,
   PresenceStatus,
+  QuietHours,
   ReactionEmoji,
   Role,
   TaskPriority,
   TaskStatus,
+  TeamChatNoticeLevel,
 } from '@office/sync-protocol';
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
@@ -209,6 +211,28 @@ export const notificationMarkers = sqliteTable('notification_markers', {
   readThrough: text('read_through'),
   version: integer('version').notNull().default(0),
 });
+
+/**
+ * A person's notification preferences, once they change one or a device reports their time zone; without a
+ * row, the spec's defaults. `digestDueAt` is the next 08:00 in their time zone: the digest job reads it by index.
+ */
+export const notificationPreferences = sqliteTable(
+  'notification_preferences',
+  {
+    id: text('id')
+      .primaryKey()
+      .references(() => users.id),
+    teamChat: text('team_chat').$type<TeamChatNoticeLevel>().notNull().default('all'),
+    directMessages: integer('direct_messages', { mode: 'boolean' }).notNull().default(true),
+    taskNotices: integer('task_notices', { mode: 'boolean' }).notNull().default(true),
+    morningDigest: integer('morning_digest', { mode: 'boolean' }).notNull().default(true),
+    quietHours: text('quiet_hours', { mode: 'json' }).$type<QuietHours | null>(),
+    timeZone: text('time_zone'),
+    digestDueAt: text('digest_due_at'),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [index('notification_preferences_digest_due').on(t.digestDueAt)],
+);
 
 /** Team chat notices a person marked read one by one, after their marker's readThrough. */
 export const chatNoticeReads = sqliteTable(

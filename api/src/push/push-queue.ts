@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, lte, notInArray } from 'drizzle-orm';
 import webpush from 'web-push';
-import { chatNotice, notificationUrl, type PushPayload } from '@office/sync-protocol';
+import { chatNotice, inQuietHours, notificationUrl, type PushPayload } from '@office/sync-protocol';
 import type { Db, Tx } from '../db/client';
 import {
   chatMessages,
@@ -11,6 +11,7 @@ import {
   pushSubscriptions,
   users,
 } from '../db/schema';
+import { preferencesOf } from '../domain/notifications/preferences';
 import { inSlices, usersById } from '../domain/read-support';
 import { EndpointRefused } from './endpoint-guard';
 import { sendPushRequest } from './send';
@@ -70,7 +71,8 @@ type NewDelivery = { userId: string; payload: PushPayload; topic: string | null 
  * - turns each flagged notification into one delivery per subscription of its recipient, one by one;
  * - turns flagged team chat messages into at most one push per person per `chatWindowMs` ("3 new messages in
  *   Team Chat" for those held meanwhile), for the people with a subscription only;
- * - skips people whose app is open, visible and connected (they see it in the app);
+ * - skips people whose app is open, visible and connected (they see it in the app), people in their quiet
+ *   hours, and, for team chat, people whose preference takes mentions only or nothing;
  * - sends the due deliveries, a few at a time, retrying with backoff (429, 5xx, no answer) and dropping a
  *   subscription its push service calls gone (404, 410).
  * Everything waiting is stored (flags, deliveries, held counts), so a restart picks it up where it was.
@@ -200,6 +202,19 @@ export class PushQueue {
     return times.length ? Math.max(0, Math.min(...times) - now) : null;
   }
 
+  /** Of these people, those who get no push now: their app is open and connected, or it is their quiet hours. */
+  private notNow(userIds: string[], now: number): Set<string> {
+    const visible = this.options.visibleUsers(userIds);
+    const preferences = preferencesOf(this.db, userIds);
+    const at = new Date(now);
+    return new Set(
+      userIds.filter((id) => {
+        const theirs = preferences.get(id);
+        return visible.has(id) || (theirs !== undefined && inQuietHours(theirs, at));
+      }),
+    );
+  }
+
   /** Active subscriptions of these people, by person. */
   private subscriptionsOf(userIds: string[]): Map<string, string[]> {
     const rows = inSlices(userIds, (slice) =>
@@ -237,10 +252,10 @@ export class PushQueue {
     const rows = this.db.select().from(notifications).where(eq(notifications.pushPending, true)).limit(BATCH).all();
     if (!rows.length) return false;
     const recipients = [...new Set(rows.map((row) => row.recipientId))];
-    const visible = this.options.visibleUsers(recipients);
-    const subscriptions = this.subscriptionsOf(recipients.filter((id) => !visible.has(id)));
+    const unreachable = this.notNow(recipients, now);
+    const subscriptions = this.subscriptionsOf(recipients.filter((id) => !unreachable.has(id)));
     const pushes: NewDelivery[] = rows
-      .filter((row) => !visible.has(row.recipientId))
+      .filter((row) => !unreachable.has(row.recipientId))
       .map((row) => ({
         userId: row.recipientId,
         topic: null,
@@ -316,8 +331,16 @@ export class PushQueue {
       .leftJoin(notificationMarkers, eq(notificationMarkers.id, users.id))
       .where(isNull(users.deactivatedAt))
       .all();
-    const visible = this.options.visibleUsers(subscribers.map((s) => s.id));
-    const waiting = subscribers.filter((s) => !visible.has(s.id));
+    const unreachable = this.notNow(
+      subscribers.map((s) => s.id),
+      now,
+    );
+    const preferences = preferencesOf(
+      this.db,
+      subscribers.map((s) => s.id),
+    );
+    // Only those who take every team chat message as a notice; mentions come as notices of their own.
+    const waiting = subscribers.filter((s) => !unreachable.has(s.id) && preferences.get(s.id)?.teamChat === 'all');
     const states = new Map(
       inSlices(
         waiting.map((s) => s.id),
@@ -383,7 +406,10 @@ export class PushQueue {
     const nowIso = new Date(now).toISOString();
     const due = this.db.select().from(pushChatStates).where(lte(pushChatStates.flushAt, nowIso)).limit(BATCH).all();
     if (!due.length) return false;
-    const visible = this.options.visibleUsers(due.map((state) => state.userId));
+    const unreachable = this.notNow(
+      due.map((state) => state.userId),
+      now,
+    );
     const single = due.flatMap((state) => (state.heldCount === 1 && state.heldMessageId ? [state.heldMessageId] : []));
     const singles = new Map(
       inSlices(single, (slice) =>
@@ -400,7 +426,7 @@ export class PushQueue {
     );
     const pushes: NewDelivery[] = [];
     for (const state of due) {
-      if (visible.has(state.userId) || !state.heldMessageId || state.heldCount === 0) continue;
+      if (unreachable.has(state.userId) || !state.heldMessageId || state.heldCount === 0) continue;
       const message = state.heldCount === 1 ? singles.get(state.heldMessageId) : undefined;
       const payload = message
         ? this.chatPush(message, authors.get(message.userId)?.name ?? 'Unknown')

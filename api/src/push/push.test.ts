@@ -8,7 +8,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import webpush from 'web-push';
 import { errorCatalogue, pushPayloadSchema, taskSchema, uuidv7, type PushPayload } from '@office/sync-protocol';
-import { chatMessages, notifications, pushChatStates, pushDeliveries, pushSubscriptions, users } from '../db/schema';
+import {
+  chatMessages,
+  notificationPreferences,
+  notifications,
+  pushChatStates,
+  pushDeliveries,
+  pushSubscriptions,
+  users,
+} from '../db/schema';
 import { inDays, sleep, startTestServer, uniqueText, waitUntil } from '../test-support';
 import { expectRefusal, useSeededServer, type Session } from '../test-api-client';
 import { loadVapidKeys } from './vapid';
@@ -633,6 +641,56 @@ describe('team chat push: coalesced per person, skipped for whoever is in the ap
       notificationId: notice?.id,
     });
     expect(payloadOf(held, subscriber)).toMatchObject({ title: `New message from ${bob.user.name}`, tag: 'team-chat' });
+  });
+});
+
+describe('notification preferences in push', () => {
+  const setPreferences = async (session: Session, preferences: Record<string, unknown>) => {
+    const res = await call(session, 'PUT', '/api/notifications/preferences', preferences);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+  /** "HH:MM" in UTC, `minutes` from now. */
+  const utcClock = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString().slice(11, 16);
+
+  afterEach(() => {
+    db().delete(notificationPreferences).run();
+  });
+
+  test('team chat set to mentions only: no team chat push, the mention still comes at once', async () => {
+    const { alice, bob } = people;
+    const subscriber = newSubscriber(endpointFor('prefs-mentions'));
+    await subscribe(alice, subscriber);
+    await setPreferences(alice, { teamChat: 'mentions' });
+
+    await call(bob, 'POST', '/api/messages', { text: uniqueText('Team news nobody is told of') });
+    const text = uniqueText('@Alice Johnson a word');
+    await call(bob, 'POST', '/api/messages', { text });
+    const [mention] = await waitForRequests(subscriber.endpoint, 1);
+    if (!mention) throw new Error('no push request');
+    await sleep(CHAT_WINDOW_MS * 1.5);
+    await deliveriesSettled();
+
+    expect(requestsTo(subscriber.endpoint)).toHaveLength(1);
+    expect(payloadOf(mention, subscriber).title).toBe(`${bob.user.name} mentioned you in Team Chat`);
+  });
+
+  test('quiet hours hold back every push, the bell keeps the notice; after them pushes come again', async () => {
+    const { alice } = people;
+    const subscriber = newSubscriber(endpointFor('prefs-quiet'));
+    await subscribe(alice, subscriber);
+    await setPreferences(alice, { timeZone: 'UTC', quietHours: { from: utcClock(-60), to: utcClock(60) } });
+
+    const quiet = await assignTask(alice);
+    await deliveriesSettled();
+    expect(requestsTo(subscriber.endpoint)).toEqual([]);
+    const stored = db().select().from(notifications).where(eq(notifications.relatedTaskId, quiet.id)).all();
+    expect(stored.map((row) => row.recipientId)).toContain(alice.user.id);
+
+    await setPreferences(alice, { quietHours: { from: utcClock(60), to: utcClock(120) } });
+    const heard = await assignTask(alice);
+    const [request] = await waitForRequests(subscriber.endpoint);
+    if (!request) throw new Error('no push request');
+    expect(payloadOf(request, subscriber).url).toBe(`/tasks?task=${heard.id}`);
   });
 });
 

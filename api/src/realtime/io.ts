@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
-import { presenceStatuses, rooms } from '@office/sync-protocol';
+import { presenceStatuses, rooms, timeZoneSchema, type Actor } from '@office/sync-protocol';
+import type { FastifyInstance } from 'fastify';
 import type { ChangeRef } from '../domain/change-log';
-import type { Announcement } from '../domain/commands';
+import { runCommand, type Announcement } from '../domain/commands';
+import { preferencesOf, setNotificationPreferencesCommand } from '../domain/notifications/preferences';
 import { DomainError } from '../domain/errors';
 import { speaksOurProtocol } from '../plugins/protocol-version';
 import { loadCurrent, principalsOf } from '../domain/sync/entities';
@@ -30,6 +32,20 @@ declare module 'fastify' {
 
 /** Each socket also sits in its session's room, so ending a session reaches exactly its sockets. */
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+
+/**
+ * The time zone a device's handshake names becomes the person's, when it is a known zone and a new one: a
+ * write only when it changes (a person who travels, a first sign-in), never a queued write on the device.
+ */
+function adoptTimeZone(app: FastifyInstance, actor: Actor, given: unknown): void {
+  const timeZone = timeZoneSchema.safeParse(given);
+  if (!timeZone.success || preferencesOf(app.db, [actor.id]).get(actor.id)?.timeZone === timeZone.data) return;
+  try {
+    runCommand(app.db, app.flush, actor, setNotificationPreferencesCommand, { timeZone: timeZone.data });
+  } catch (error) {
+    app.log.error({ err: error }, 'storing the time zone of a device failed');
+  }
+}
 
 export const realtimePlugin = fp(
   (app, _opts, done) => {
@@ -63,6 +79,7 @@ export const realtimePlugin = fp(
       void socket.join([...principalsOf(actor), sessionRoom(sessionId)]);
       if (presence.connect(actor.id, socket.id)) io.to(rooms.team).emit('user-online', { userId: actor.id });
       socket.emit('presence.snapshot', { present: presence.present() });
+      adoptTimeZone(app, actor, socket.handshake.auth?.timeZone);
 
       const { metered } = socketGuards(app, socket);
       socket.on(

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { io as connect } from 'socket.io-client';
 import { errorCatalogue, PROTOCOL_VERSION, type ErrorBody } from '@office/sync-protocol';
-import { users } from '../db/schema';
+import { notificationPreferences, users } from '../db/schema';
 import {
   bearer,
   connectSocket,
@@ -238,6 +238,32 @@ describe('presence', () => {
         [maya.id, 'online'],
       ]),
     );
+  });
+
+  test('the time zone a handshake names becomes the person’s (the digest and quiet hours follow it); an unknown one is ignored', async () => {
+    const s = await start();
+    const { token, user } = await signIn(s.app, 'carol@demo.local');
+    const handshake = async (timeZone: string) => {
+      const socket: TestSocket = connect(s.url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        reconnection: false,
+        auth: { token, protocolVersion: PROTOCOL_VERSION, timeZone },
+      });
+      sockets.push(socket);
+      await nextEvent(socket, 'presence.snapshot');
+    };
+    const stored = () =>
+      s.app.db.select().from(notificationPreferences).where(eq(notificationPreferences.id, user.id)).get();
+
+    await handshake('Asia/Kolkata');
+    expect(stored()).toMatchObject({ timeZone: 'Asia/Kolkata', teamChat: 'all' });
+    expect(stored()?.digestDueAt).toEqual(expect.any(String));
+    const version = stored()?.version;
+
+    await handshake('Asia/Kolkata');
+    await handshake('Nowhere/Special');
+    expect(stored()).toMatchObject({ timeZone: 'Asia/Kolkata', version });
   });
 
   test('update-presence away tells the others and stores away', async () => {

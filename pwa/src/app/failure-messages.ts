@@ -56,6 +56,7 @@ const refusalSentences: Record<MutationName, string> = {
   'dm.react': 'Failed to update your reaction',
   'notification.markRead': 'Failed to mark the notification as read',
   'notification.markAllRead': 'Failed to mark notifications as read',
+  'notification.setPreferences': 'Failed to save notification preferences',
   'user.updateDetails': failureTexts.profileUpdateFailed,
 };
 

@@ -7,6 +7,7 @@ import type {
   MutationName,
   Notification,
   NotificationMarker,
+  NotificationPreferences,
   Task,
   User,
 } from '@office/sync-protocol';
@@ -24,6 +25,7 @@ export type LocalTask = Task & LocalRow;
  */
 export type LocalNotification = Notification & LocalRow & { unreadAt?: string; unread?: 1 };
 export type LocalNotificationMarker = NotificationMarker & LocalRow;
+export type LocalNotificationPreferences = NotificationPreferences & LocalRow;
 export type LocalChatMessage = ChatMessage & LocalRow;
 export type LocalConversation = Conversation & LocalRow;
 export type LocalDirectMessage = DirectMessage & LocalRow;
@@ -76,6 +78,7 @@ export const entityTables = {
   task: 'tasks',
   notification: 'notifications',
   notificationMarker: 'notificationMarkers',
+  notificationPreferences: 'notificationPreferences',
   chatMessage: 'chatMessages',
   conversation: 'conversations',
   directMessage: 'directMessages',
@@ -87,6 +90,7 @@ export type WorkspaceDb = Dexie & {
   tasks: EntityTable<LocalTask, 'id'>;
   notifications: EntityTable<LocalNotification, 'id'>;
   notificationMarkers: EntityTable<LocalNotificationMarker, 'id'>;
+  notificationPreferences: EntityTable<LocalNotificationPreferences, 'id'>;
   chatMessages: EntityTable<LocalChatMessage, 'id'>;
   conversations: EntityTable<LocalConversation, 'id'>;
   directMessages: EntityTable<LocalDirectMessage, 'id'>;
@@ -170,6 +174,8 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
     });
   // The bell's Mentions filter lists the newest mention notices by index (issue 18).
   db.version(7).stores({ notifications: 'id, createdAt, pending, unreadAt, [type+createdAt]' });
+  // Protocol 9: the person's notification preferences (issue 18), one row, synced from their other devices.
+  db.version(8).stores({ notificationPreferences: 'id' });
   db.use(unreadKeyMiddleware);
   db.use(rowChangesMiddleware(db));
   return db;

@@ -160,3 +160,31 @@ describe('the bell’s queries', () => {
     expect(await countUnreadNotifications(db, me)).toBe(0);
   });
 });
+
+describe('notification preferences on the device', () => {
+  test('team chat set to mentions only, offline: the bell drops team chat notices from the list and the count at once', async () => {
+    db = freshDb(me);
+    await db.notificationMarkers.put(marker());
+    await db.notifications.bulkPut([aNotification('n1', '2026-05-14T08:00:00.000Z')]);
+    await db.chatMessages.bulkPut([
+      aMessage('m11', '2026-05-14T09:00:00.000Z', 'Lunch?'),
+      aMessage('m12', '2026-05-14T10:00:00.000Z', 'Anyone?'),
+    ]);
+    expect(await countUnreadNotifications(db, me)).toBe(3);
+
+    await mutate(db, ctx, 'notification.setPreferences', { teamChat: 'mentions' });
+
+    expect((await listNotifications(db, me)).map((n) => n.title)).toEqual(['Notice n1']);
+    expect(await countUnreadNotifications(db, me)).toBe(1);
+    expect(await isUnreadNotice(db, me, uuid('m11'))).toBe(false);
+    expect(await db.notificationPreferences.get(me)).toMatchObject({
+      teamChat: 'mentions',
+      taskNotices: true,
+      pending: 1,
+    });
+    expect((await db.outbox.toArray()).map((entry) => entry.name)).toEqual(['notification.setPreferences']);
+
+    await mutate(db, ctx, 'notification.setPreferences', { teamChat: 'all' });
+    expect(await countUnreadNotifications(db, me)).toBe(3);
+  });
+});

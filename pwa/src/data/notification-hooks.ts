@@ -1,6 +1,12 @@
 import { Dexie } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { chatNotice, readByMarker, type NotificationMarker } from '@office/sync-protocol';
+import {
+  chatNotice,
+  defaultNotificationPreferences,
+  readByMarker,
+  type NotificationMarker,
+  type NotificationPreferences,
+} from '@office/sync-protocol';
 import type { LocalChatMessage, LocalNotification, WorkspaceDb } from './db';
 import { useWorkspace } from '../sync/sync-context';
 
@@ -21,6 +27,15 @@ export async function markerOf(db: WorkspaceDb, userId: string): Promise<Notific
   const me = await db.users.get(userId);
   return { _id: userId, id: userId, chatSince: me?.createdAt ?? '', readThrough: null, chatReads: [], version: 0 };
 }
+
+/** The person's notification preferences as this device holds them; the spec's defaults before any arrive. */
+export async function preferencesOf(db: WorkspaceDb, userId: string): Promise<NotificationPreferences> {
+  return (await db.notificationPreferences.get(userId)) ?? defaultNotificationPreferences(userId);
+}
+
+/** Whether every team chat message is the person's notice (their preference; the spec's default). */
+const chatNoticesOn = async (db: WorkspaceDb, userId: string): Promise<boolean> =>
+  (await preferencesOf(db, userId)).teamChat === 'all';
 
 /** A team chat message as the person's notice (not for their own messages, nor for those before they joined). */
 const noticeOf = (message: LocalChatMessage, marker: NotificationMarker): LocalNotification =>
@@ -48,13 +63,15 @@ export async function listNotifications(
   const marker = await markerOf(db, userId);
   const stored = await db.notifications.orderBy('createdAt').reverse().limit(limit).toArray();
   // Newest messages first, walking back until `limit` notices of this person are found.
-  const chat = await db.chatMessages
-    .where('timestamp')
-    .aboveOrEqual(marker.chatSince)
-    .reverse()
-    .filter((message) => message.userId.id !== userId)
-    .limit(limit)
-    .toArray();
+  const chat = !(await chatNoticesOn(db, userId))
+    ? []
+    : await db.chatMessages
+        .where('timestamp')
+        .aboveOrEqual(marker.chatSince)
+        .reverse()
+        .filter((message) => message.userId.id !== userId)
+        .limit(limit)
+        .toArray();
   return [...stored.map((n) => withMarker(n, marker)), ...chat.map((m) => noticeOf(m, marker))]
     .sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)))
     .slice(0, limit);
@@ -90,6 +107,7 @@ export async function countUnreadNotifications(db: WorkspaceDb, userId: string):
     .where('unreadAt')
     .above(marker.readThrough ?? '')
     .count();
+  if (!(await chatNoticesOn(db, userId))) return stored;
   const after =
     marker.readThrough !== null && marker.readThrough >= marker.chatSince
       ? { from: marker.readThrough, open: true }
@@ -113,6 +131,7 @@ export async function isUnreadNotice(db: WorkspaceDb, userId: string, id: string
   const marker = await markerOf(db, userId);
   const stored = await db.notifications.get(id);
   if (stored) return !withMarker(stored, marker).read;
+  if (!(await chatNoticesOn(db, userId))) return false;
   const message = await db.chatMessages.get(id);
   if (!message || message.userId.id === userId || message.timestamp < marker.chatSince) return false;
   return !noticeOf(message, marker).read;
@@ -134,4 +153,10 @@ export function useNotifications(
 export function useUnreadNotificationCount(): number | undefined {
   const { db, ctx } = useWorkspace();
   return useLiveQuery(() => countUnreadNotifications(db, ctx.userId), [db, ctx.userId]);
+}
+
+/** The person's notification preferences, live (the defaults until the first sync brings theirs). */
+export function useNotificationPreferences(): NotificationPreferences | undefined {
+  const { db, ctx } = useWorkspace();
+  return useLiveQuery(() => preferencesOf(db, ctx.userId), [db, ctx.userId]);
 }

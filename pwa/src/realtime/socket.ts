@@ -16,7 +16,13 @@ export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export function connectRealtime(getToken: () => string | null): RealtimeSocket {
   const socket: RealtimeSocket = io({
     path: '/socket.io',
-    auth: (callback) => callback({ token: getToken(), protocolVersion: PROTOCOL_VERSION }),
+    // The browser's time zone travels with the handshake: quiet hours and the 08:00 digest follow it.
+    auth: (callback) =>
+      callback({
+        token: getToken(),
+        protocolVersion: PROTOCOL_VERSION,
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      }),
     reconnection: true,
     reconnectionAttempts: Infinity,
     ...socketReconnection,

@@ -14,7 +14,7 @@ import {
   type UserRef,
 } from '@office/sync-protocol';
 import type { EntityTableName, LocalChatMessage, LocalDirectMessage, WorkspaceDb } from '../data/db';
-import { markerOf } from '../data/notification-hooks';
+import { markerOf, preferencesOf } from '../data/notification-hooks';
 
 /** Who the local write is made by; mutators need it to know "my" rows. */
 export interface MutatorContext {
@@ -423,6 +423,13 @@ export const mutators: MutatorRegistry = {
       const through = args.through ? new Date(args.through).toISOString() : nowIso();
       if (marker.readThrough !== null && marker.readThrough >= through) return;
       await db.notificationMarkers.put({ ...marker, readThrough: through, pending: 1 });
+    },
+  },
+  'notification.setPreferences': {
+    touches: (_args, ctx) => [{ table: 'notificationPreferences', key: ctx.userId }],
+    async apply(db, args, ctx) {
+      const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
+      await db.notificationPreferences.put({ ...(await preferencesOf(db, ctx.userId)), ...given, pending: 1 });
     },
   },
 };

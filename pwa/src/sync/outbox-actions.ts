@@ -41,4 +41,5 @@ export const mutationLabels: Record<MutationName, string> = {
   'dm.react': 'Direct message reaction',
   'notification.markRead': 'Notification read mark',
   'notification.markAllRead': 'Notifications read mark',
+  'notification.setPreferences': 'Notification preferences',
 };

@@ -1,6 +1,10 @@
 import type { z } from 'zod';
 import { updateDetailsArgsSchema } from './auth';
-import { markAllNotificationsReadArgsSchema, markNotificationReadArgsSchema } from './notifications';
+import {
+  markAllNotificationsReadArgsSchema,
+  markNotificationReadArgsSchema,
+  setNotificationPreferencesArgsSchema,
+} from './notifications';
 import {
   addCommentArgsSchema,
   createTaskArgsSchema,
@@ -41,6 +45,7 @@ export const mutationArgsSchemas = {
   'dm.react': reactDirectArgsSchema,
   'notification.markRead': markNotificationReadArgsSchema,
   'notification.markAllRead': markAllNotificationsReadArgsSchema,
+  'notification.setPreferences': setNotificationPreferencesArgsSchema,
 } as const;
 
 /** Mutations that carry files: the engine uploads them as multipart, one by one, instead of pushing them. */

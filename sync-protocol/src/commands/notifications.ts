@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../ids';
 import { chatLimits } from './chat';
+import { quietHoursSchema, teamChatNoticeLevels, timeZoneSchema } from '../entities/notification';
 
 /** Refusals of POST /api/notifications. */
 export const notificationTexts = {
@@ -47,6 +48,20 @@ export type MarkNotificationReadArgs = z.input<typeof markNotificationReadArgsSc
 export const markAllNotificationsReadArgsSchema = z.object({ through: z.iso.datetime({ offset: true }).optional() });
 export type MarkAllNotificationsReadArgs = z.input<typeof markAllNotificationsReadArgsSchema>;
 
+/**
+ * `notification.setPreferences`: PUT /api/notifications/preferences and its sync mutation. Only what is given
+ * changes; `timeZone` is the browser's, sent by the device itself.
+ */
+export const setNotificationPreferencesArgsSchema = z.strictObject({
+  teamChat: z.enum(teamChatNoticeLevels).optional(),
+  directMessages: z.boolean().optional(),
+  taskNotices: z.boolean().optional(),
+  morningDigest: z.boolean().optional(),
+  quietHours: quietHoursSchema.nullable().optional(),
+  timeZone: timeZoneSchema.optional(),
+});
+export type SetNotificationPreferencesArgs = z.input<typeof setNotificationPreferencesArgsSchema>;
+
 /** GET /api/notifications query: newest first; `before` is the id of the previous page's last notification. */
 export const notificationsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -92,5 +107,6 @@ export function notificationUrl(notification: {
     return at ? `/chat?${at}` : '/chat';
   }
   if (notification.type === 'chat_message') return '/chat';
+  if (notification.type === 'digest') return '/my-tasks';
   return '/dashboard';
 }

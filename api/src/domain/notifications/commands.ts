@@ -29,7 +29,7 @@ function recordMarker(ctx: CommandContext): void {
 export const sendNotificationCommand = defineCommand({
   name: 'notification.send',
   args: sendNotificationArgsSchema,
-  run(ctx, { recipient, data }): { notification: Notification; created: boolean } {
+  run(ctx, { recipient, data }): { notification: Notification | null; created: boolean } {
     const conversation = conversationRow(ctx.tx, data.conversationId);
     if (!conversation || !isParticipant(conversation, ctx.actor.id)) throw new DomainError('message_not_found');
     const [message] = loadDirectMessages(ctx.tx, [data.messageId]);
@@ -68,7 +68,9 @@ export const sendNotificationCommand = defineCommand({
         },
       },
     ]);
-    const row = id ? ctx.tx.select().from(notifications).where(eq(notifications.id, id)).get() : undefined;
+    // The recipient turned direct message notices off: there is none to answer with.
+    if (!id) return { notification: null, created: false };
+    const row = ctx.tx.select().from(notifications).where(eq(notifications.id, id)).get();
     if (!row) throw new Error('notification insert returned nothing');
     return { notification: noticeOf(ctx, marker, row), created: true };
   },

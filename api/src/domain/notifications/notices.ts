@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client';
 import { chatMessages, chatNoticeReads, notificationMarkers, notifications, users } from '../../db/schema';
 import { inSlices, usersById } from '../read-support';
 import { toNotifications } from './notify';
+import { preferencesOf } from './preferences';
 
 // What a person sees in the bell is the merge of two sources: the notifications stored for them (task
 // notices, direct messages) and the team chat notices derived from the chat's messages (one row per message
@@ -64,6 +65,10 @@ export function markersOf(db: Db | Tx, userIds: readonly string[]): Map<string, 
   return markers;
 }
 
+/** Whether team chat messages are this person's notices: their preference says every message (the default). */
+const chatNoticesOn = (db: Db | Tx, userId: string): boolean =>
+  preferencesOf(db, [userId]).get(userId)?.teamChat === 'all';
+
 /** Team chat messages that are notices of this person: by someone else, live, since chatSince. */
 const noticeOf = (marker: NotificationMarker): SQL =>
   and(
@@ -97,6 +102,7 @@ export function chatNoticesOf(db: Db | Tx, marker: NotificationMarker, rows: rea
 
 /** One chat notice of a person, if that message is one. */
 export function findChatNotice(db: Db | Tx, marker: NotificationMarker, messageId: string): Notification | undefined {
+  if (!chatNoticesOn(db, marker.id)) return undefined;
   const row = db.select().from(chatMessages).where(eq(chatMessages.id, messageId)).get();
   return row ? chatNoticesOf(db, marker, [row])[0] : undefined;
 }
@@ -124,6 +130,7 @@ export function unreadCount(db: Db | Tx, marker: NotificationMarker): number {
       .from(notifications)
       .where(and(eq(notifications.recipientId, marker.id), isNull(notifications.readAt), storedAfter))
       .get()?.n ?? 0;
+  if (!chatNoticesOn(db, marker.id)) return stored;
   // Chat notices are unread after both the start of the person's notices and the marker.
   const chatAfter =
     marker.readThrough !== null && marker.readThrough >= marker.chatSince
@@ -195,13 +202,15 @@ export function listNotices(
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(limit + 1)
     .all();
-  const chatRows = db
-    .select()
-    .from(chatMessages)
-    .where(and(noticeOf(marker), position ? before(chatMessages, position) : undefined))
-    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-    .limit(limit + 1)
-    .all();
+  const chatRows = chatNoticesOn(db, marker.id)
+    ? db
+        .select()
+        .from(chatMessages)
+        .where(and(noticeOf(marker), position ? before(chatMessages, position) : undefined))
+        .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+        .limit(limit + 1)
+        .all()
+    : [];
   const merged = [...storedNoticesOf(db, marker, storedRows), ...chatNoticesOf(db, marker, chatRows)].sort(newestFirst);
   const notices = merged.slice(0, limit);
   return { notices, nextBefore: merged.length > limit ? (notices.at(-1)?.id ?? null) : null };

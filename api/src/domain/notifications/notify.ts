@@ -5,6 +5,7 @@ import { prepared } from '../../db/prepared';
 import { notifications } from '../../db/schema';
 import { usersById } from '../read-support';
 import type { CommandContext } from '../commands';
+import { preferencesOf, wantsNotice } from './preferences';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
@@ -28,7 +29,17 @@ export interface NewNotification {
  * it reaches only its recipient (pull and socket). What concerns one or two people only: the whole team's chat
  * notices are derived (see notices.ts). Each waits for the background push queue. Returns the new ids, in order.
  */
-export function notify(ctx: CommandContext, items: NewNotification[]): string[] {
+export function notify(ctx: CommandContext, wanted: NewNotification[]): string[] {
+  if (wanted.length === 0) return [];
+  // What a person turned off in their preferences is not stored: neither in their bell nor pushed.
+  const preferences = preferencesOf(
+    ctx.tx,
+    wanted.map((item) => item.recipientId),
+  );
+  const items = wanted.filter((item) => {
+    const theirs = preferences.get(item.recipientId);
+    return !theirs || wantsNotice(theirs, item.type);
+  });
   if (items.length === 0) return [];
   const createdAt = ctx.now.toISOString();
   const rows = items.map((item) => ({

@@ -6,6 +6,7 @@ import { chatMessages, conversations, directMessages, notifications, tasks, user
 import { loadChatMessages } from '../chat/read';
 import { involving, loadConversations, loadDirectMessages } from '../direct/read';
 import { markersOf } from '../notifications/notices';
+import { preferencesOf } from '../notifications/preferences';
 import { toNotifications } from '../notifications/notify';
 import { loadTasks, visibleTasksWhere } from '../tasks/read';
 import { toUserDto } from '../users/serialize';
@@ -117,6 +118,20 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
       [...markersOf(db, ids).values()].map((data) => ({ entity: 'notificationMarker', op: 'put', id: data.id, data })),
     // Security: a person's read state is theirs alone.
     visibleTo: (actor, change) => change.entity === 'notificationMarker' && change.id === actor.id,
+    snapshotIds: (_db, actor, after) => (after === null ? [actor.id] : []),
+    snapshotCount: () => 1,
+  },
+  notificationPreferences: {
+    // Everyone has them, stored or the defaults.
+    load: (db, ids) =>
+      [...preferencesOf(db, ids).values()].map((data) => ({
+        entity: 'notificationPreferences',
+        op: 'put',
+        id: data.id,
+        data,
+      })),
+    // Security: a person's preferences are theirs alone.
+    visibleTo: (actor, change) => change.entity === 'notificationPreferences' && change.id === actor.id,
     snapshotIds: (_db, actor, after) => (after === null ? [actor.id] : []),
     snapshotCount: () => 1,
   },

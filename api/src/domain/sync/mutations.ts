@@ -12,6 +12,7 @@ import {
 } from '../tasks/commands';
 import { updateDetailsCommand } from '../users/commands';
 import { markAllNotificationsReadCommand, markNotificationReadCommand } from '../notifications/commands';
+import { setNotificationPreferencesCommand } from '../notifications/preferences';
 import { deleteChatCommand, editChatCommand, reactChatCommand, sendChatCommand } from '../chat/commands';
 import {
   deleteDirectCommand,
@@ -53,4 +54,5 @@ export const mutationCommands: Record<MutationName, Command<z.ZodType, unknown>>
   'dm.react': reactDirectCommand,
   'notification.markRead': markNotificationReadCommand,
   'notification.markAllRead': markAllNotificationsReadCommand,
+  'notification.setPreferences': setNotificationPreferencesCommand,
 };

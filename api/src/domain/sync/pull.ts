@@ -61,6 +61,7 @@ function decodePlace(token: string): SnapshotPlace | null {
 const snapshotOrder: EntityName[] = [
   'user',
   'notificationMarker',
+  'notificationPreferences',
   'task',
   'conversation',
   'directMessage',

@@ -1,6 +1,11 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idSchema, notificationsQuerySchema, sendNotificationArgsSchema } from '@office/sync-protocol';
+import {
+  idSchema,
+  notificationsQuerySchema,
+  sendNotificationArgsSchema,
+  setNotificationPreferencesArgsSchema,
+} from '@office/sync-protocol';
 import { runCommand } from '../../domain/commands';
 import {
   markAllNotificationsReadCommand,
@@ -8,6 +13,7 @@ import {
   sendNotificationCommand,
 } from '../../domain/notifications/commands';
 import { listNotices, markerOf, unreadCount } from '../../domain/notifications/notices';
+import { preferencesOf, setNotificationPreferencesCommand } from '../../domain/notifications/preferences';
 
 export const notificationRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
@@ -30,6 +36,17 @@ export const notificationRoutes: FastifyPluginCallbackZod = (app, _opts, done) =
       request.body,
     );
     return reply.status(created ? 201 : 200).send({ success: true, notification });
+  });
+
+  /** The caller's notification preferences (the spec's defaults until they change one). */
+  app.get('/preferences', auth, (request) => {
+    const preferences = preferencesOf(app.db, [request.actor.id]).get(request.actor.id);
+    return { success: true, preferences };
+  });
+
+  app.put('/preferences', { ...auth, schema: { body: setNotificationPreferencesArgsSchema } }, (request) => {
+    const preferences = runCommand(app.db, app.flush, request.actor, setNotificationPreferencesCommand, request.body);
+    return { success: true, preferences };
   });
 
   app.patch('/read-all', auth, (request) => {

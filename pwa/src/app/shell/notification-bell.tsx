@@ -8,6 +8,7 @@ import {
   ClipboardCheck,
   ClipboardList,
   AtSign,
+  Sunrise,
   Mail,
   MessageSquareText,
   MessagesSquare,
@@ -36,6 +37,7 @@ const typeIcons: Record<NotificationType, LucideIcon> = {
   chat_message: MessagesSquare,
   direct_message: Mail,
   mention: AtSign,
+  digest: Sunrise,
   custom: Bell,
 };
 

@@ -7,6 +7,8 @@ import { pushFailureMessage, pushTexts, subscribeToPush, unsubscribeFromPush } f
 import { usePushState } from '../../push/use-push-state';
 import styles from './profile-settings.module.css';
 import switchStyles from './notifications-section.module.css';
+import { NotificationPreferencesForm } from './notification-preferences';
+import { SwitchRow } from './switch-row';
 
 interface NotificationsSectionProps {
   onFlash: (flash: Flash) => void;
@@ -74,32 +76,17 @@ export function NotificationsSection({ onFlash }: NotificationsSectionProps) {
           Notifications
         </h2>
       </div>
-      <div className={switchStyles.row}>
-        <span className={switchStyles.icon} aria-hidden="true">
-          {on ? <BellRing size={20} /> : <BellOff size={20} />}
-        </span>
-        <div className={switchStyles.text}>
-          <span id="push-switch-label" className={switchStyles.label}>
-            {pushTexts.label}
-          </span>
-          <span id="push-switch-hint" className={switchStyles.hint}>
-            {pushTexts.hint}
-          </span>
-        </div>
-        <button
-          type="button"
-          role="switch"
-          className={switchStyles.switch}
-          aria-checked={on}
-          aria-labelledby="push-switch-label"
-          aria-describedby={note ? 'push-switch-hint push-switch-note' : 'push-switch-hint'}
-          aria-busy={busy}
-          disabled={disabled}
-          onClick={() => void handleToggle()}
-        >
-          <span className={switchStyles.thumb} />
-        </button>
-      </div>
+      <SwitchRow
+        id="push-switch"
+        icon={on ? <BellRing size={20} /> : <BellOff size={20} />}
+        label={pushTexts.label}
+        hint={pushTexts.hint}
+        checked={on}
+        busy={busy}
+        disabled={disabled}
+        noteId={note ? 'push-switch-note' : null}
+        onToggle={() => void handleToggle()}
+      />
       {note ? (
         <p id="push-switch-note" className={switchStyles.note} role="status">
           <NoteIcon size={16} aria-hidden="true" className={switchStyles.noteIcon} />
@@ -107,6 +94,7 @@ export function NotificationsSection({ onFlash }: NotificationsSectionProps) {
         </p>
       ) : null}
       {error ? <FormAlert message={error} /> : null}
+      <NotificationPreferencesForm />
     </section>
   );
 }
