@@ -84,6 +84,8 @@ export default defineConfig({
       RATE_LIMIT_PER_IP: '5000',
       // The push tests stand in for a push service with a server of their own on loopback.
       PUSH_ALLOW_LOOPBACK: '1',
+      // The digest test waits for the job's next look; in the product it looks once a minute.
+      DIGEST_CHECK_SECONDS: '2',
     },
     reuseExistingServer: false,
     timeout: 60_000,

@@ -20,6 +20,8 @@ export interface Config {
   rateLimitPerIp: number;
   /** PUSH_ALLOW_LOOPBACK=1: web push may go to a loopback endpoint (the tests' own receiver). Off by default. */
   pushAllowLoopback: boolean;
+  /** How often the morning digest job looks for people whose 08:00 has come, in seconds; 0 turns it off. */
+  digestCheckSeconds: number;
 }
 
 /** A non-negative whole number from the environment, or the default when unset. */
@@ -63,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitPerUser: countFrom(env, 'RATE_LIMIT_PER_USER', 200),
     rateLimitPerIp: countFrom(env, 'RATE_LIMIT_PER_IP', 100),
     pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK === '1',
+    digestCheckSeconds: countFrom(env, 'DIGEST_CHECK_SECONDS', 60),
     ...overrides,
   };
 }

@@ -31,9 +31,11 @@ if (config.seedDemo && isEmpty(app.db)) {
 const stopDueChecks = scheduleDueChecks(app.db, app.flush, (error) =>
   app.log.error({ err: error }, 'due checks failed'),
 );
-const stopDigests = scheduleMorningDigests(app.db, app.flush, (error) =>
-  app.log.error({ err: error }, 'morning digests failed'),
-);
+const stopDigests = config.digestCheckSeconds
+  ? scheduleMorningDigests(app.db, app.flush, config.digestCheckSeconds * 1000, (error) =>
+      app.log.error({ err: error }, 'morning digests failed'),
+    )
+  : () => undefined;
 app.addHook('onClose', (_instance, done) => {
   stopDueChecks();
   stopDigests();

@@ -7,8 +7,6 @@ import { defineCommand, runCommand, type EffectsFlusher } from '../domain/comman
 import { notify } from '../domain/notifications/notify';
 import { DIGEST_LATE_MS, nextDigestAt } from '../domain/notifications/preferences';
 
-/** How often the job looks for digests that are due: 08:00 is kept to the minute. */
-export const DIGEST_CHECK_INTERVAL_MS = 60_000;
 /** People handled per step; more wait for the next step, right after. */
 const BATCH = 200;
 /** Tasks named in one digest, per list; the message says how many more. */
@@ -120,8 +118,13 @@ export function runMorningDigests(db: Db, flush: EffectsFlusher, now: Date = new
   return sent;
 }
 
-/** Looks for due digests every minute until the server closes. */
-export function scheduleMorningDigests(db: Db, flush: EffectsFlusher, log: (error: unknown) => void): () => void {
+/** Looks for due digests every `intervalMs` (a minute keeps 08:00 to the minute) until the server closes. */
+export function scheduleMorningDigests(
+  db: Db,
+  flush: EffectsFlusher,
+  intervalMs: number,
+  log: (error: unknown) => void,
+): () => void {
   const tick = () => {
     try {
       runMorningDigests(db, flush);
@@ -130,7 +133,7 @@ export function scheduleMorningDigests(db: Db, flush: EffectsFlusher, log: (erro
     }
   };
   tick();
-  const timer = setInterval(tick, DIGEST_CHECK_INTERVAL_MS);
+  const timer = setInterval(tick, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
 }
