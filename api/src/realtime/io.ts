@@ -106,13 +106,29 @@ export const realtimePlugin = fp(
     /**
      * Every change goes to exactly the rooms a pull would give it to, in commit order, so a client that was
      * connected since its last pull holds everything up to a change's seq once it has applied it (no pull).
+     * A change that a later one of the same batch covers (same entity, an audience it includes) is not sent:
+     * the later one carries the newest state to the same people (a burst of queued comments on one task sends
+     * the task once, not once per comment, each with every comment).
      */
     const publish = (changes: ChangeRef[]): void => {
+      const lastOf = new Map(changes.map((ref) => [`${ref.entity}:${ref.id}`, ref]));
+      const coveredLater = (ref: ChangeRef): boolean => {
+        const last = lastOf.get(`${ref.entity}:${ref.id}`);
+        return (
+          last !== undefined &&
+          last !== ref &&
+          ref.op === 'put' &&
+          last.op === 'put' &&
+          !ref.formerAudience?.length &&
+          ref.audience.every((principal) => last.audience.includes(principal))
+        );
+      };
+      const sent = changes.filter((ref) => !coveredLater(ref));
       const states = loadCurrent(
         app.db,
-        changes.filter((ref) => !ref.state),
+        sent.filter((ref) => !ref.state),
       );
-      for (const ref of changes) {
+      for (const ref of sent) {
         const current = ref.op === 'put' ? (ref.state ?? states.get(`${ref.entity}:${ref.id}`)) : undefined;
         const gone = { entity: ref.entity, op: 'delete' as const, id: ref.id };
         if (!current) {

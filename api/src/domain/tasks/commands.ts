@@ -19,7 +19,7 @@ import {
   type Task,
   type TaskStatus,
 } from '@office/sync-protocol';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { taskComments, taskStatusHistory, tasks, users } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
@@ -62,11 +62,18 @@ const nameOf = (tx: Tx, id: string): string =>
 const otherParties = (row: TaskRow, actorId: string): string[] =>
   [...new Set([row.assignedTo, row.assignedBy])].filter((id): id is string => id !== null && id !== actorId);
 
+/** What a task command wrote: the task's id. A REST route answers with `writtenTask`; a queued push needs nothing. */
+export interface TaskWritten {
+  id: string;
+}
+
 /**
- * Stamps the task as updated and records its change. The task is read once, after the command's writes: its
- * audience comes from it, and the answer and the live change both send it (publishing does not read it again).
+ * Stamps the task as updated and records its change, its audience from the row. The task itself (with every
+ * comment and status change) is not read here: publishing reads each task a batch touched once, after the
+ * commit, and a REST route reads it for its answer. A queued burst of comments on one task so costs one
+ * read of that task per batch, not one per comment.
  */
-function touch(ctx: CommandContext, row: TaskRow, formerAudience?: string[]): Task {
+function touch(ctx: CommandContext, row: TaskRow, formerAudience?: string[]): TaskWritten {
   prepared(ctx.tx, 'tasks.touch', (handle) =>
     handle
       .update(tasks)
@@ -74,17 +81,20 @@ function touch(ctx: CommandContext, row: TaskRow, formerAudience?: string[]): Ta
       .where(eq(tasks.id, sql.placeholder('id')))
       .prepare(),
   ).run({ updatedAt: ctx.now.toISOString(), id: row.id });
-  const [loaded] = loadTasks(ctx.tx, [row.id]);
-  if (!loaded) throw new Error(`task ${row.id} vanished inside its own transaction`);
-  const ref = ctx.record({
+  ctx.record({
     entity: 'task',
     id: row.id,
     op: 'put',
-    audience: taskAudience({ assignedTo: loaded.assignedTo?.id ?? null, assignedBy: loaded.assignedBy.id }),
+    audience: taskAudience({ assignedTo: row.assignedTo, assignedBy: row.assignedBy }),
     ...(formerAudience ? { formerAudience } : {}),
   });
-  const task = { ...loaded, version: ref.seq };
-  ref.state = { entity: 'task', op: 'put', id: row.id, data: task };
+  return { id: row.id };
+}
+
+/** The task a command wrote, as committed: a REST route's answer. */
+export function writtenTask(db: Db, written: TaskWritten): Task {
+  const [task] = loadTasks(db, [written.id]);
+  if (!task) throw new Error(`task ${written.id} vanished after its own write`);
   return task;
 }
 

@@ -16,7 +16,7 @@ import {
   type User,
 } from '@office/sync-protocol';
 import type { Db } from '../../db/client';
-import { changeAudience, changeLog, syncClients, syncMutations, users } from '../../db/schema';
+import { changeAudience, changeLog, syncClients, syncMutations, tasks, users } from '../../db/schema';
 import { currentVersion, recordChange } from '../../domain/change-log';
 import { changeLogFloor, compactChangeLog } from '../../domain/sync/pull';
 import { updateDetailsCommand } from '../../domain/users/commands';
@@ -24,10 +24,12 @@ import {
   bearer,
   connectSocket,
   nextEvent,
+  recordEvents,
   signIn,
   startTestServer,
   type TestServer,
   type TestSocket,
+  waitUntil,
 } from '../../test-support';
 
 const servers: TestServer[] = [];
@@ -939,5 +941,43 @@ describe('realtime', () => {
         .where(and(eq(changeLog.seq, event.seq), eq(changeLog.entityId, alice.user.id)))
         .get(),
     ).toBeDefined();
+  });
+
+  test('a batch that changes one task three times sends it once, at its last change, with all three comments', async () => {
+    const server = await start();
+    const { alice } = await people(server);
+    const [task] = server.app.db.select().from(tasks).where(eq(tasks.assignedTo, alice.user.id)).all();
+    if (!task) throw new Error('alice has no task');
+    const socket = await connectSocket(server.url, alice.token);
+    sockets.push(socket);
+    const events = recordEvents(socket, 'sync.change');
+
+    const comment = (id: number, text: string): Mutation => ({
+      id,
+      name: 'task.comment',
+      args: { taskId: task.id, id: uuidv7(), text },
+      at: new Date().toISOString(),
+    });
+    await pushOk(server, alice, uuidv7(), [
+      comment(1, 'First'),
+      comment(2, 'Second'),
+      comment(3, 'Third'),
+      details(4, 'Alice After', 'alice@demo.local'),
+    ]);
+    // The last change of the batch arrives after any of the batch's others.
+    await waitUntil(() => events.some((event) => event.change.entity === 'user'));
+
+    const taskEvents = events.filter((event) => event.change.entity === 'task');
+    const taskSeqs = changesAfter(server.app.db, 0)
+      .filter((row) => row.entity === 'task' && row.entityId === task.id)
+      .map((row) => row.seq);
+    expect(taskEvents).toHaveLength(1);
+    expect(taskEvents[0]?.seq).toBe(taskSeqs.at(-1));
+    const sent = taskEvents[0]?.change;
+    expect(sent?.op === 'put' && sent.entity === 'task' && sent.data.comments.map((c) => c.text).slice(-3)).toEqual([
+      'First',
+      'Second',
+      'Third',
+    ]);
   });
 });

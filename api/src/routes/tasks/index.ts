@@ -11,7 +11,13 @@ import {
 } from '@office/sync-protocol';
 import { runCommand } from '../../domain/commands';
 import { listVisibleTaskPage, listVisibleTasks } from '../../domain/tasks/read';
-import { addCommentCommand, createTaskCommand, deleteTaskCommand, editTaskCommand } from '../../domain/tasks/commands';
+import {
+  addCommentCommand,
+  createTaskCommand,
+  deleteTaskCommand,
+  editTaskCommand,
+  writtenTask,
+} from '../../domain/tasks/commands';
 import { jsonBody } from '../schemas';
 
 const taskParams = z.object({ id: idSchema });
@@ -27,19 +33,25 @@ export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   // The author is always the signed-in user: `assignedBy` in the spec's payload is not read. REST clients may omit the id.
   const createBody = jsonBody(createTaskArgsSchema.extend({ id: idSchema.optional() }));
   app.post('/', { ...auth, schema: { body: createBody } }, (request, reply) => {
-    const task = runCommand(app.db, app.flush, request.actor, createTaskCommand, {
-      ...request.body,
-      id: request.body.id ?? uuidv7(),
-    });
+    const task = writtenTask(
+      app.db,
+      runCommand(app.db, app.flush, request.actor, createTaskCommand, {
+        ...request.body,
+        id: request.body.id ?? uuidv7(),
+      }),
+    );
     return reply.status(201).send({ success: true, task, message: 'Task created successfully' });
   });
 
   const editBody = jsonBody(editTaskArgsSchema.omit({ id: true }));
   app.put('/:id', { ...auth, schema: { params: taskParams, body: editBody } }, (request) => {
-    const task = runCommand(app.db, app.flush, request.actor, editTaskCommand, {
-      ...request.body,
-      id: request.params.id,
-    });
+    const task = writtenTask(
+      app.db,
+      runCommand(app.db, app.flush, request.actor, editTaskCommand, {
+        ...request.body,
+        id: request.params.id,
+      }),
+    );
     return { success: true, task, message: 'Task updated successfully' };
   });
 
@@ -50,11 +62,14 @@ export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
 
   const commentBody = jsonBody(addCommentArgsSchema.omit({ taskId: true }).extend({ id: idSchema.optional() }));
   app.post('/:id/comments', { ...auth, schema: { params: taskParams, body: commentBody } }, (request, reply) => {
-    const task = runCommand(app.db, app.flush, request.actor, addCommentCommand, {
-      ...request.body,
-      id: request.body.id ?? uuidv7(),
-      taskId: request.params.id,
-    });
+    const task = writtenTask(
+      app.db,
+      runCommand(app.db, app.flush, request.actor, addCommentCommand, {
+        ...request.body,
+        id: request.body.id ?? uuidv7(),
+        taskId: request.params.id,
+      }),
+    );
     return reply.status(201).send({ success: true, task, message: 'Comment added successfully' });
   });
 
