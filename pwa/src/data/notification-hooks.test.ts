@@ -1,3 +1,6 @@
+// liveQuery starts only where the global IndexedDB exists (as in a browser); the databases still use fresh factories.
+import 'fake-indexeddb/auto';
+import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ChatMessage, Notification, NotificationMarker } from '@office/sync-protocol';
 import { mutate } from '../sync/mutate';
@@ -187,4 +190,25 @@ describe('notification preferences on the device', () => {
     await mutate(db, ctx, 'notification.setPreferences', { teamChat: 'all' });
     expect(await countUnreadNotifications(db, me)).toBe(3);
   });
+});
+
+test('the bell’s live list and count follow a team chat message that arrives while they are watched', async () => {
+  db = freshDb(me);
+  const watched = db;
+  await watched.notificationMarkers.put(marker());
+  await watched.chatMessages.put(aMessage('m11', '2026-05-14T09:00:00.000Z', 'First'));
+  const lists: string[][] = [];
+  const counts: number[] = [];
+  const listing = liveQuery(() => listNotifications(watched, me)).subscribe((list) =>
+    lists.push(list.map((n) => n.message)),
+  );
+  const counting = liveQuery(() => countUnreadNotifications(watched, me)).subscribe((count) => counts.push(count));
+  await expect.poll(() => lists.at(-1)).toEqual(['First']);
+
+  await watched.chatMessages.put(aMessage('m12', '2026-05-14T10:00:00.000Z', 'Second'));
+
+  await expect.poll(() => lists.at(-1)).toEqual(['Second', 'First']);
+  await expect.poll(() => counts.at(-1)).toBe(2);
+  listing.unsubscribe();
+  counting.unsubscribe();
 });

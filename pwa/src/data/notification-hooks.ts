@@ -33,9 +33,13 @@ export async function preferencesOf(db: WorkspaceDb, userId: string): Promise<No
   return (await db.notificationPreferences.get(userId)) ?? defaultNotificationPreferences(userId);
 }
 
-/** Whether every team chat message is the person's notice (their preference; the spec's default). */
-const chatNoticesOn = async (db: WorkspaceDb, userId: string): Promise<boolean> =>
-  (await preferencesOf(db, userId)).teamChat === 'all';
+/**
+ * Whether every team chat message is the person's notice (their preference; the spec's default before it
+ * arrives). The live queries read the row themselves, right before their next read: a read behind nested
+ * async functions loses Dexie's observation of what the query reads after it, and the bell stops following.
+ */
+const takesChatNotices = (preferences: NotificationPreferences | undefined): boolean =>
+  (preferences?.teamChat ?? 'all') === 'all';
 
 /** A team chat message as the person's notice (not for their own messages, nor for those before they joined). */
 const noticeOf = (message: LocalChatMessage, marker: NotificationMarker): LocalNotification =>
@@ -63,7 +67,7 @@ export async function listNotifications(
   const marker = await markerOf(db, userId);
   const stored = await db.notifications.orderBy('createdAt').reverse().limit(limit).toArray();
   // Newest messages first, walking back until `limit` notices of this person are found.
-  const chat = !(await chatNoticesOn(db, userId))
+  const chat = !takesChatNotices(await db.notificationPreferences.get(userId))
     ? []
     : await db.chatMessages
         .where('timestamp')
@@ -107,7 +111,7 @@ export async function countUnreadNotifications(db: WorkspaceDb, userId: string):
     .where('unreadAt')
     .above(marker.readThrough ?? '')
     .count();
-  if (!(await chatNoticesOn(db, userId))) return stored;
+  if (!takesChatNotices(await db.notificationPreferences.get(userId))) return stored;
   const after =
     marker.readThrough !== null && marker.readThrough >= marker.chatSince
       ? { from: marker.readThrough, open: true }
@@ -131,7 +135,7 @@ export async function isUnreadNotice(db: WorkspaceDb, userId: string, id: string
   const marker = await markerOf(db, userId);
   const stored = await db.notifications.get(id);
   if (stored) return !withMarker(stored, marker).read;
-  if (!(await chatNoticesOn(db, userId))) return false;
+  if (!takesChatNotices(await db.notificationPreferences.get(userId))) return false;
   const message = await db.chatMessages.get(id);
   if (!message || message.userId.id === userId || message.timestamp < marker.chatSince) return false;
   return !noticeOf(message, marker).read;
