@@ -7,6 +7,12 @@ const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** The serious and critical violations axe finds on what the page shows now, one line each. */
 async function audit(page: Page, where: string): Promise<string[]> {
+  // A panel still fading in has its text at part opacity: axe would measure a contrast nobody reads.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
+  );
   const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
