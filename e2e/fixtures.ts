@@ -150,8 +150,15 @@ export interface RegisteredPerson {
   token: string;
 }
 
-/** Registers a fresh employee over HTTP (POST /api/auth/register) with a unique name and email. */
-export async function registerPerson(name: string): Promise<RegisteredPerson> {
+/**
+ * Registers a fresh employee over HTTP (POST /api/auth/register) with a unique name and email. A test that
+ * counts the person's notices passes `{ teamChatNotices: false }`: other tests post to the team chat meanwhile,
+ * and each message would be a notice of theirs (the person's notification preference turns that off).
+ */
+export async function registerPerson(
+  name: string,
+  options: { teamChatNotices?: boolean } = {},
+): Promise<RegisteredPerson> {
   const tag = Math.random().toString(36).slice(2, 8);
   const person = {
     name: `${name} ${tag}`,
@@ -161,10 +168,18 @@ export async function registerPerson(name: string): Promise<RegisteredPerson> {
   const context = await request.newContext({ baseURL: baseUrl() });
   const response = await context.post('/api/auth/register', { data: person });
   const body = (await response.json()) as { user?: { id: string }; token?: string; message?: string };
-  await context.dispose();
   if (response.status() !== 201 || !body.user || !body.token) {
+    await context.dispose();
     throw new Error(`Registering ${person.name} failed: ${response.status()} ${body.message ?? ''}`);
   }
+  if (options.teamChatNotices === false) {
+    const preferences = await context.put('/api/notifications/preferences', {
+      data: { teamChat: 'none' },
+      headers: { authorization: `Bearer ${body.token}` },
+    });
+    if (!preferences.ok()) throw new Error(`Turning team chat notices off failed: ${preferences.status()}`);
+  }
+  await context.dispose();
   return { ...person, id: body.user.id, token: body.token };
 }
 

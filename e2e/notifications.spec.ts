@@ -77,7 +77,7 @@ test.describe('the bell on the desktop header', () => {
     page,
     apiAs,
   }) => {
-    const employee = await registerPerson('Nora Notified');
+    const employee = await registerPerson('Nora Notified', { teamChatNotices: false });
     const manager = await apiAs(demoUsers.manager.email);
     const employeeApi = await apiAs(employee.email, employee.password);
     const title = `Prepare the offsite agenda ${unique()}`;
@@ -143,7 +143,7 @@ test.describe('the bell on the desktop header', () => {
   });
 
   test('"Mark all as read" clears the count, and the server agrees', async ({ page, apiAs }) => {
-    const employee = await registerPerson('Mark Allread');
+    const employee = await registerPerson('Mark Allread', { teamChatNotices: false });
     const manager = await apiAs(demoUsers.manager.email);
     const employeeApi = await apiAs(employee.email, employee.password);
     const tag = unique();
@@ -178,7 +178,7 @@ test.describe('the bell on the desktop header', () => {
     context,
     apiAs,
   }) => {
-    const employee = await registerPerson('Otto Offline');
+    const employee = await registerPerson('Otto Offline', { teamChatNotices: false });
     const manager = await apiAs(demoUsers.manager.email);
     const employeeApi = await apiAs(employee.email, employee.password);
     const tag = unique();
@@ -211,8 +211,8 @@ test.describe('the bell on the desktop header', () => {
     page,
     apiAs,
   }) => {
-    const recipient = await registerPerson('Rita Recipient');
-    const sender = await registerPerson('Sam Sender');
+    const recipient = await registerPerson('Rita Recipient', { teamChatNotices: false });
+    const sender = await registerPerson('Sam Sender', { teamChatNotices: false });
     const senderApi = await apiAs(sender.email, sender.password);
     const recipientApi = await apiAs(recipient.email, recipient.password);
     const text = `Can you review my slides before 3pm? ${unique()}`;
@@ -279,8 +279,8 @@ test.describe('the bell on the desktop header', () => {
 test.describe('looks', () => {
   /** A fresh employee with a task assignment, a comment, a due-soon style custom notice and a direct message. */
   async function personWithNotifications(apiAs: (email: string, password?: string) => Promise<ApiClient>) {
-    const employee = await registerPerson('Lena Looks');
-    const colleague = await registerPerson('Chris Colleague');
+    const employee = await registerPerson('Lena Looks', { teamChatNotices: false });
+    const colleague = await registerPerson('Chris Colleague', { teamChatNotices: false });
     const manager = await apiAs(demoUsers.manager.email);
     const colleagueApi = await apiAs(colleague.email, colleague.password);
     const employeeApi = await apiAs(employee.email, employee.password);

@@ -386,11 +386,9 @@ test.describe('the Notifications switch of Profile Settings', () => {
       baseURL,
       apiAs,
     }) => {
-      const person = await registerPerson('Subscriber');
       // Other tests post to the team chat meanwhile: this person takes no team chat notices, so the one push
       // counted below is the task's.
-      const self = await apiAs(person.email, person.password);
-      expect((await self.put('/api/notifications/preferences', { teamChat: 'none' })).status).toBe(200);
+      const person = await registerPerson('Subscriber', { teamChatNotices: false });
       const keys = {
         p256dh: (() => {
           const ecdh = createECDH('prime256v1');
@@ -529,7 +527,7 @@ test('the app icon badge follows the unread count, live, and clears at zero', as
       };
     }
   });
-  const person = await registerPerson('Badged');
+  const person = await registerPerson('Badged', { teamChatNotices: false });
   const page = await context.newPage();
   await signIn(page, person.email, person.password);
   expect(await page.evaluate(() => 'setAppBadge' in navigator), 'this Chromium has the Badging API').toBe(true);
