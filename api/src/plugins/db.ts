@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { openDatabase, type Db } from '../db/client';
 import { GroupCommit, walFlusher } from '../db/group-commit';
 import type { EffectsFlusher, PendingEffects } from '../domain/commands';
+import { WriteBatcher } from '../domain/write-batcher';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,6 +14,8 @@ declare module 'fastify' {
     flush: EffectsFlusher;
     /** Resolves once every write committed so far is on disk; wait for it before acknowledging one. */
     durable(): Promise<void>;
+    /** Runs a command in one transaction with the other writes of this turn (see WriteBatcher). */
+    write: WriteBatcher['run'];
   }
 }
 
@@ -60,6 +63,8 @@ export const dbPlugin = fp<{ config: Config }>(
         (error: unknown) => app.log.error({ err: error }, 'a commit did not reach the disk; its effects are dropped'),
       );
     });
+    const batcher = new WriteBatcher(db, app.flush);
+    app.decorate('write', (actor, command, rawArgs) => batcher.run(actor, command, rawArgs));
     app.addHook('onClose', (_instance, hookDone) => {
       wal.close();
       db.$client.close();

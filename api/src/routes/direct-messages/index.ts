@@ -91,7 +91,7 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
       return reply.status(201).send({ success: true, message: answer.result });
     }
     const { id, text } = request.body ?? {};
-    const message = runCommand(app.db, app.flush, request.actor, sendDirectCommand, {
+    const message = await app.write(request.actor, sendDirectCommand, {
       id: id ?? uuidv7(),
       conversationId,
       text,

@@ -44,9 +44,9 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
 
   // The author is always the signed-in user: userId, userName, userAvatar and type of the spec's payload are not read.
   const sendBody = jsonBody(sendChatArgsSchema.extend({ id: idSchema.optional() }));
-  app.post('/', { ...auth, schema: { body: sendBody } }, (request, reply) => {
+  app.post('/', { ...auth, schema: { body: sendBody } }, async (request, reply) => {
     const { id, text } = request.body;
-    const message = runCommand(app.db, app.flush, request.actor, sendChatCommand, { id: id ?? uuidv7(), text });
+    const message = await app.write(request.actor, sendChatCommand, { id: id ?? uuidv7(), text });
     return reply.status(201).send({ message });
   });
 

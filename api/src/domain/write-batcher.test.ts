@@ -1,0 +1,37 @@
+import { afterEach, expect, test, vi } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
+import { errorCatalogue, uuidv7 } from '@office/sync-protocol';
+import { chatMessages } from '../db/schema';
+import { bearer, signIn, startTestServer, type TestServer } from '../test-support';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await server?.close();
+  server = undefined;
+});
+
+test('chat messages posted together share one transaction; a refusal among them fails only its own request', async () => {
+  server = await startTestServer();
+  const { app } = server;
+  const { token } = await signIn(app, 'alice@demo.local');
+  const taken = uuidv7();
+  const post = (id: string, text: string) =>
+    app.inject({ method: 'POST', url: '/api/messages', headers: bearer(token), payload: { id, text } });
+  expect((await post(taken, 'The original')).statusCode).toBe(201);
+
+  const transactions = vi.spyOn(app.db, 'transaction');
+  const ids = Array.from({ length: 8 }, () => uuidv7());
+  const answers = await Promise.all([
+    ...ids.slice(0, 4).map((id, i) => post(id, `Together ${i}`)),
+    post(taken, 'Another text under a taken id'),
+    ...ids.slice(4).map((id, i) => post(id, `Together ${i + 4}`)),
+  ]);
+
+  expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201, 201, 409, 201, 201, 201, 201]);
+  expect(answers[4]?.json()).toMatchObject({ code: 'duplicate_id', message: errorCatalogue.duplicate_id.message });
+  expect(transactions.mock.calls.length).toBeLessThan(ids.length);
+  const stored = app.db.select().from(chatMessages).where(inArray(chatMessages.id, ids)).all();
+  expect(stored).toHaveLength(ids.length);
+  expect(app.db.select().from(chatMessages).where(eq(chatMessages.id, taken)).get()?.text).toBe('The original');
+});
