@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import {
   expect,
@@ -9,6 +8,7 @@ import {
   phoneViewport,
   registerPerson,
   saveScreen,
+  seriousAxeProblems,
   signIn,
   test,
   type ApiClient,
@@ -45,17 +45,6 @@ async function saveViewport(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled' });
 }
 
-/** Serious and critical accessibility problems inside `selector`. */
-async function seriousProblems(page: Page, selector: string): Promise<string[]> {
-  const audit = await new AxeBuilder({ page })
-    .include(selector)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return audit.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
 test('in team chat, @ offers people by keyboard; the mention is marked, reaches its person live and waits offline', async ({
   page,
   context,
@@ -86,7 +75,7 @@ test('in team chat, @ offers people by keyboard; the mention is marked, reaches 
     const first = suggestions(page).getByRole('option', { name: milo.name });
     await expect(first).toHaveAttribute('aria-selected', 'true');
     await expect(chatComposer(page)).toHaveAttribute('aria-activedescendant', (await first.getAttribute('id')) ?? '');
-    expect(await seriousProblems(page, '[role="listbox"]')).toEqual([]);
+    expect(await seriousAxeProblems(page, '[role="listbox"]')).toEqual([]);
     await saveScreen(page, 'mentions-chat-suggestions-1280');
 
     await chatComposer(page).press('ArrowDown');
@@ -131,7 +120,7 @@ test('in team chat, @ offers people by keyboard; the mention is marked, reaches 
     await expect(mentionItems(minaPage)).toHaveCount(1);
     await expect(mentionItems(minaPage)).toContainText(`${writer.name} mentioned you in Team Chat`);
     await expect(mentionItems(minaPage)).toContainText(`Hi @${mina.name}`);
-    expect(await seriousProblems(minaPage, '[role="dialog"]')).toEqual([]);
+    expect(await seriousAxeProblems(minaPage, '[role="dialog"]')).toEqual([]);
     await saveViewport(minaPage, 'mentions-bell-filter-1280');
 
     await mentionItems(minaPage).click();
@@ -183,7 +172,7 @@ test('on a phone, a direct message mentions its other participant only', async (
   // Dana's own name holds the same word, but in a conversation only its other participant is offered.
   await directComposer(page).pressSequentially(`@${word.slice(0, 4)}`);
   await expect(offered(page)).toHaveText([other.name]);
-  expect(await seriousProblems(page, '[role="listbox"]')).toEqual([]);
+  expect(await seriousAxeProblems(page, '[role="listbox"]')).toEqual([]);
   await saveScreen(page, 'mentions-direct-suggestions-375');
   await directComposer(page).press('Enter');
   const text = `can you look at this ${unique()}`;

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { join } from 'node:path';
 import {
   expect,
@@ -12,6 +13,15 @@ import {
 } from '@playwright/test';
 
 export { expect };
+
+/** Serious and critical WCAG 2.1 A/AA problems axe finds on the page, or inside `selector` only. */
+export async function seriousAxeProblems(page: Page, selector?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  const audit = await (selector ? builder.include(selector) : builder).analyze();
+  return audit.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
 
 /** Password of every seeded demo account. */
 export const DEMO_PASSWORD = 'demo1234';

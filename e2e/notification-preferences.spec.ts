@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import {
   demoUsers,
@@ -10,6 +9,7 @@ import {
   phoneViewport,
   registerPerson,
   saveScreen,
+  seriousAxeProblems,
   signIn,
   skipSplash,
   test,
@@ -32,13 +32,6 @@ type Preferences = {
   quietHours: { from: string; to: string } | null;
   timeZone: string | null;
 };
-
-async function seriousProblems(page: Page): Promise<string[]> {
-  const audit = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return audit.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /**
  * A time zone where it is 09:xx now (Etc/GMT-9 is UTC+9) and its date: a first sign-in there is early in the
@@ -85,7 +78,7 @@ test('preferences change offline, reach the server and another device, and shape
     await page.getByLabel('From', { exact: true }).fill('21:30');
     await expect(page.getByRole('radio', { name: 'Mentions only' })).toBeChecked();
     await saveScreen(page, 'notification-preferences-offline-1280');
-    expect(await seriousProblems(page)).toEqual([]);
+    expect(await seriousAxeProblems(page)).toEqual([]);
   });
 
   await test.step('online: the server holds them, with the browser’s time zone', async () => {
@@ -113,7 +106,7 @@ test('preferences change offline, reach the server and another device, and shape
     await expect(phone.getByLabel('From', { exact: true })).toHaveValue('21:30');
     await phone.getByRole('switch', { name: 'Quiet hours' }).scrollIntoViewIfNeeded();
     await saveScreen(phone, 'notification-preferences-375');
-    expect(await seriousProblems(phone)).toEqual([]);
+    expect(await seriousAxeProblems(phone)).toEqual([]);
     await phoneContext.close();
   });
 

@@ -1,16 +1,14 @@
 import { and, eq, isNotNull, isNull, lt, ne } from 'drizzle-orm';
-import { isoToday, type Actor } from '@office/sync-protocol';
+import { isoToday } from '@office/sync-protocol';
 import type { Db } from '../db/client';
 import { tasks } from '../db/schema';
 import { defineCommand, runCommand, type EffectsFlusher } from '../domain/commands';
 import { notify } from '../domain/notifications/notify';
+import { runEvery, systemActor } from './schedule';
 import { z } from 'zod';
 
 /** How often the due-soon and overdue checks run (spec section 9). */
 export const DUE_CHECK_INTERVAL_MS = 3_600_000;
-
-/** The job acts as nobody in particular; its command checks no permission. */
-const systemActor: Actor = { id: '00000000-0000-0000-0000-000000000000', role: 'admin' };
 
 const live = and(isNull(tasks.deletedAt), ne(tasks.status, 'completed'), isNotNull(tasks.assignedTo));
 
@@ -80,16 +78,5 @@ export function runDueChecks(
 }
 
 /** Runs the checks at start and every hour until the server closes. */
-export function scheduleDueChecks(db: Db, flush: EffectsFlusher, log: (error: unknown) => void): () => void {
-  const tick = () => {
-    try {
-      runDueChecks(db, flush);
-    } catch (error) {
-      log(error);
-    }
-  };
-  tick();
-  const timer = setInterval(tick, DUE_CHECK_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
-}
+export const scheduleDueChecks = (db: Db, flush: EffectsFlusher, log: (error: unknown) => void): (() => void) =>
+  runEvery(DUE_CHECK_INTERVAL_MS, () => runDueChecks(db, flush), log);

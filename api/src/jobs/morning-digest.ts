@@ -1,11 +1,12 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lte, ne } from 'drizzle-orm';
 import { z } from 'zod';
-import { cutText, type Actor } from '@office/sync-protocol';
+import { cutText } from '@office/sync-protocol';
 import type { Db } from '../db/client';
 import { notificationPreferences, tasks } from '../db/schema';
 import { defineCommand, runCommand, type EffectsFlusher } from '../domain/commands';
 import { notify } from '../domain/notifications/notify';
 import { DIGEST_LATE_MS, nextDigestAt } from '../domain/notifications/preferences';
+import { runEvery, systemActor } from './schedule';
 
 /** People handled per step; more wait for the next step, right after. */
 const BATCH = 200;
@@ -13,8 +14,6 @@ const BATCH = 200;
 const LISTED = 20;
 /** The digest's text in the bell and in a push, cut like other notices' texts. */
 const DIGEST_TEXT_CUT = 200;
-
-const systemActor: Actor = { id: '00000000-0000-0000-0000-000000000000', role: 'admin' };
 
 /** A date in `timeZone` at `at`, as YYYY-MM-DD (due dates are calendar dates). */
 const dateInZone = (at: Date, timeZone: string): string =>
@@ -119,21 +118,9 @@ export function runMorningDigests(db: Db, flush: EffectsFlusher, now: Date = new
 }
 
 /** Looks for due digests every `intervalMs` (a minute keeps 08:00 to the minute) until the server closes. */
-export function scheduleMorningDigests(
+export const scheduleMorningDigests = (
   db: Db,
   flush: EffectsFlusher,
   intervalMs: number,
   log: (error: unknown) => void,
-): () => void {
-  const tick = () => {
-    try {
-      runMorningDigests(db, flush);
-    } catch (error) {
-      log(error);
-    }
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
+): (() => void) => runEvery(intervalMs, () => runMorningDigests(db, flush), log);
