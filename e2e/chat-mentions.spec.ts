@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import {
   expect,
@@ -8,6 +7,7 @@ import {
   phoneViewport,
   registerPerson,
   saveScreen,
+  saveViewport,
   seriousAxeProblems,
   signIn,
   test,
@@ -35,15 +35,6 @@ const mentionItems = (page: Page): Locator => panel(page).getByRole('list', { na
 /** The mention notifications the server holds for `api`'s person. */
 const serverMentions = async (api: ApiClient) =>
   (await serverNotifications(api)).notifications.filter((notification) => notification.type === 'mention');
-
-/**
- * Saves the viewport to test-results/screens/<name>.png: a full-page capture can flip the layout to mobile for a
- * moment, which re-mounts the desktop header and closes the bell's list (see e2e/notifications.spec.ts).
- */
-async function saveViewport(page: Page, name: string): Promise<void> {
-  const dir = join(process.env.E2E_RESULTS_DIR ?? 'test-results', 'screens');
-  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled' });
-}
 
 test('in team chat, @ offers people by keyboard; the mention is marked, reaches its person live and waits offline', async ({
   page,

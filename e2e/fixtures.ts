@@ -216,11 +216,17 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
 }
 
 /** Saves a full-page screenshot to test-results/screens/<name>.png for people to look at. */
-export async function saveScreen(page: Page, name: string): Promise<void> {
+export async function saveScreen(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   const dir = join(process.env.E2E_RESULTS_DIR ?? 'test-results', 'screens');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true, animations: 'disabled' });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage, animations: 'disabled' });
 }
+
+/**
+ * Saves the viewport only: a full-page capture can flip the layout to mobile for a moment, which re-mounts the
+ * desktop header and closes the bell's list.
+ */
+export const saveViewport = (page: Page, name: string): Promise<void> => saveScreen(page, name, { fullPage: false });
 
 interface Fixtures {
   /**

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import {
   demoUsers,
+  desktopViewport,
   expect,
   expectUpToDate,
   goOffline,
@@ -9,6 +10,7 @@ import {
   phoneViewport,
   registerPerson,
   saveScreen,
+  saveViewport,
   seriousAxeProblems,
   signIn,
   skipSplash,
@@ -129,11 +131,10 @@ test('the morning digest: "Your day" lists the tasks due today, opens My Tasks, 
   apiAs,
 }) => {
   const { zone, today } = morningZone();
-  const person = await registerPerson('Digest Dana');
+  // Team chat notices off, so the bell's list is the person's own.
+  const person = await registerPerson('Digest Dana', { teamChatNotices: false });
   const self = await apiAs(person.email, person.password);
   const manager = await apiAs(demoUsers.manager.email);
-  // Team chat notices off, so the bell's list is the person's own.
-  expect((await self.put('/api/notifications/preferences', { teamChat: 'none' })).status).toBe(200);
   const title = `Ship the release ${unique()}`;
   await createTask(manager, { title, assignedTo: person.id, dueDate: today });
 
@@ -160,11 +161,17 @@ test('the morning digest: "Your day" lists the tasks due today, opens My Tasks, 
   await expect(digest).toContainText(`Due today: ${title}.`);
   await saveScreen(page, 'morning-digest-bell-375');
 
+  await page.keyboard.press('Escape');
+
+  // Offline, on a desktop window: the digest is still there and opens My Tasks.
   await goOffline(context);
+  await page.setViewportSize(desktopViewport);
   await page.reload();
   await bell(page).click();
-  await expect(noticeList(page).getByRole('button').filter({ hasText: 'Your day' })).toContainText(title);
-  await noticeList(page).getByRole('button').filter({ hasText: 'Your day' }).click();
+  const offlineDigest = noticeList(page).getByRole('button').filter({ hasText: 'Your day' });
+  await expect(offlineDigest).toContainText(title);
+  await saveViewport(page, 'morning-digest-bell-offline-1280');
+  await offlineDigest.click();
   await expect(page).toHaveURL(/\/my-tasks$/);
   await expect(page.getByRole('heading', { name: title })).toBeVisible();
   await goOnline(context);

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import {
   demoUsers,
@@ -10,6 +9,7 @@ import {
   phoneViewport,
   registerPerson,
   saveScreen,
+  saveViewport,
   setMarker,
   signIn,
   test,
@@ -56,16 +56,6 @@ async function openPanel(page: Page): Promise<void> {
   await bell(page).click();
   await expect(panel(page)).toBeVisible();
   await expect(bell(page)).toHaveAttribute('aria-expanded', 'true');
-}
-
-/**
- * Saves the viewport to test-results/screens/<name>.png. The desktop list is shot this way because a
- * full-page capture can shrink the window to 1x1 for a moment: the layout flips to mobile and back,
- * which re-mounts the desktop header and closes the list.
- */
-async function saveViewport(page: Page, name: string): Promise<void> {
-  const dir = join(process.env.E2E_RESULTS_DIR ?? 'test-results', 'screens');
-  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled' });
 }
 
 /** Waits for the panel's short entrance animation, so a screenshot shows it fully drawn. */
