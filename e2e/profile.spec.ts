@@ -434,6 +434,17 @@ test.describe('password', () => {
       const oldLogin = await request.post('/api/auth/login', { data: { email: me.email, password: me.password } });
       expect(oldLogin.status()).toBe(401);
       const api = await apiAs(me.email, newPassword);
+      // Back online, this device's socket reconnects after its backoff (1–5 s); the other session's socket is
+      // gone now, so the server counts me online once this one is back.
+      await expect
+        .poll(
+          async () =>
+            (await api.get<{ data: { id: string; status: string }[] }>('/api/messages/active-users')).body.data.find(
+              (user) => user.id === me.id,
+            )?.status,
+          { timeout: 15_000 },
+        )
+        .not.toBe('offline');
 
       // This session goes on with the token it had (the server kept its session), live: with pulls cut, a
       // rename elsewhere arrives over its socket, which stayed connected.

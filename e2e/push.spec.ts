@@ -169,7 +169,7 @@ test.describe('system notifications from the service worker', () => {
     context,
     apiAs,
   }) => {
-    const person = await registerPerson('Pushed');
+    const person = await registerPerson('Pushed', { teamChatNotices: false });
     const manager = await apiAs(demoUsers.manager.email);
     const task = await assignTask(manager, person);
     const payload = await taskPushPayload(await apiAs(person.email), task.id);
@@ -202,7 +202,7 @@ test.describe('system notifications from the service worker', () => {
     context,
     apiAs,
   }) => {
-    const person = await registerPerson('Clicked');
+    const person = await registerPerson('Clicked', { teamChatNotices: false });
     const manager = await apiAs(demoUsers.manager.email);
     const task = await assignTask(manager, person);
     const personApi = await apiAs(person.email);
@@ -229,7 +229,7 @@ test.describe('system notifications from the service worker', () => {
   });
 
   test('with no window of the app open, a click asks the browser to open one at the place', async ({ context }) => {
-    const person = await registerPerson('Closed');
+    const person = await registerPerson('Closed', { teamChatNotices: false });
     const page = await signInWithWorker(context, person);
     const payload: PushPayload = {
       title: 'New message from Maya Manager',
@@ -279,7 +279,7 @@ test.describe('the Notifications switch of Profile Settings', () => {
     context,
   }) => {
     await countPermissionRequests(context);
-    const person = await registerPerson('Refuser');
+    const person = await registerPerson('Refuser', { teamChatNotices: false });
     const page = await signInWithWorker(context, person);
     await page.goto('/profile-settings');
     await expect(switchOf(page)).toHaveAttribute('aria-checked', 'false');
@@ -310,7 +310,7 @@ test.describe('the Notifications switch of Profile Settings', () => {
   }) => {
     await context.grantPermissions(['notifications'], { origin: baseURL ?? '' });
     await countPermissionRequests(context);
-    const person = await registerPerson('Nopush');
+    const person = await registerPerson('Nopush', { teamChatNotices: false });
     const page = await signInWithWorker(context, person);
     const subscribeCalls: string[] = [];
     page.on('request', (request) => {
@@ -336,7 +336,7 @@ test.describe('the Notifications switch of Profile Settings', () => {
   });
 
   test('offline, the switch waits for a connection and says so', async ({ context }) => {
-    const person = await registerPerson('Offline');
+    const person = await registerPerson('Offline', { teamChatNotices: false });
     const page = await signInWithWorker(context, person);
     await page.goto('/profile-settings');
     await expect(switchOf(page)).toBeEnabled();
