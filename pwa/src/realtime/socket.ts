@@ -7,6 +7,9 @@ import {
 } from '@office/sync-protocol';
 import { markClientOutdated } from '../app/client-outdated';
 
+/** The browser's time zone: the person's quiet hours and 08:00 digest follow it. */
+export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
@@ -21,7 +24,7 @@ export function connectRealtime(getToken: () => string | null): RealtimeSocket {
       callback({
         token: getToken(),
         protocolVersion: PROTOCOL_VERSION,
-        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        timeZone: browserTimeZone(),
       }),
     reconnection: true,
     reconnectionAttempts: Infinity,

@@ -1,5 +1,11 @@
 import { useId, useState } from 'react';
-import type { NotificationPreferences, QuietHours, TeamChatNoticeLevel } from '@office/sync-protocol';
+import {
+  preferenceTexts,
+  type NotificationPreferences,
+  type QuietHours,
+  type TeamChatNoticeLevel,
+} from '@office/sync-protocol';
+import { browserTimeZone } from '../../realtime/socket';
 import { useMutate } from '../../data/hooks';
 import { useNotificationPreferences } from '../../data/notification-hooks';
 import { SwitchRow } from './switch-row';
@@ -23,15 +29,11 @@ export const preferenceLabels = {
   quietHoursHint: 'No push notifications between these times; they still wait in the bell.',
   from: 'From',
   to: 'To',
-  sameTimes: 'Quiet hours must start and end at different times.',
   timeZone: (zone: string) => `Times are in your time zone, ${zone}.`,
 } as const;
 
 /** Quiet hours offered when the switch is first turned on. */
 const defaultQuietHours: QuietHours = { from: '22:00', to: '07:00' };
-
-/** The browser's time zone: quiet hours and the 08:00 digest follow it. */
-export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * The person's notification preferences (issue 18). Each change is a queued write like any other: it applies
@@ -156,7 +158,7 @@ function QuietHoursSetting({
           <p className={styles.hint}>{preferenceLabels.timeZone(timeZone)}</p>
           {same ? (
             <p className={styles.error} role="alert">
-              {preferenceLabels.sameTimes}
+              {preferenceTexts.quietHoursSame}
             </p>
           ) : null}
         </div>
