@@ -89,7 +89,7 @@ export const authPlugin = fp(
       const { credentials } = request;
       if (credentials === null) throw new DomainError('unauthenticated');
       if (credentials instanceof DomainError) throw credentials;
-      request.actor = { id: credentials.user.id, role: credentials.user.role };
+      request.actor = credentials.actor;
       request.sessionId = credentials.id;
     });
   },

@@ -65,7 +65,7 @@ export const rateLimitPlugin = fp<{ limiter: RequestLimiter }>(
     app.addHook('onRequest', async (request) => {
       if (!request.url.startsWith('/api/') || isUncounted(request)) return;
       const { credentials } = request;
-      if (credentials && !(credentials instanceof DomainError)) await limiter.takeForUser(credentials.user.id);
+      if (credentials && !(credentials instanceof DomainError)) await limiter.takeForUser(credentials.actor.id);
       else await limiter.takeForAddress(request.ip);
     });
     done();

@@ -64,7 +64,7 @@ export const realtimePlugin = fp(
       try {
         if (!speaksOurProtocol(socket.handshake.auth?.protocolVersion)) throw new DomainError('client_outdated');
         const session = app.verifyAccessToken(typeof token === 'string' ? token : undefined);
-        socket.data.actor = { id: session.user.id, role: session.user.role };
+        socket.data.actor = session.actor;
         socket.data.sessionId = session.id;
         next();
       } catch (error) {

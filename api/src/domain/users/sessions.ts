@@ -1,13 +1,13 @@
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import { limits, uuidv7 } from '@office/sync-protocol';
+import type { Actor } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
-import type { UserRow } from './serialize';
 
-/** A session as a token names it, with the account behind it. */
+/** A session as a token names it, with who acts through it. */
 export interface LiveSession {
   id: string;
-  user: UserRow;
+  actor: Actor;
 }
 
 /**
@@ -26,11 +26,14 @@ export function startSession(db: Db, userId: string, now = new Date()): { id: st
   return { id, expiresAt };
 }
 
-/** Every authenticated request reads its session: the statement is built and prepared once per database. */
+/**
+ * Every authenticated request reads its session: the statement is built and prepared once per database, and
+ * reads only the columns that decide whether it is live and who acts.
+ */
 const sessionReads = new WeakMap<Db, ReturnType<typeof prepareSessionRead>>();
 const prepareSessionRead = (db: Db) =>
   db
-    .select({ expiresAt: sessions.expiresAt, user: users })
+    .select({ expiresAt: sessions.expiresAt, role: users.role, deactivatedAt: users.deactivatedAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sql.placeholder('id')), eq(sessions.userId, sql.placeholder('userId'))))
@@ -44,8 +47,8 @@ export function findLiveSession(db: Db, id: string, userId: string, now = new Da
     sessionReads.set(db, read);
   }
   const row = read.get({ id, userId });
-  if (!row || row.user.deactivatedAt || row.expiresAt <= now.toISOString()) return undefined;
-  return { id, user: row.user };
+  if (!row || row.deactivatedAt || row.expiresAt <= now.toISOString()) return undefined;
+  return { id, actor: { id: userId, role: row.role } };
 }
 
 /** Logout: this session ends. */
