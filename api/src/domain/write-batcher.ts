@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Actor } from '@office/sync-protocol';
 import type { Db } from '../db/client';
+import { inSavepoint } from '../db/savepoint';
 import {
   effectsMark,
   newPendingEffects,
@@ -53,9 +54,7 @@ export class WriteBatcher {
           const restore = effectsMark(pending);
           try {
             return {
-              value: tx.transaction((savepoint) =>
-                runInTransaction(savepoint, write.actor, write.command, write.rawArgs, pending),
-              ),
+              value: inSavepoint(tx, () => runInTransaction(tx, write.actor, write.command, write.rawArgs, pending)),
             };
           } catch (error) {
             if (!(error instanceof DomainError)) throw error;

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Actor, MutationOutcome, PushRequest, PushResponse } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
+import { inSavepoint } from '../../db/savepoint';
 import { syncClients, syncMutations } from '../../db/schema';
 import { currentVersion } from '../change-log';
 import {
@@ -179,11 +180,11 @@ function runGuarded(
   tx: Tx,
   mutationId: number,
   pending: PendingEffects,
-  run: (savepoint: Tx) => void,
+  run: (tx: Tx) => void,
 ): Exclude<MutationOutcome, { status: 'duplicate' }> {
   const restore = effectsMark(pending);
   try {
-    tx.transaction((savepoint) => run(savepoint));
+    inSavepoint(tx, () => run(tx));
     return { id: mutationId, status: 'applied' };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
