@@ -2,10 +2,27 @@ import { z } from 'zod';
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
+/**
+ * Random bytes drawn from the platform's CSPRNG a few KiB at a time: a server makes an id per write, and one
+ * `getRandomValues` call per id cost more than the rest of the id (Node's randomUUID pools the same way).
+ */
+const RANDOM_POOL_BYTES = 4096;
+let randomPool = new Uint8Array(0);
+let randomPoolOffset = 0;
+
+function randomBytesInto(target: Uint8Array): void {
+  if (randomPoolOffset + target.length > randomPool.length) {
+    randomPool = crypto.getRandomValues(new Uint8Array(RANDOM_POOL_BYTES));
+    randomPoolOffset = 0;
+  }
+  target.set(randomPool.subarray(randomPoolOffset, randomPoolOffset + target.length));
+  randomPoolOffset += target.length;
+}
+
 /** A new UUIDv7: time-ordered, so ids sort by creation time on both sides. */
 export function uuidv7(now: number = Date.now()): string {
   const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
+  randomBytesInto(bytes);
   const ms = BigInt(now);
   for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
