@@ -9,7 +9,7 @@ export function inSlices<T>(ids: readonly string[], read: (slice: string[]) => T
   return rows;
 }
 
-type UserBrief = Pick<typeof users.$inferSelect, 'id' | 'name' | 'avatar' | 'role'>;
+export type UserBrief = Pick<typeof users.$inferSelect, 'id' | 'name' | 'avatar' | 'role'>;
 
 /** The people these ids name (deactivated ones too: history keeps their names), by id: only those, never the whole directory. */
 export function usersById(db: Db | Tx, ids: readonly string[]) {

@@ -17,9 +17,10 @@ import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { mentionableNamedIn, notifyMentions } from '../notifications/mentions';
+import { usersById } from '../read-support';
 import { dropReactions, setReaction } from '../reactions/store';
-import { loadChatMessage } from './read';
-import type { StoredFile } from './uploads';
+import { chatMessageOf, loadChatMessage } from './read';
+import { toAttachment, type StoredFile } from './uploads';
 
 /** Everyone signed in reads the team chat. */
 const CHAT_AUDIENCE = ['team'];
@@ -44,22 +45,9 @@ function record(ctx: CommandContext, id: string): ChatMessage {
  * background queue once it is on disk.
  */
 function sendMessage(ctx: CommandContext, args: { id: string; text: string; files: StoredFile[] }): ChatMessage {
-  const existing = prepared(ctx.tx, 'chatMessages.byId', (handle) =>
-    handle
-      .select()
-      .from(chatMessages)
-      .where(eq(chatMessages.id, sql.placeholder('id')))
-      .prepare(),
-  ).get({ id: args.id });
-  if (existing) {
-    // Security: a client id is accepted once; the same id with other content is refused, never merged.
-    if (existing.userId !== ctx.actor.id || existing.text !== args.text || existing.deletedAt || args.files.length) {
-      throw new DomainError('duplicate_id');
-    }
-    return requireMessage(ctx.tx, args.id);
-  }
   const stamp = ctx.now.toISOString();
-  prepared(ctx.tx, 'chatMessages.insert', (handle) =>
+  const type = args.files.length ? 'file' : 'text';
+  const { changes } = prepared(ctx.tx, 'chatMessages.insertNew', (handle) =>
     handle
       .insert(chatMessages)
       .values({
@@ -71,14 +59,24 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
         createdAt: sql.placeholder('stamp'),
         updatedAt: sql.placeholder('stamp'),
       })
+      .onConflictDoNothing()
       .prepare(),
-  ).run({ id: args.id, userId: ctx.actor.id, text: args.text, type: args.files.length ? 'file' : 'text', stamp });
+  ).run({ id: args.id, userId: ctx.actor.id, text: args.text, type, stamp });
+  if (changes === 0) return sentBefore(ctx, args);
   if (args.files.length)
     ctx.tx
       .insert(chatAttachments)
       .values(args.files.map((file) => ({ ...file, messageId: args.id })))
       .run();
-  const message = record(ctx, args.id);
+  const ref = ctx.record({ entity: 'chatMessage', id: args.id, op: 'put', audience: CHAT_AUDIENCE });
+  // The message was just written: the answer is made from what was written, not read back.
+  const message = chatMessageOf(
+    { id: args.id, userId: ctx.actor.id, text: args.text, type, createdAt: stamp, edited: false, version: ref.seq },
+    usersById(ctx.tx, [ctx.actor.id]).get(ctx.actor.id),
+    args.files.map((file) => toAttachment(file, `/messages/download/${file.filename}`)),
+    [],
+  );
+  ref.state = { entity: 'chatMessage', op: 'put', id: args.id, data: message };
   notifyMentions(ctx, mentionableNamedIn(ctx.tx, args.text), {
     messageId: args.id,
     text: args.text,
@@ -87,6 +85,28 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
   });
   ctx.queuePush();
   return message;
+}
+
+/** A send whose id is taken: the same message sent again (a retry) answers it; anything else is refused. */
+function sentBefore(ctx: CommandContext, args: { id: string; text: string; files: StoredFile[] }): ChatMessage {
+  const existing = prepared(ctx.tx, 'chatMessages.byId', (handle) =>
+    handle
+      .select()
+      .from(chatMessages)
+      .where(eq(chatMessages.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id: args.id });
+  // Security: a client id is accepted once; the same id with other content is refused, never merged.
+  if (
+    !existing ||
+    existing.userId !== ctx.actor.id ||
+    existing.text !== args.text ||
+    existing.deletedAt ||
+    args.files.length
+  ) {
+    throw new DomainError('duplicate_id');
+  }
+  return requireMessage(ctx.tx, args.id);
 }
 
 /** `chat.send`: a text message, from POST /api/messages or a queued offline write. */

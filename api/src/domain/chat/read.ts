@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
 import { reactionsByMessage } from '../reactions/store';
-import { inSlices, usersById } from '../read-support';
+import { inSlices, usersById, type UserBrief } from '../read-support';
 import { toAttachment } from './uploads';
 
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
@@ -32,25 +32,34 @@ function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): ChatMessage[] {
     chatReactions,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => {
-    const author = authors.get(row.userId);
-    const name = author?.name ?? 'Unknown';
-    const avatar = author?.avatar ?? null;
-    return {
-      _id: row.id,
-      id: row.id,
-      userId: { _id: row.userId, id: row.userId, name, avatar, role: author?.role ?? 'employee' },
-      userName: name,
-      userAvatar: avatar,
-      text: row.text,
-      type: row.type,
-      timestamp: row.createdAt,
-      edited: row.edited,
-      attachments: files.get(row.id) ?? [],
-      reactions: reactions.get(row.id) ?? [],
-      version: row.version,
-    };
-  });
+  return rows.map((row) =>
+    chatMessageOf(row, authors.get(row.userId), files.get(row.id) ?? [], reactions.get(row.id) ?? []),
+  );
+}
+
+/** One message as the wire carries it, from its row and what toChatMessages reads beside it. */
+export function chatMessageOf(
+  row: Pick<ChatMessageRow, 'id' | 'userId' | 'text' | 'type' | 'createdAt' | 'edited' | 'version'>,
+  author: UserBrief | undefined,
+  attachments: ChatMessage['attachments'],
+  reactions: ChatMessage['reactions'],
+): ChatMessage {
+  const name = author?.name ?? 'Unknown';
+  const avatar = author?.avatar ?? null;
+  return {
+    _id: row.id,
+    id: row.id,
+    userId: { _id: row.userId, id: row.userId, name, avatar, role: author?.role ?? 'employee' },
+    userName: name,
+    userAvatar: avatar,
+    text: row.text,
+    type: row.type,
+    timestamp: row.createdAt,
+    edited: row.edited,
+    attachments,
+    reactions,
+    version: row.version,
+  };
 }
 
 const live = isNull(chatMessages.deletedAt);
