@@ -270,7 +270,7 @@ export const chatMessages = sqliteTable(
     version: integer('version').notNull().default(0),
   },
   (t) => [
-    index('chat_messages_created').on(t.createdAt),
+    // Every read of messages by time reads live ones: chat_messages_live serves them (and the push queue has its own).
     // Team chat notices: listed newest first and counted from these indexes, never by a scan.
     index('chat_messages_live')
       .on(t.createdAt, t.id)
