@@ -60,6 +60,11 @@ export function openDatabase(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Every write runs in a savepoint of its batch's transaction: SQLite keeps the pages a savepoint may have to
+  // restore in a statement journal, a temporary file by default, which doubled the cost of a batched write.
+  sqlite.pragma('temp_store = MEMORY');
+  // 64 MiB of page cache (2 MiB by default): the indexes every write descends stay in memory as the tables grow.
+  sqlite.pragma('cache_size = -65536');
   const db: Db = drizzle({ client: sqlite, schema, casing: 'snake_case' });
   migrate(db, { migrationsFolder: migrationsFolder() });
   return db;
