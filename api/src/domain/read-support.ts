@@ -1,3 +1,4 @@
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { idsParam, inIdsParam, prepared } from '../db/prepared';
 import { users } from '../db/schema';
@@ -10,17 +11,25 @@ export function inSlices<T>(ids: readonly string[], read: (slice: string[]) => T
 }
 
 export type UserBrief = Pick<typeof users.$inferSelect, 'id' | 'name' | 'avatar' | 'role'>;
+const briefColumns = { id: users.id, name: users.name, avatar: users.avatar, role: users.role };
 
 /** The people these ids name (deactivated ones too: history keeps their names), by id: only those, never the whole directory. */
 export function usersById(db: Db | Tx, ids: readonly string[]) {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map<string, UserBrief>();
   const query = prepared(db, 'users.briefByIds', (handle) =>
-    handle
-      .select({ id: users.id, name: users.name, avatar: users.avatar, role: users.role })
-      .from(users)
-      .where(inIdsParam(users.id))
-      .prepare(),
+    handle.select(briefColumns).from(users).where(inIdsParam(users.id)).prepare(),
   );
   return new Map(query.all(idsParam(unique)).map((user) => [user.id, user]));
+}
+
+/** One person by id, as usersById reads them: the author of a write, read by its primary key alone. */
+export function userById(db: Db | Tx, id: string): UserBrief | undefined {
+  return prepared(db, 'users.briefById', (handle) =>
+    handle
+      .select(briefColumns)
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id });
 }

@@ -17,7 +17,7 @@ import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { mentionableNamedIn, notifyMentions } from '../notifications/mentions';
-import { usersById } from '../read-support';
+import { userById } from '../read-support';
 import { dropReactions, setReaction } from '../reactions/store';
 import { chatMessageOf, loadChatMessage } from './read';
 import { toAttachment, type StoredFile } from './uploads';
@@ -72,7 +72,7 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
   // The message was just written: the answer is made from what was written, not read back.
   const message = chatMessageOf(
     { id: args.id, userId: ctx.actor.id, text: args.text, type, createdAt: stamp, edited: false, version: ref.seq },
-    usersById(ctx.tx, [ctx.actor.id]).get(ctx.actor.id),
+    userById(ctx.tx, ctx.actor.id),
     args.files.map((file) => toAttachment(file, `/messages/download/${file.filename}`)),
     [],
   );
