@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { median, percentiles, type Measure } from './measure';
+import { runPacedLoad } from './paced-load';
 import type { BenchSession } from './session';
 
 export interface LoadRun {
@@ -21,13 +22,14 @@ interface LoadOptions {
   sessions: BenchSession[];
   connections: number;
   seconds: number;
-  /** Requests per second over all connections; unlimited when absent (saturation). */
-  rate?: number;
   /** `[<id>]` in the body is replaced by a fresh id per request. */
   body?: string;
 }
 
-/** One autocannon run; every response's latency is kept so p95 can be read too (autocannon reports p97.5). */
+/**
+ * A saturating autocannon run: each connection sends again as soon as it is answered. Every response's latency
+ * is kept so p95 can be read too (autocannon reports p97.5). Fixed-rate figures use runPacedLoad.
+ */
 export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   const latencies: number[] = [];
   let bytesPerResponse = 0;
@@ -48,7 +50,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
       method: options.method,
       connections: options.connections,
       duration: options.seconds,
-      ...(options.rate === undefined ? {} : { overallRate: options.rate }),
       ...(options.body === undefined ? {} : { body: options.body, idReplacement: true }),
       setupClient(client) {
         const session = options.sessions.length ? options.sessions[nextSession++ % options.sessions.length] : undefined;
@@ -110,9 +111,25 @@ const TASK_PAGE = '/api/tasks?page=1&limit=50';
 export async function measureTaskReads({ url, sessions, quick, runs, log }: HttpFigureOptions): Promise<Measure[]> {
   const seconds = quick ? 5 : 15;
   log('task page: warming up');
-  await runLoad({ url, path: TASK_PAGE, method: 'GET', sessions, connections: 50, seconds: quick ? 1 : 3, rate: 200 });
+  await runPacedLoad({
+    url,
+    path: TASK_PAGE,
+    method: 'GET',
+    sessions,
+    connections: 50,
+    seconds: quick ? 1 : 3,
+    rate: 200,
+  });
   log(`task page: ${seconds} s at 1 000 req/s`);
-  const fixed = await runLoad({ url, path: TASK_PAGE, method: 'GET', sessions, connections: 50, seconds, rate: 1000 });
+  const fixed = await runPacedLoad({
+    url,
+    path: TASK_PAGE,
+    method: 'GET',
+    sessions,
+    connections: 50,
+    seconds,
+    rate: 1000,
+  });
   const pageKb = fixed.bytesPerResponse / 1024;
   const fixedMeasure = fixedRateMeasure(
     'Authenticated 50-task page read (GET /api/tasks?page=1&limit=50)',
@@ -200,7 +217,7 @@ export async function measureChatAtRate(
   const seconds = quick ? 5 : 15;
   const body = JSON.stringify({ text: 'Benchmark message [<id>]' });
   log(`chat POST: ${seconds} s at 500 req/s (${members} members)`);
-  const run = await runLoad({
+  const run = await runPacedLoad({
     url,
     path: '/api/messages',
     method: 'POST',
