@@ -87,12 +87,24 @@ export function Composer({
   const hasFiles = files.length > 0;
   const hasMessage = trimmed !== '' || hasFiles;
 
+  /**
+   * Where the caret goes once a text this component wrote (a mention, an emoji) is on screen. It is placed as
+   * React commits that text, before the next key is handled: placed a frame later, it moved the caret back
+   * over whatever a fast typist had typed in between.
+   */
+  const caretAfterWrite = useRef<number | null>(null);
+
   // The text box grows with its content up to its CSS max height.
   useLayoutEffect(() => {
     const field = textRef.current;
     if (!field) return;
     field.style.height = 'auto';
     field.style.height = `${field.scrollHeight}px`;
+    const position = caretAfterWrite.current;
+    if (position === null) return;
+    caretAfterWrite.current = null;
+    field.focus();
+    field.setSelectionRange(position, position);
   }, [text]);
 
   // The emoji grid closes on a click elsewhere or Escape.
@@ -137,13 +149,9 @@ export function Composer({
     if (next.length > chatLimits.textMax) return;
     updateText(next);
     const position = mentionQuery.at + inserted.length;
+    caretAfterWrite.current = position;
     setCaret(position);
     setActiveIndex(0);
-    const field = textRef.current;
-    requestAnimationFrame(() => {
-      field?.focus();
-      field?.setSelectionRange(position, position);
-    });
   };
 
   const send = () => {
@@ -215,13 +223,9 @@ export function Composer({
     const start = field?.selectionStart ?? text.length;
     const end = field?.selectionEnd ?? text.length;
     const next = text.slice(0, start) + emoji + text.slice(end);
+    caretAfterWrite.current = start + emoji.length;
     updateText(next);
     setEmojiOpen(false);
-    const caret = start + emoji.length;
-    requestAnimationFrame(() => {
-      field?.focus();
-      field?.setSelectionRange(caret, caret);
-    });
   };
 
   const nearLimit = text.length >= chatLimits.textMax - 100;
