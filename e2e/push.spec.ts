@@ -104,6 +104,14 @@ async function taskPushPayload(api: ApiClient, taskId: string): Promise<PushPayl
 
 /** Delivers a push message to the page's service worker through the DevTools protocol. */
 async function deliverPush(page: Page, data: string): Promise<void> {
+  // `ready` resolves while the first worker is still activating; a push sent to it then can be dropped.
+  await page.evaluate(async () => {
+    const worker = (await navigator.serviceWorker.ready).active;
+    if (!worker || worker.state === 'activated') return;
+    await new Promise<void>((done) =>
+      worker.addEventListener('statechange', () => worker.state === 'activated' && done()),
+    );
+  });
   const origin = new URL(page.url()).origin;
   const cdp = await page.context().newCDPSession(page);
   const registrationId = new Promise<string>((resolve) => {
