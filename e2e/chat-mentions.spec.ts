@@ -165,14 +165,15 @@ test('on a phone, a direct message mentions its other participant only', async (
   await expect(offered(page)).toHaveText([other.name]);
   expect(await seriousAxeProblems(page, '[role="listbox"]')).toEqual([]);
   await saveScreen(page, 'mentions-direct-suggestions-375');
-  // A busy phone draws its frames late: what is typed right after picking must stay where it was typed.
+  // A busy phone draws its frames late: what is typed right after picking, while a frame is still due, must stay
+  // where it was typed.
   await page.evaluate(() => {
     const nextFrame = window.requestAnimationFrame.bind(window);
-    window.requestAnimationFrame = (callback) => nextFrame(() => setTimeout(() => nextFrame(callback), 500));
+    window.requestAnimationFrame = (callback) => nextFrame(() => setTimeout(() => nextFrame(callback), 200));
   });
   await directComposer(page).press('Enter');
   const text = `can you look at this ${unique()}`;
-  await directComposer(page).pressSequentially(text);
+  await directComposer(page).pressSequentially(text, { delay: 20 });
   await directComposer(page).press('Enter');
 
   const sent = page.locator('li[data-message-id]').filter({ hasText: text });
