@@ -73,10 +73,7 @@ export const syncClients = sqliteTable('sync_clients', {
   lastChangeAt: text('last_push_at'),
 });
 
-/**
- * The refusals among processed mutations, so a replay answers the same. A mutation at or below its client's
- * last mutation id with no row here was applied (rows of applied ones that earlier versions stored read the same).
- */
+/** The stored outcome of each processed mutation, so a replay answers the same. */
 export const syncMutations = sqliteTable(
   'sync_mutations',
   {

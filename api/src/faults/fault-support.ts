@@ -338,10 +338,8 @@ export function lostWrites(dataDir: string, log: WriteLog): string[] {
       ...log.chatMessageIds.filter((id) => !chat.has(id)).map((id) => `chat message ${id} is missing`),
       ...log.taskIds.filter((id) => !tasks.has(id)).map((id) => `task ${id} is missing`),
     ];
-    // Applied: at or below the client's last mutation id, with no refusal stored.
-    const outcome = db.prepare<[{ clientId: string; mutationId: number }], { status: string }>(
-      `SELECT coalesce((SELECT status FROM sync_mutations WHERE client_id = c.client_id AND mutation_id = @mutationId), 'applied')
-         AS status FROM sync_clients c WHERE c.client_id = @clientId AND c.last_mutation_id >= @mutationId`,
+    const outcome = db.prepare<[string, number], { status: string }>(
+      'SELECT status FROM sync_mutations WHERE client_id = ? AND mutation_id = ?',
     );
     const textCounts = new Map(
       db
@@ -350,7 +348,7 @@ export function lostWrites(dataDir: string, log: WriteLog): string[] {
         .map((row) => [row.text, row.n]),
     );
     for (const { clientId, mutationId, text } of log.syncMutations) {
-      const recorded = outcome.all({ clientId, mutationId });
+      const recorded = outcome.all(clientId, mutationId);
       if (recorded.length !== 1 || recorded[0]?.status !== 'applied')
         problems.push(`sync mutation ${clientId}/${mutationId} is recorded as ${JSON.stringify(recorded)}`);
       const times = textCounts.get(text) ?? 0;

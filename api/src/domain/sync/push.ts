@@ -28,7 +28,6 @@ export function claimClient(db: Db, clientId: string, actor: Actor): ClientRow {
   return claimClient(db, clientId, actor);
 }
 
-/** A replayed mutation's outcome: its stored refusal, or applied (only refusals are stored). */
 function storedOutcome(tx: Tx, clientId: string, mutationId: number): MutationOutcome {
   const row = tx
     .select()
@@ -109,21 +108,26 @@ function applyBatch(
       const madeAt = clampMadeAt(entry.at, previousChangeAt, createdAt, now);
       previousChangeAt = madeAt.toISOString();
       const outcome = runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
-      // Only a refusal is stored: a mutation at or below the client's last id without one was applied.
-      if (outcome.status === 'rejected')
-        prepared(tx, 'syncMutations.insertRefusal', (handle) =>
-          handle
-            .insert(syncMutations)
-            .values({
-              clientId: sql.placeholder('clientId'),
-              mutationId: sql.placeholder('mutationId'),
-              name: sql.placeholder('name'),
-              status: 'rejected',
-              code: sql.placeholder('code'),
-              message: sql.placeholder('message'),
-            })
-            .prepare(),
-        ).run({ clientId, mutationId: entry.id, name: entry.name, code: outcome.code, message: outcome.message });
+      prepared(tx, 'syncMutations.insert', (handle) =>
+        handle
+          .insert(syncMutations)
+          .values({
+            clientId: sql.placeholder('clientId'),
+            mutationId: sql.placeholder('mutationId'),
+            name: sql.placeholder('name'),
+            status: sql.placeholder('status'),
+            code: sql.placeholder('code'),
+            message: sql.placeholder('message'),
+          })
+          .prepare(),
+      ).run({
+        clientId,
+        mutationId: entry.id,
+        name: entry.name,
+        status: outcome.status,
+        code: outcome.status === 'rejected' ? outcome.code : null,
+        message: outcome.status === 'rejected' ? outcome.message : null,
+      });
       outcomes.push(outcome);
       last = entry.id;
     }

@@ -162,8 +162,15 @@ describe('POST /api/sync/push', () => {
     expect(changesAfter(db, before)).toEqual([
       expect.objectContaining({ seq: before + 1, entity: 'user', entityId: alice.user.id, op: 'put' }),
     ]);
-    // An applied mutation is known from the client's last id: only refusals are stored.
-    expect(mutationRows(db, clientId)).toEqual([]);
+    expect(mutationRows(db, clientId)).toEqual([
+      expect.objectContaining({
+        mutationId: 1,
+        name: 'user.updateDetails',
+        status: 'applied',
+        code: null,
+        message: null,
+      }),
+    ]);
     expect(clientRow(db, clientId)).toMatchObject({ userId: alice.user.id, lastMutationId: 1 });
   });
 
@@ -191,8 +198,11 @@ describe('POST /api/sync/push', () => {
       [before + 2, alice.user.id, 'put'],
       [before + 3, alice.user.id, 'put'],
     ]);
-    expect(mutationRows(db, clientId)).toEqual([]);
-    expect(clientRow(db, clientId)?.lastMutationId).toBe(3);
+    expect(mutationRows(db, clientId).map((row) => [row.mutationId, row.status])).toEqual([
+      [1, 'applied'],
+      [2, 'applied'],
+      [3, 'applied'],
+    ]);
   });
 
   test('one rejected mutation among good ones is recorded and does not block the queue', async () => {
@@ -224,7 +234,9 @@ describe('POST /api/sync/push', () => {
     expect(changesAfter(db, before)).toHaveLength(2);
     expect(clientRow(db, clientId)?.lastMutationId).toBe(3);
     expect(mutationRows(db, clientId).map((row) => [row.mutationId, row.status, row.code, row.message])).toEqual([
+      [1, 'applied', null, null],
       [2, 'rejected', rejection.code, rejection.message],
+      [3, 'applied', null, null],
     ]);
 
     const replay = await pushOk(server, alice, clientId, mutations);
@@ -238,7 +250,7 @@ describe('POST /api/sync/push', () => {
       version: before + 2,
     });
     expect(changesAfter(db, before)).toHaveLength(2);
-    expect(mutationRows(db, clientId)).toHaveLength(1);
+    expect(mutationRows(db, clientId)).toHaveLength(3);
   });
 
   test('a mutation with invalid arguments is rejected as invalid_input with the form message', async () => {
@@ -284,7 +296,7 @@ describe('POST /api/sync/push', () => {
     expect(userRow(db, alice.user.id).name).toBe('Alice One');
     expect(changesAfter(db, before)).toHaveLength(1);
     expect(clientRow(db, clientId)?.lastMutationId).toBe(1);
-    expect(mutationRows(db, clientId)).toEqual([]);
+    expect(mutationRows(db, clientId).map((row) => row.mutationId)).toEqual([1]);
 
     // Once the missing mutation arrives, the rest follows.
     const resent = await pushOk(server, alice, clientId, [
@@ -333,7 +345,7 @@ describe('POST /api/sync/push', () => {
     expect(userRow(db, bob.user.id)).toEqual(bobBefore);
     expect(changesAfter(db, before)).toEqual([]);
     expect(clientRow(db, clientId)).toMatchObject({ userId: alice.user.id, lastMutationId: 2 });
-    expect(mutationRows(db, clientId)).toEqual([]);
+    expect(mutationRows(db, clientId).map((row) => row.mutationId)).toEqual([1, 2]);
 
     // Pull does not claim clients; for someone else's client it answers as for a new one.
     const pulled = await pullOk(server, bob, clientId, before);
@@ -894,8 +906,10 @@ describe('durability', () => {
       [alice.user.id, 'put'],
       [alice.user.id, 'put'],
     ]);
-    expect(mutationRows(db, clientId)).toEqual([]);
-    expect(clientRow(db, clientId)?.lastMutationId).toBe(2);
+    expect(mutationRows(db, clientId).map((row) => [row.mutationId, row.status])).toEqual([
+      [1, 'applied'],
+      [2, 'applied'],
+    ]);
     expect(db.select().from(users).all()).toHaveLength(5);
   });
 });
