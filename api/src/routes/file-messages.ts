@@ -92,6 +92,9 @@ export function sendAttachment(
   filename: string,
   file: { originalName: string; mimetype: string; size: number },
 ): FastifyReply {
+  const bytes = uploads.open(filename);
+  // The row names a file the store no longer holds: not found, never an empty body of the promised length.
+  if (!bytes) throw new DomainError('not_found', 'File not found.');
   return reply
     .header('Content-Type', file.mimetype)
     .header('Content-Length', file.size)
@@ -99,5 +102,5 @@ export function sendAttachment(
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Security-Policy', "default-src 'none'; sandbox")
     .header('Cache-Control', 'private, no-store')
-    .send(uploads.open(filename));
+    .send(bytes);
 }

@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { stat, unlink, writeFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   directFileExtensions,
@@ -12,7 +9,7 @@ import {
   type Attachment,
   type AttachmentKind,
 } from '@office/sync-protocol';
-import { makePrivateDir, privateFileMode } from '../../private-files';
+import { fileStore, type FileStore } from '../../files/file-store';
 import { DomainError } from '../errors';
 
 /** A file the upload route has already stored under DATA_DIR; never taken from a client's payload. */
@@ -107,12 +104,12 @@ export const directFilePolicy: FilePolicy = {
 /** Stored names are random: a UUID and the original extension, never a path from the client. */
 export const storedNamePattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z0-9]{1,5})?$/;
 
+/** Attachments of chat and direct messages, in the uploads file store. */
 export class UploadStore {
-  readonly dir: string;
+  private readonly files: FileStore;
 
   constructor(dataDir: string) {
-    this.dir = join(dataDir, 'uploads');
-    makePrivateDir(this.dir);
+    this.files = fileStore(dataDir, 'uploads');
   }
 
   /** Streams one part to disk (never buffered whole); refuses wrong types and files over the limit. */
@@ -132,11 +129,10 @@ export class UploadStore {
       );
     }
     const filename = `${randomUUID()}${extension}`;
-    const path = join(this.dir, filename);
+    let size: number;
     try {
-      await pipeline(part.file, createWriteStream(path, { flags: 'wx', mode: privateFileMode }));
+      size = await this.files.put(filename, part.file);
     } catch (error) {
-      await this.remove([filename]);
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw this.tooLarge(name);
       throw error;
     }
@@ -144,7 +140,6 @@ export class UploadStore {
       await this.remove([filename]);
       throw this.tooLarge(name);
     }
-    const { size } = await stat(path);
     return { filename, originalName: name.slice(0, 255), mimetype: type.mimetype, size, kind: type.kind };
   }
 
@@ -153,7 +148,7 @@ export class UploadStore {
     const type = classifyFile(originalName, mimetype);
     if (!type) throw new Error(`${originalName} is not a chat file type`);
     const filename = `${randomUUID()}${extname(originalName).toLowerCase()}`;
-    await writeFile(join(this.dir, filename), bytes, { flag: 'wx', mode: privateFileMode });
+    await this.files.put(filename, bytes);
     return { filename, originalName, mimetype: type.mimetype, size: bytes.byteLength, kind: type.kind };
   }
 
@@ -162,10 +157,11 @@ export class UploadStore {
   }
 
   async remove(filenames: string[]): Promise<void> {
-    await Promise.all(filenames.map((name) => unlink(join(this.dir, name)).catch(() => undefined)));
+    await Promise.all(filenames.map((name) => this.files.remove(name)));
   }
 
-  open(filename: string): Readable {
-    return createReadStream(join(this.dir, filename));
+  /** The stored file, or null when it is gone. */
+  open(filename: string): Readable | null {
+    return this.files.open(filename);
   }
 }

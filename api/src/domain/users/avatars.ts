@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { accountTexts, limits } from '@office/sync-protocol';
-import { makePrivateDir, privateFileMode } from '../../private-files';
+import { fileStore, type FileStore } from '../../files/file-store';
 import { DomainError } from '../errors';
 
 /** The image formats a profile photo may be, by the bytes they start with. */
@@ -42,13 +39,12 @@ export const avatarUrlPrefix = '/api/auth/avatars/';
 export const mimetypeOfAvatar = (filename: string): string =>
   imageSignatures.find((signature) => filename.endsWith(signature.extension))?.mimetype ?? 'application/octet-stream';
 
-/** Profile photos under DATA_DIR/avatars, streamed in, checked on declared type and leading bytes. */
+/** Profile photos in the avatars file store, checked on declared type and leading bytes. */
 export class AvatarStore {
-  readonly dir: string;
+  private readonly files: FileStore;
 
   constructor(dataDir: string) {
-    this.dir = join(dataDir, 'avatars');
-    makePrivateDir(this.dir);
+    this.files = fileStore(dataDir, 'avatars');
   }
 
   /** Stores an upload; refuses anything but PNG, JPEG, GIF or WebP (by content) and files over 5 MB. */
@@ -57,45 +53,41 @@ export class AvatarStore {
       part.file.resume();
       throw new DomainError('unsupported_media_type', accountTexts.invalidImage);
     }
-    const temporary = join(this.dir, `.${randomUUID()}.upload`);
+    // Read whole (the multipart limit stops it at 5 MB), so nothing is stored before its format is known.
+    let bytes: Buffer;
     try {
-      await pipeline(part.file, createWriteStream(temporary, { flags: 'wx', mode: privateFileMode }));
-      if (part.file.truncated) throw new DomainError('payload_too_large', accountTexts.imageTooLarge);
-      const head = Buffer.alloc(16);
-      const handle = await open(temporary, 'r');
-      const { bytesRead } = await handle.read(head, 0, 16, 0).finally(() => handle.close());
-      const format = imageSignatures.find((signature) => signature.matches(head.subarray(0, bytesRead)));
-      // Security: the declared type must be what the bytes are, so a renamed page is never served as an image.
-      if (!format || format.mimetype !== normalizeImageType(part.mimetype)) {
-        throw new DomainError('unsupported_media_type', accountTexts.invalidImage);
-      }
-      const filename = `${randomUUID()}${format.extension}`;
-      await rename(temporary, join(this.dir, filename));
-      return filename;
+      bytes = Buffer.concat(await part.file.toArray());
     } catch (error) {
-      await unlink(temporary).catch(() => undefined);
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
         throw new DomainError('payload_too_large', accountTexts.imageTooLarge);
       }
       throw error;
     }
+    if (part.file.truncated) throw new DomainError('payload_too_large', accountTexts.imageTooLarge);
+    const format = imageSignatures.find((signature) => signature.matches(bytes.subarray(0, 16)));
+    // Security: the declared type must be what the bytes are, so a renamed page is never served as an image.
+    if (!format || format.mimetype !== normalizeImageType(part.mimetype)) {
+      throw new DomainError('unsupported_media_type', accountTexts.invalidImage);
+    }
+    const filename = `${randomUUID()}${format.extension}`;
+    await this.files.put(filename, bytes);
+    return filename;
   }
 
   /** Removes a replaced avatar, given its URL; URLs that are not ours are left alone. */
   async removeByUrl(url: string | null): Promise<void> {
     if (!url?.startsWith(avatarUrlPrefix)) return;
     const filename = basename(url.slice(avatarUrlPrefix.length).split('?')[0] ?? '');
-    if (avatarNamePattern.test(filename)) await unlink(join(this.dir, filename)).catch(() => undefined);
+    if (avatarNamePattern.test(filename)) await this.files.remove(filename);
   }
 
   async remove(filename: string): Promise<void> {
-    await unlink(join(this.dir, filename)).catch(() => undefined);
+    await this.files.remove(filename);
   }
 
   /** The stored photo, or null when there is none by that name. */
   open(filename: string): Readable | null {
-    const path = join(this.dir, filename);
-    return existsSync(path) ? createReadStream(path) : null;
+    return this.files.open(filename);
   }
 }
 

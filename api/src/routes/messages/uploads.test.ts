@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
@@ -528,6 +528,17 @@ describe('downloading a chat file', () => {
   test('an unknown but well-formed name is 404', async () => {
     const { alice } = people;
     const res = await download(alice.token, `${randomUUID()}.pdf`);
+    expect(res.status).toBe(404);
+    expect((await res.json()) as ErrorBody).toEqual({ code: 'not_found', message: 'File not found.' });
+  });
+
+  test('a file its message names but the store no longer holds is 404, not an empty body', async () => {
+    const { bob } = people;
+    const message = await uploadOne('lost.pdf', 'application/pdf', pdfBytes(300));
+    const filename = message.attachments[0]?.filename ?? '';
+    rmSync(join(uploadsDir(), filename));
+
+    const res = await download(bob.token, filename);
     expect(res.status).toBe(404);
     expect((await res.json()) as ErrorBody).toEqual({ code: 'not_found', message: 'File not found.' });
   });
