@@ -19,8 +19,8 @@ import { DomainError } from '../errors';
 import { mentionableNamedIn, notifyMentions } from '../notifications/mentions';
 import { userById } from '../read-support';
 import { dropReactions, setReaction } from '../reactions/store';
-import { chatMessageOf, loadChatMessage } from './read';
-import { toAttachment, type StoredFile } from './uploads';
+import { chatAttachmentOf, chatMessageOf, loadChatMessage } from './read';
+import type { StoredFile } from './uploads';
 
 /** Everyone signed in reads the team chat. */
 const CHAT_AUDIENCE = ['team'];
@@ -73,7 +73,7 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
   const message = chatMessageOf(
     { id: args.id, userId: ctx.actor.id, text: args.text, type, createdAt: stamp, edited: false, version: ref.seq },
     userById(ctx.tx, ctx.actor.id),
-    args.files.map((file) => toAttachment(file, `/messages/download/${file.filename}`)),
+    args.files.map(chatAttachmentOf),
     [],
   );
   ref.state = { entity: 'chatMessage', op: 'put', id: args.id, data: message };

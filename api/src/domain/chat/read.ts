@@ -1,11 +1,11 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { ChatMessage } from '@office/sync-protocol';
+import type { Attachment, ChatMessage } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
 import { reactionsByMessage } from '../reactions/store';
 import { inSlices, usersById, type UserBrief } from '../read-support';
-import { toAttachment } from './uploads';
+import { toAttachment, type StoredFile } from './uploads';
 
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
 
@@ -24,7 +24,7 @@ function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): ChatMessage[] {
     db.select().from(chatAttachments).where(inArray(chatAttachments.messageId, slice)).all(),
   )) {
     const list = files.get(file.messageId) ?? [];
-    list.push(toAttachment(file, `/messages/download/${file.filename}`));
+    list.push(chatAttachmentOf(file));
     files.set(file.messageId, list);
   }
   const reactions = reactionsByMessage(
@@ -36,6 +36,10 @@ function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): ChatMessage[] {
     chatMessageOf(row, authors.get(row.userId), files.get(row.id) ?? [], reactions.get(row.id) ?? []),
   );
 }
+
+/** A team chat file as the wire carries it: served by the chat's download route. */
+export const chatAttachmentOf = (file: StoredFile): Attachment =>
+  toAttachment(file, `/messages/download/${file.filename}`);
 
 /** One message as the wire carries it, from its row and what toChatMessages reads beside it. */
 export function chatMessageOf(
