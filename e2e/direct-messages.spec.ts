@@ -443,8 +443,15 @@ test.describe('layout and screenshots', () => {
       // The grid scrolls inside itself; the grid as a whole stays on the narrow screen.
       await expect(page.getByRole('group', { name: 'Emojis' })).toBeInViewport({ ratio: 1 });
       await saveScreen(page, 'direct-messages-phone-emojis');
+      // The emoji goes in at the caret, and the text box takes the keys again right after it.
+      await page.getByRole('button', { name: 'Add emoji' }).click();
+      await composer(page).fill('ab');
+      await composer(page).evaluate((field: HTMLTextAreaElement) => field.setSelectionRange(1, 1));
+      await page.getByRole('button', { name: 'Add emoji' }).click();
+      const emoji = (await emojis.first().textContent()) ?? '';
       await emojis.first().click();
-      await expect(composer(page)).not.toHaveValue('');
+      await page.keyboard.type('c');
+      await expect(composer(page)).toHaveValue(`a${emoji}cb`);
       await composer(page).fill('');
       await saveScreen(page, 'direct-messages-phone-conversation');
     });
