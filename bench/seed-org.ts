@@ -3,6 +3,7 @@ import { seededRandom } from '../api/src/test-random';
 import type { z } from 'zod';
 import { isoToday, uuidv7, type Actor, type Role, type TaskPriority, type TaskStatus } from '@office/sync-protocol';
 import { openDatabase, type Db, type Tx } from '../api/src/db/client';
+import { transaction } from '../api/src/db/transaction';
 import { newPendingEffects, runInTransaction, type Command } from '../api/src/domain/commands';
 import { sendChatCommand } from '../api/src/domain/chat/commands';
 import { sendDirectCommand, startConversationCommand } from '../api/src/domain/direct/commands';
@@ -90,14 +91,14 @@ export async function seedOrganisation(dataDir: string, size: OrgSize): Promise<
     // Hashing is deliberately slow (argon2id): one hash serves every account.
     const passwordHash = await hashPassword(BENCH_PASSWORD);
 
-    const users = seedUsers(db, size, passwordHash, pick);
+    const users = await seedUsers(db, size, passwordHash, pick);
     const employees = users.filter((user) => user.role === 'employee');
     const staff = users.filter((user) => user.role !== 'employee');
     const actor = (user: SeededUser): Actor => ({ id: user.id, role: user.role });
 
-    const tasksByAssignee = seedTasks(db, size, employees, staff, actor, random, pick, now);
-    const conversations = seedDirect(db, size, users, actor, random, now);
-    seedChat(db, size, users, actor, pick, now);
+    const tasksByAssignee = await seedTasks(db, size, employees, staff, actor, random, pick, now);
+    const conversations = await seedDirect(db, size, users, actor, random, now);
+    await seedChat(db, size, users, actor, pick, now);
     // History, not news: nothing of it waits for web push when the server starts.
     db.$client.prepare('UPDATE notifications SET push_pending = 0').run();
     // Everyone has read what is older than a day (their "Mark all as read"): nobody keeps 50 000 unread.
@@ -127,27 +128,32 @@ export async function seedOrganisation(dataDir: string, size: OrgSize): Promise<
 }
 
 /** Runs many commands in one transaction; a refusal is a bug in the seed and stops it. */
-function inBatches<T>(db: Db, items: readonly T[], apply: (tx: Tx, item: T) => void): void {
+async function inBatches<T>(db: Db, items: readonly T[], apply: (tx: Tx, item: T) => Promise<void>): Promise<void> {
   for (let start = 0; start < items.length; start += BATCH) {
-    db.transaction((tx) => {
-      for (const item of items.slice(start, start + BATCH)) apply(tx, item);
+    await transaction(db, async (tx) => {
+      for (const item of items.slice(start, start + BATCH)) await apply(tx, item);
     });
   }
 }
 
 /** Runs one command; returns its result and the ids of the notifications it created. */
-function run<S extends z.ZodType, O>(
+async function run<S extends z.ZodType, O>(
   tx: Tx,
   actor: Actor,
   command: Command<S, O>,
   args: z.input<S>,
-): { result: O; notificationIds: string[] } {
+): Promise<{ result: O; notificationIds: string[] }> {
   const pending = newPendingEffects();
-  const result = runInTransaction(tx, actor, command, args, pending);
+  const result = await runInTransaction(tx, actor, command, args, pending);
   return { result, notificationIds: pending.notifications };
 }
 
-function seedUsers(db: Db, size: OrgSize, passwordHash: string, pick: <T>(items: readonly T[]) => T): SeededUser[] {
+async function seedUsers(
+  db: Db,
+  size: OrgSize,
+  passwordHash: string,
+  pick: <T>(items: readonly T[]) => T,
+): Promise<SeededUser[]> {
   const roleOf = (index: number): Role => (index < 2 ? 'manager' : index === 2 ? 'admin' : 'employee');
   const users: SeededUser[] = Array.from({ length: size.users }, (_, index) => {
     const role = roleOf(index);
@@ -161,9 +167,9 @@ function seedUsers(db: Db, size: OrgSize, passwordHash: string, pick: <T>(items:
       department: role === 'admin' ? 'IT' : role === 'manager' ? 'Operations' : (departments[index % 8] ?? 'Support'),
     };
   });
-  inBatches(db, users, (tx, user) => {
+  await inBatches(db, users, async (tx, user) => {
     const { password: _password, ...fields } = user;
-    run(tx, { id: user.id, role: user.role }, createUserCommand, { ...fields, passwordHash });
+    await run(tx, { id: user.id, role: user.role }, createUserCommand, { ...fields, passwordHash });
   });
   // The organisation existed before its history (90 days of chat): everyone joined before it.
   db.$client.prepare('UPDATE users SET created_at = ?').run(new Date(Date.now() - 120 * DAY).toISOString());
@@ -172,7 +178,7 @@ function seedUsers(db: Db, size: OrgSize, passwordHash: string, pick: <T>(items:
 
 const priorities: TaskPriority[] = ['low', 'medium', 'medium', 'high', 'high', 'critical'];
 
-function seedTasks(
+async function seedTasks(
   db: Db,
   size: OrgSize,
   employees: SeededUser[],
@@ -181,7 +187,7 @@ function seedTasks(
   random: () => number,
   pick: <T>(items: readonly T[]) => T,
   now: number,
-): Map<string, string[]> {
+): Promise<Map<string, string[]>> {
   const managers = staff.filter((user) => user.role === 'manager');
   const tasksByAssignee = new Map<string, string[]>();
   const today = isoToday(new Date(now));
@@ -203,8 +209,8 @@ function seedTasks(
     };
   });
   const moveDueDate = db.$client.prepare('UPDATE tasks SET due_date = ? WHERE id = ?');
-  inBatches(db, plans, (tx, plan) => {
-    run(tx, actor(plan.by), createTaskCommand, {
+  await inBatches(db, plans, async (tx, plan) => {
+    await run(tx, actor(plan.by), createTaskCommand, {
       id: plan.id,
       title: plan.title,
       description: `Seeded by the benchmark for ${plan.assignee.department}.`,
@@ -217,20 +223,20 @@ function seedTasks(
       new Date(Date.parse(`${today}T00:00:00Z`) + plan.dueInDays * DAY).toISOString().slice(0, 10),
       plan.id,
     );
-    for (const status of plan.steps) run(tx, actor(plan.assignee), setTaskStatusCommand, { id: plan.id, status });
+    for (const status of plan.steps) await run(tx, actor(plan.assignee), setTaskStatusCommand, { id: plan.id, status });
     tasksByAssignee.set(plan.assignee.id, [...(tasksByAssignee.get(plan.assignee.id) ?? []), plan.id]);
   });
   return tasksByAssignee;
 }
 
-function seedDirect(
+async function seedDirect(
   db: Db,
   size: OrgSize,
   users: SeededUser[],
   actor: (user: SeededUser) => Actor,
   random: () => number,
   now: number,
-): [string, string, string][] {
+): Promise<[string, string, string][]> {
   // Distinct pairs: walk the pairs in a shuffled order until there are enough.
   const pairs: [SeededUser, SeededUser][] = [];
   for (let a = 0; a < users.length; a++)
@@ -247,8 +253,8 @@ function seedDirect(
   const stampConversation = db.$client.prepare(
     'UPDATE conversations SET last_message_at = ?, user_a_read_at = ?, user_b_read_at = ? WHERE id = ?',
   );
-  inBatches(db, chosen, (tx, [first, second]) => {
-    const { result } = run(tx, actor(first), startConversationCommand, { recipientId: second.id });
+  await inBatches(db, chosen, async (tx, [first, second]) => {
+    const { result } = await run(tx, actor(first), startConversationCommand, { recipientId: second.id });
     const conversationId = result.conversation.id;
     const messages = 2 + Math.floor(random() * (size.directMessagesMax - 1));
     let at = now - Math.floor(random() * 30 * DAY);
@@ -256,7 +262,7 @@ function seedDirect(
       at += Math.floor(random() * 3_600_000);
       const sender = i % 2 === 0 ? first : second;
       const id = uuidv7(at);
-      const { notificationIds } = run(tx, actor(sender), sendDirectCommand, {
+      const { notificationIds } = await run(tx, actor(sender), sendDirectCommand, {
         id,
         conversationId,
         text: `${chatLines[i % chatLines.length] ?? 'Hello'} (${i + 1})`,
@@ -273,14 +279,14 @@ function seedDirect(
   return conversations;
 }
 
-function seedChat(
+async function seedChat(
   db: Db,
   size: OrgSize,
   users: SeededUser[],
   actor: (user: SeededUser) => Actor,
   pick: <T>(items: readonly T[]) => T,
   now: number,
-): void {
+): Promise<void> {
   // Spread over the last 90 days, oldest first, like a real history.
   const span = 90 * DAY;
   const messages = Array.from({ length: size.chatMessages }, (_, index) => ({
@@ -291,10 +297,10 @@ function seedChat(
   const stampMessage = db.$client.prepare(
     'UPDATE chat_messages SET created_at = ?, updated_at = ?, push_pending = 0 WHERE id = ?',
   );
-  inBatches(db, messages, (tx, message) => {
+  await inBatches(db, messages, async (tx, message) => {
     const id = uuidv7(message.at);
     // One row for the whole team: its notices are derived from it (nothing per member).
-    run(tx, actor(message.author), sendChatCommand, { id, text: message.text });
+    await run(tx, actor(message.author), sendChatCommand, { id, text: message.text });
     const stamp = new Date(message.at).toISOString();
     stampMessage.run(stamp, stamp, id);
   });

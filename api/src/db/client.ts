@@ -8,8 +8,13 @@ import { makePrivateFile } from '../private-files';
 import * as schema from './schema';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
-/** A transaction handle; commands take this so REST and sync push share them. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+declare const openTransaction: unique symbol;
+/**
+ * What a command or read runs its queries on inside a transaction (see transaction.ts); commands take this so
+ * REST and sync push share them. On SQLite it is the database handle itself (there is one connection); the brand
+ * keeps a handle outside any transaction from being passed where one is required.
+ */
+export type Tx = Db & { readonly [openTransaction]: true };
 
 /** The committed migrations sit in api/drizzle, found from wherever this module was bundled. */
 function migrationsFolder(): string {

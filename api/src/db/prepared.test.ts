@@ -5,7 +5,9 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase, type Db, type Tx } from './client';
 import { prepared } from './prepared';
+import { inSavepoint } from './savepoint';
 import { meta } from './schema';
+import { transaction } from './transaction';
 
 let dir: string;
 let databases: Db[];
@@ -46,24 +48,24 @@ test('a prepared query is built once per connection and runs on the database it 
   expect(readMeta(second, 'where')).toBe('second');
 });
 
-test('a query prepared outside a transaction takes part in a later one: it commits and rolls back with it', () => {
+test('a query prepared outside a transaction takes part in a later one: it commits and rolls back with it', async () => {
   const [db] = databases as [Db];
   insertMeta(db);
-  db.transaction((tx) => {
+  await transaction(db, async (tx) => {
     insertMeta(tx).run({ key: 'kept', value: 'yes' });
-    expect(() =>
-      tx.transaction((savepoint) => {
-        insertMeta(savepoint).run({ key: 'dropped', value: 'yes' });
+    await expect(
+      inSavepoint(tx, () => {
+        insertMeta(tx).run({ key: 'dropped', value: 'yes' });
         throw new Error('refused');
       }),
-    ).toThrow('refused');
+    ).rejects.toThrow('refused');
   });
-  expect(() =>
-    db.transaction((tx) => {
+  await expect(
+    transaction(db, async (tx) => {
       insertMeta(tx).run({ key: 'rolled back', value: 'yes' });
       throw new Error('failed');
     }),
-  ).toThrow('failed');
+  ).rejects.toThrow('failed');
   expect(readMeta(db, 'kept')).toBe('yes');
   expect(readMeta(db, 'dropped')).toBeUndefined();
   expect(readMeta(db, 'rolled back')).toBeUndefined();

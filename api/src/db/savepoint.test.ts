@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { openDatabase, type Db } from './client';
 import { inSavepoint } from './savepoint';
+import { transaction } from './transaction';
 import { meta } from './schema';
 
 let dir: string;
@@ -28,28 +29,29 @@ const keys = () =>
     .filter((key) => key.startsWith('test.'))
     .sort();
 
-test('a savepoint that throws undoes only its own writes, and the transaction goes on and commits', () => {
-  db.transaction((tx) => {
-    inSavepoint(tx, () => tx.insert(meta).values({ key: 'test.kept', value: '1' }).run());
-    expect(() =>
+test('a savepoint that throws undoes only its own writes, and the transaction goes on and commits', async () => {
+  await transaction(db, async (tx) => {
+    await inSavepoint(tx, () => tx.insert(meta).values({ key: 'test.kept', value: '1' }).run());
+    await expect(
       inSavepoint(tx, () => {
         tx.insert(meta).values({ key: 'test.undone', value: '2' }).run();
         throw new Error('refused');
       }),
-    ).toThrow('refused');
+    ).rejects.toThrow('refused');
     // A second savepoint after a rolled-back one works: the name is free again.
-    inSavepoint(tx, () => tx.insert(meta).values({ key: 'test.after', value: '3' }).run());
+    await inSavepoint(tx, () => tx.insert(meta).values({ key: 'test.after', value: '3' }).run());
   });
   expect(keys()).toEqual(['test.after', 'test.kept']);
   expect(db.$client.inTransaction).toBe(false);
 });
 
-test('a savepoint inside a transaction that rolls back leaves nothing', () => {
-  expect(() =>
-    db.transaction((tx) => {
-      inSavepoint(tx, () => tx.insert(meta).values({ key: 'test.gone', value: '1' }).run());
+test('a savepoint inside a transaction that rolls back leaves nothing', async () => {
+  await expect(
+    transaction(db, async (tx) => {
+      await inSavepoint(tx, () => tx.insert(meta).values({ key: 'test.gone', value: '1' }).run());
       throw new Error('whole batch refused');
     }),
-  ).toThrow('whole batch refused');
+  ).rejects.toThrow('whole batch refused');
   expect(keys()).toEqual([]);
+  expect(db.$client.inTransaction).toBe(false);
 });

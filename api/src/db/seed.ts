@@ -44,7 +44,7 @@ export async function seedDemo(
   for (const account of demoAccounts) {
     const id = uuidv7();
     const actor: Actor = { id, role: account.role };
-    runCommand(db, flush, actor, createUserCommand, { id, passwordHash, ...account });
+    await runCommand(db, flush, actor, createUserCommand, { id, passwordHash, ...account });
     // The team has worked together for a while: the morning's chat (below) is in everyone's notifications.
     db.update(users)
       .set({ createdAt: new Date(now.getTime() - 30 * 86_400_000).toISOString() })
@@ -52,9 +52,9 @@ export async function seedDemo(
       .run();
     actors.set(account.email.split('@')[0] ?? account.email, actor);
   }
-  seedTasks(db, flush, actors, now);
-  seedChat(db, flush, actors, now);
-  seedDirectMessages(db, flush, actors, now);
+  await seedTasks(db, flush, actors, now);
+  await seedChat(db, flush, actors, now);
+  await seedDirectMessages(db, flush, actors, now);
   if (uploads) await seedSharedImage(db, flush, uploads, actors, now);
 }
 
@@ -81,7 +81,7 @@ async function seedSharedImage(
   if (!image || !bob) return;
   const file = await uploads.saveBytes('new-app-icon.png', 'image/png', await readFile(image));
   const id = uuidv7(now.getTime() - 10 * 60_000);
-  runCommand(db, flush, bob, sendChatFilesCommand, {
+  await runCommand(db, flush, bob, sendChatFilesCommand, {
     id,
     text: 'Here is the new app icon for the launch deck.',
     files: [file],
@@ -109,13 +109,13 @@ const demoChat: [string, number, string, string?][] = [
   ['bob', 20, 'Anyone up for lunch at 12:30?'],
 ];
 
-function seedChat(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, now: Date): void {
+async function seedChat(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, now: Date): Promise<void> {
   for (const [author, minutesAgo, text, edited] of demoChat) {
     const actor = actors.get(author);
     if (!actor) throw new Error(`demo actor ${author} missing`);
     const id = uuidv7(now.getTime() - minutesAgo * 60_000);
-    runCommand(db, flush, actor, sendChatCommand, { id, text });
-    if (edited) runCommand(db, flush, actor, editChatCommand, { id, text: edited });
+    await runCommand(db, flush, actor, sendChatCommand, { id, text });
+    if (edited) await runCommand(db, flush, actor, editChatCommand, { id, text: edited });
     // Spread over the morning; the commands stamp their own time.
     const at = new Date(now.getTime() - minutesAgo * 60_000).toISOString();
     db.update(chatMessages).set({ createdAt: at }).where(eq(chatMessages.id, id)).run();
@@ -135,7 +135,7 @@ const demoDirectMessages: [string, string, number, string, boolean?][] = [
   ['carol', 'bob', 15, 'Thanks! Draft coming this afternoon.', true],
 ];
 
-function seedDirectMessages(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, now: Date): void {
+async function seedDirectMessages(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, now: Date): Promise<void> {
   const actor = (name: string): Actor => {
     const found = actors.get(name);
     if (!found) throw new Error(`demo actor ${name} missing`);
@@ -146,9 +146,11 @@ function seedDirectMessages(db: Db, flush: EffectsFlusher, actors: Map<string, A
   for (const [from, to, minutesAgo, text, unread] of demoDirectMessages) {
     const sender = actor(from);
     const recipient = actor(to);
-    const { conversation } = runCommand(db, flush, sender, startConversationCommand, { recipientId: recipient.id });
+    const { conversation } = await runCommand(db, flush, sender, startConversationCommand, {
+      recipientId: recipient.id,
+    });
     const id = uuidv7(now.getTime() - minutesAgo * 60_000);
-    runCommand(db, flush, sender, sendDirectCommand, { id, conversationId: conversation.id, text });
+    await runCommand(db, flush, sender, sendDirectCommand, { id, conversationId: conversation.id, text });
     const at = new Date(now.getTime() - minutesAgo * 60_000).toISOString();
     db.update(directMessages).set({ createdAt: at }).where(eq(directMessages.id, id)).run();
     db.update(conversations).set({ lastMessageAt: at }).where(eq(conversations.id, conversation.id)).run();
@@ -296,7 +298,7 @@ const demoTasks: DemoTask[] = [
 const daysFrom = (today: string, days: number): string =>
   new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-function seedTasks(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, now: Date): void {
+async function seedTasks(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, now: Date): Promise<void> {
   const actor = (key: string): Actor => {
     const found = actors.get(key);
     if (!found) throw new Error(`demo actor ${key} missing`);
@@ -307,7 +309,7 @@ function seedTasks(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, no
     const id = uuidv7();
     const assignee = actor(demo.assignee);
     // Created through the command (due dates cannot be in the past there), then moved to the demo date.
-    runCommand(db, flush, actor('manager'), createTaskCommand, {
+    await runCommand(db, flush, actor('manager'), createTaskCommand, {
       id,
       title: demo.title,
       description: demo.description,
@@ -321,10 +323,10 @@ function seedTasks(db: Db, flush: EffectsFlusher, actors: Map<string, Actor>, no
         .where(eq(tasks.id, id))
         .run();
     for (const [status, note] of demo.steps) {
-      runCommand(db, flush, assignee, setTaskStatusCommand, { id, status, ...(note ? { note } : {}) });
+      await runCommand(db, flush, assignee, setTaskStatusCommand, { id, status, ...(note ? { note } : {}) });
     }
     for (const [author, text] of demo.comments) {
-      runCommand(db, flush, actor(author), addCommentCommand, { taskId: id, id: uuidv7(), text });
+      await runCommand(db, flush, actor(author), addCommentCommand, { taskId: id, id: uuidv7(), text });
     }
   }
 }

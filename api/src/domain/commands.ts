@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { containsNul, nulCharacterMessage, type Actor, type ServerToClientEvents } from '@office/sync-protocol';
 import type { Db, Tx } from '../db/client';
+import { transaction } from '../db/transaction';
 import { recordChange, type ChangeRef } from './change-log';
 import { DomainError, parseInput } from './errors';
 
@@ -29,7 +30,7 @@ export type Announcement = {
 export interface Command<S extends z.ZodType, O> {
   name: string;
   args: S;
-  run(ctx: CommandContext, args: z.output<S>): O;
+  run(ctx: CommandContext, args: z.output<S>): O | Promise<O>;
 }
 
 export const defineCommand = <S extends z.ZodType, O>(command: Command<S, O>): Command<S, O> => command;
@@ -72,14 +73,14 @@ export function effectsMark(pending: PendingEffects): () => void {
 }
 
 /** Runs a command inside a transaction the caller owns (sync push wraps it with its own bookkeeping). */
-export function runInTransaction<S extends z.ZodType, O>(
+export async function runInTransaction<S extends z.ZodType, O>(
   tx: Tx,
   actor: Actor,
   command: Command<S, O>,
   rawArgs: unknown,
   pending: PendingEffects,
   madeAt?: Date,
-): O {
+): Promise<O> {
   // Every way in (REST, a queued mutation, a socket event, a multipart field) stops here, so each refuses alike.
   if (containsNul(rawArgs)) throw new DomainError('invalid_input', nulCharacterMessage);
   const args = parseInput(command.args, rawArgs);
@@ -111,15 +112,15 @@ export function runInTransaction<S extends z.ZodType, O>(
 export type EffectsFlusher = (pending: PendingEffects) => void;
 
 /** Runs a command in its own transaction, then publishes it: the path every REST write takes. */
-export function runCommand<S extends z.ZodType, O>(
+export async function runCommand<S extends z.ZodType, O>(
   db: Db,
   flush: EffectsFlusher,
   actor: Actor,
   command: Command<S, O>,
   rawArgs: unknown,
-): O {
+): Promise<O> {
   const pending = newPendingEffects();
-  const result = db.transaction((tx) => runInTransaction(tx, actor, command, rawArgs, pending));
+  const result = await transaction(db, (tx) => runInTransaction(tx, actor, command, rawArgs, pending));
   flush(pending);
   return result;
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Actor } from '@office/sync-protocol';
 import type { Db } from '../db/client';
 import { inSavepoint } from '../db/savepoint';
+import { transaction } from '../db/transaction';
 import {
   effectsMark,
   newPendingEffects,
@@ -40,34 +41,38 @@ export class WriteBatcher {
   run<S extends z.ZodType, O>(actor: Actor, command: Command<S, O>, rawArgs: unknown): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       const write: QueuedWrite = { actor, command, rawArgs, resolve, reject };
-      if (this.queue.push(write) === 1) setImmediate(() => this.drain());
+      if (this.queue.push(write) === 1) setImmediate(() => void this.drain());
     });
   }
 
-  private drain(): void {
+  private async drain(): Promise<void> {
     const batch = this.queue.splice(0);
     const pending = newPendingEffects();
     let settled: Settled[];
     try {
-      settled = this.db.transaction((tx) =>
-        batch.map((write): Settled => {
+      settled = await transaction(this.db, async (tx) => {
+        const outcomes: Settled[] = [];
+        for (const write of batch) {
           const restore = effectsMark(pending);
           try {
-            return {
-              value: inSavepoint(tx, () => runInTransaction(tx, write.actor, write.command, write.rawArgs, pending)),
-            };
+            outcomes.push({
+              value: await inSavepoint(tx, () =>
+                runInTransaction(tx, write.actor, write.command, write.rawArgs, pending),
+              ),
+            });
           } catch (error) {
             if (!(error instanceof DomainError)) throw error;
             restore();
-            return { refusal: error };
+            outcomes.push({ refusal: error });
           }
-        }),
-      );
+        }
+        return outcomes;
+      });
     } catch {
       // Something unexpected rolled the whole batch back: each write runs alone, so only its own request fails.
       for (const write of batch) {
         try {
-          write.resolve(runCommand(this.db, this.flush, write.actor, write.command, write.rawArgs));
+          write.resolve(await runCommand(this.db, this.flush, write.actor, write.command, write.rawArgs));
         } catch (error) {
           write.reject(error);
         }

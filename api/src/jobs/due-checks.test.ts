@@ -86,14 +86,14 @@ describe('due-soon and overdue checks', () => {
     const due = dueIn(3);
     const task = await createTask('Send the invoices', due);
 
-    expect(runAt(dayFrom(due, -2))).toEqual({ dueSoon: 0, overdue: 0 });
+    expect(await runAt(dayFrom(due, -2))).toEqual({ dueSoon: 0, overdue: 0 });
     expect(dueNotices(task.id)).toEqual([]);
 
-    expect(runAt(dayFrom(due, -1, 8))).toEqual({ dueSoon: 1, overdue: 0 });
+    expect(await runAt(dayFrom(due, -1, 8))).toEqual({ dueSoon: 1, overdue: 0 });
     const flaggedAt = taskRow(task.id)?.dueSoonNotifiedAt;
     expect(flaggedAt).toEqual(expect.any(String));
-    expect(runAt(dayFrom(due, -1, 9))).toEqual({ dueSoon: 0, overdue: 0 });
-    expect(runAt(dayFrom(due, -1, 23))).toEqual({ dueSoon: 0, overdue: 0 });
+    expect(await runAt(dayFrom(due, -1, 9))).toEqual({ dueSoon: 0, overdue: 0 });
+    expect(await runAt(dayFrom(due, -1, 23))).toEqual({ dueSoon: 0, overdue: 0 });
 
     expect(dueNotices(task.id)).toEqual([
       [erin.user.id, 'task_due_soon', null, 'Task Due Soon', '"Send the invoices" is due tomorrow'],
@@ -107,7 +107,7 @@ describe('due-soon and overdue checks', () => {
     const task = await createTask('Renew the domain', due);
     await call(erin, 'PUT', `/api/tasks/${task.id}`, { status: 'working' });
 
-    expect(runAt(dayFrom(due, 1))).toEqual({ dueSoon: 0, overdue: 1 });
+    expect(await runAt(dayFrom(due, 1))).toEqual({ dueSoon: 0, overdue: 1 });
     const flaggedAt = taskRow(task.id)?.overdueNotifiedAt;
     expect(flaggedAt).toEqual(expect.any(String));
     const message = `"Renew the domain" was due on ${due} and is not completed`;
@@ -117,7 +117,7 @@ describe('due-soon and overdue checks', () => {
     ].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     expect(dueNotices(task.id)).toEqual(expected);
 
-    for (const days of [1, 2, 5]) expect(runAt(dayFrom(due, days, 15))).toEqual({ dueSoon: 0, overdue: 0 });
+    for (const days of [1, 2, 5]) expect(await runAt(dayFrom(due, days, 15))).toEqual({ dueSoon: 0, overdue: 0 });
     expect(dueNotices(task.id)).toEqual(expected);
     expect(taskRow(task.id)?.overdueNotifiedAt).toBe(flaggedAt);
   });
@@ -127,15 +127,15 @@ describe('due-soon and overdue checks', () => {
     const due = dueIn(4);
     const task = await createTask('Book the venue', due);
 
-    runAt(dayFrom(due, -1));
+    await runAt(dayFrom(due, -1));
     expect(dueNotices(task.id).map(([, type]) => type)).toEqual(['task_due_soon']);
 
-    expect(runAt(dayFrom(due, 0, 0))).toEqual({ dueSoon: 0, overdue: 0 });
-    expect(runAt(dayFrom(due, 0, 23))).toEqual({ dueSoon: 0, overdue: 0 });
+    expect(await runAt(dayFrom(due, 0, 0))).toEqual({ dueSoon: 0, overdue: 0 });
+    expect(await runAt(dayFrom(due, 0, 23))).toEqual({ dueSoon: 0, overdue: 0 });
     expect(taskRow(task.id)?.overdueNotifiedAt).toBeNull();
     expect(dueNotices(task.id).map(([, type]) => type)).toEqual(['task_due_soon']);
 
-    expect(runAt(dayFrom(due, 1, 0))).toEqual({ dueSoon: 0, overdue: 1 });
+    expect(await runAt(dayFrom(due, 1, 0))).toEqual({ dueSoon: 0, overdue: 1 });
     expect(taskRow(task.id)?.overdueNotifiedAt).not.toBeNull();
     expect(dueNotices(task.id).filter(([, type]) => type === 'task_overdue')).toHaveLength(2);
   });
@@ -146,8 +146,8 @@ describe('due-soon and overdue checks', () => {
     const task = await createTask('Archive old files', due);
     await call(erin, 'PUT', `/api/tasks/${task.id}`, { status: 'completed', note: 'Done early' });
 
-    expect(runAt(dayFrom(due, -1))).toEqual({ dueSoon: 0, overdue: 0 });
-    expect(runAt(dayFrom(due, 3))).toEqual({ dueSoon: 0, overdue: 0 });
+    expect(await runAt(dayFrom(due, -1))).toEqual({ dueSoon: 0, overdue: 0 });
+    expect(await runAt(dayFrom(due, 3))).toEqual({ dueSoon: 0, overdue: 0 });
 
     expect(dueNotices(task.id)).toEqual([]);
     expect(taskRow(task.id)).toMatchObject({ status: 'completed', dueSoonNotifiedAt: null, overdueNotifiedAt: null });
@@ -160,8 +160,8 @@ describe('due-soon and overdue checks', () => {
     const kept = await createTask('Real errand', due, finn);
     await call(maya, 'DELETE', `/api/tasks/${gone.id}`);
 
-    expect(runAt(dayFrom(due, -1))).toEqual({ dueSoon: 1, overdue: 0 });
-    expect(runAt(dayFrom(due, 2))).toEqual({ dueSoon: 0, overdue: 1 });
+    expect(await runAt(dayFrom(due, -1))).toEqual({ dueSoon: 1, overdue: 0 });
+    expect(await runAt(dayFrom(due, 2))).toEqual({ dueSoon: 0, overdue: 1 });
 
     expect(dueNotices(gone.id)).toEqual([]);
     expect(taskRow(gone.id)).toMatchObject({ dueSoonNotifiedAt: null, overdueNotifiedAt: null });
@@ -178,16 +178,16 @@ describe('due-soon and overdue checks', () => {
     const { maya, erin, call, createTask, runAt, dueNotices, taskRow } = await setup();
     const due = dueIn(2);
     const task = await createTask('Quarterly review', due);
-    runAt(dayFrom(due, -1));
-    runAt(dayFrom(due, 1));
+    await runAt(dayFrom(due, -1));
+    await runAt(dayFrom(due, 1));
     expect(taskRow(task.id)?.overdueNotifiedAt).not.toBeNull();
 
     const later = dueIn(10);
     await call(maya, 'PUT', `/api/tasks/${task.id}`, { dueDate: later });
     expect(taskRow(task.id)).toMatchObject({ dueDate: later, dueSoonNotifiedAt: null, overdueNotifiedAt: null });
 
-    expect(runAt(dayFrom(later, -1))).toEqual({ dueSoon: 1, overdue: 0 });
-    expect(runAt(dayFrom(later, 1))).toEqual({ dueSoon: 0, overdue: 1 });
+    expect(await runAt(dayFrom(later, -1))).toEqual({ dueSoon: 1, overdue: 0 });
+    expect(await runAt(dayFrom(later, 1))).toEqual({ dueSoon: 0, overdue: 1 });
     const erins = dueNotices(task.id).filter(([recipient]) => recipient === erin.user.id);
     expect(erins.map(([, type, , , message]) => `${type}: ${message}`).sort()).toEqual([
       'task_due_soon: "Quarterly review" is due tomorrow',
@@ -207,7 +207,7 @@ describe('due-soon and overdue checks', () => {
     const seen: SyncChange[] = [];
     socket.on('sync.change', (payload) => seen.push(payload));
 
-    runAt(dayFrom(due, -1));
+    await runAt(dayFrom(due, -1));
 
     const row = db.select().from(notifications).where(eq(notifications.type, 'task_due_soon')).get();
     expect(row?.relatedTaskId).toBe(task.id);

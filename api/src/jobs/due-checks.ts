@@ -69,11 +69,11 @@ const dueChecksCommand = defineCommand({
 });
 
 /** Runs both checks for the given moment. */
-export function runDueChecks(
+export async function runDueChecks(
   db: Db,
   flush: EffectsFlusher,
   now: Date = new Date(),
-): { dueSoon: number; overdue: number } {
+): Promise<{ dueSoon: number; overdue: number }> {
   return runCommand(db, flush, systemActor, dueChecksCommand, { today: isoToday(now) });
 }
 

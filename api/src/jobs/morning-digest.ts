@@ -109,11 +109,11 @@ const morningDigestCommand = defineCommand({
 });
 
 /** Sends the digests due at `now`, a batch at a time; returns how many went out. */
-export function runMorningDigests(db: Db, flush: EffectsFlusher, now: Date = new Date()): number {
+export async function runMorningDigests(db: Db, flush: EffectsFlusher, now: Date = new Date()): Promise<number> {
   let sent = 0;
   // Each step moves everyone it handles to their next 08:00, so the steps end.
   while (db.select({ id: notificationPreferences.id }).from(notificationPreferences).where(dueAt(now)).get())
-    sent += runCommand(db, flush, systemActor, morningDigestCommand, { now: now.toISOString() });
+    sent += await runCommand(db, flush, systemActor, morningDigestCommand, { now: now.toISOString() });
   return sent;
 }
 

@@ -5,15 +5,16 @@ export const systemActor: Actor = { id: '00000000-0000-0000-0000-000000000000', 
 
 /**
  * Runs `job` now and every `intervalMs` until the returned stop is called; a failing run is logged and the
- * next one comes as planned. The timer never keeps the process alive.
+ * next one comes as planned, and a run still going when the next is due makes that one wait its turn. The timer
+ * never keeps the process alive.
  */
-export function runEvery(intervalMs: number, job: () => void, log: (error: unknown) => void): () => void {
+export function runEvery(intervalMs: number, job: () => Promise<unknown>, log: (error: unknown) => void): () => void {
+  let running: Promise<void> = Promise.resolve();
   const tick = () => {
-    try {
-      job();
-    } catch (error) {
-      log(error);
-    }
+    running = running.then(job).then(
+      () => undefined,
+      (error: unknown) => log(error),
+    );
   };
   tick();
   const timer = setInterval(tick, intervalMs);

@@ -24,7 +24,7 @@ declare module 'fastify' {
     /** Checks a token, its session and the account behind it; throws a 401 DomainError. */
     verifyAccessToken: (token: string | undefined) => LiveSession;
     /** Starts a session for the user (a sign-in) and returns the token that names it. */
-    issueToken: (userId: string) => string;
+    issueToken: (userId: string) => Promise<string>;
   }
   interface FastifyRequest {
     actor: Actor;
@@ -65,8 +65,8 @@ export const authPlugin = fp(
       return session;
     });
 
-    app.decorate('issueToken', (userId: string): string => {
-      const session = startSession(app.db, userId);
+    app.decorate('issueToken', async (userId: string): Promise<string> => {
+      const session = await startSession(app.db, userId);
       return app.jwt.sign({ sub: userId, sid: session.id });
     });
 

@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, isNotNull, isNull, lte, notInArray } from
 import webpush from 'web-push';
 import { chatNotice, inQuietHours, notificationUrl, type PushPayload } from '@office/sync-protocol';
 import type { Db, Tx } from '../db/client';
+import { transaction } from '../db/transaction';
 import {
   chatMessages,
   notificationMarkers,
@@ -113,7 +114,7 @@ export class PushQueue {
   /** Resolves once nothing is being sent and nothing is due now (the tests wait on it). */
   async settled(): Promise<void> {
     for (;;) {
-      this.tick();
+      await this.tick();
       if (this.sending.size === 0 && !this.hasWorkNow()) return;
       await Promise.allSettled([...this.sending.values()]);
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -129,20 +130,20 @@ export class PushQueue {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.timerAt = Number.POSITIVE_INFINITY;
-      this.tick();
+      void this.tick();
     }, delayMs);
   }
 
-  private tick(): void {
+  private async tick(): Promise<void> {
     if (this.ticking || this.stopped) return;
     this.ticking = true;
     try {
       const now = Date.now();
       let more = false;
       if (this.queuedCount() < this.settings.maxQueued) {
-        more = this.expandNotifications(now) || more;
-        more = this.expandChat(now) || more;
-        more = this.flushHeldChat(now) || more;
+        more = (await this.expandNotifications(now)) || more;
+        more = (await this.expandChat(now)) || more;
+        more = (await this.flushHeldChat(now)) || more;
       }
       this.sendDue(now);
       const next = more ? 0 : this.nextDueIn(Date.now());
@@ -248,7 +249,7 @@ export class PushQueue {
   }
 
   /** Notifications stored for one person (tasks, direct messages) are pushed one by one. */
-  private expandNotifications(now: number): boolean {
+  private async expandNotifications(now: number): Promise<boolean> {
     const rows = this.db.select().from(notifications).where(eq(notifications.pushPending, true)).limit(BATCH).all();
     if (!rows.length) return false;
     const recipients = [...new Set(rows.map((row) => row.recipientId))];
@@ -267,7 +268,7 @@ export class PushQueue {
           notificationId: row.id,
         },
       }));
-    this.db.transaction((tx) => {
+    await transaction(this.db, async (tx) => {
       this.enqueue(tx, pushes, subscriptions, now);
       for (let i = 0; i < rows.length; i += 500)
         tx.update(notifications)
@@ -310,7 +311,7 @@ export class PushQueue {
    * whose last team chat push is older than the window gets one now (the message, or a summary when several
    * came at once); otherwise the messages are held and summed up when the window ends.
    */
-  private expandChat(now: number): boolean {
+  private async expandChat(now: number): Promise<boolean> {
     const messages = this.db
       .select()
       .from(chatMessages)
@@ -321,7 +322,9 @@ export class PushQueue {
     if (!messages.length) return false;
     // Nobody has a subscription: nothing to push, whatever the number of messages.
     if (!this.db.select({ endpoint: pushSubscriptions.endpoint }).from(pushSubscriptions).get()) {
-      this.db.update(chatMessages).set({ pushPending: false }).where(eq(chatMessages.pushPending, true)).run();
+      await transaction(this.db, async (tx) => {
+        await tx.update(chatMessages).set({ pushPending: false }).where(eq(chatMessages.pushPending, true));
+      });
       return false;
     }
     const subscribers = this.db
@@ -383,7 +386,7 @@ export class PushQueue {
       }
     }
     const subscriptions = this.subscriptionsOf(pushes.map((push) => push.userId));
-    this.db.transaction((tx) => {
+    await transaction(this.db, async (tx) => {
       this.enqueue(tx, pushes, subscriptions, now);
       for (const state of stateWrites) {
         tx.insert(pushChatStates).values(state).onConflictDoUpdate({ target: pushChatStates.userId, set: state }).run();
@@ -402,7 +405,7 @@ export class PushQueue {
   }
 
   /** Held team chat messages whose window has ended: one push each person, unless they are in the app now. */
-  private flushHeldChat(now: number): boolean {
+  private async flushHeldChat(now: number): Promise<boolean> {
     const nowIso = new Date(now).toISOString();
     const due = this.db.select().from(pushChatStates).where(lte(pushChatStates.flushAt, nowIso)).limit(BATCH).all();
     if (!due.length) return false;
@@ -434,7 +437,7 @@ export class PushQueue {
       pushes.push({ userId: state.userId, topic: TEAM_CHAT_TAG, payload });
     }
     const subscriptions = this.subscriptionsOf(pushes.map((push) => push.userId));
-    this.db.transaction((tx) => {
+    await transaction(this.db, async (tx) => {
       this.enqueue(tx, pushes, subscriptions, now);
       for (const state of due) {
         const sent = pushes.some((push) => push.userId === state.userId);
@@ -473,8 +476,10 @@ export class PushQueue {
     }
   }
 
-  private dropDelivery(id: number): void {
-    this.db.delete(pushDeliveries).where(eq(pushDeliveries.id, id)).run();
+  private async dropDelivery(id: number): Promise<void> {
+    await transaction(this.db, async (tx) => {
+      await tx.delete(pushDeliveries).where(eq(pushDeliveries.id, id));
+    });
   }
 
   private async send(delivery: DeliveryRow): Promise<void> {
@@ -513,7 +518,9 @@ export class PushQueue {
     if (answer.status >= 200 && answer.status < 300) return this.dropDelivery(delivery.id);
     if (answer.status === 404 || answer.status === 410) {
       // The push service says the subscription is gone; its deliveries go with it.
-      this.db.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, delivery.endpoint)).run();
+      await transaction(this.db, async (tx) => {
+        await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, delivery.endpoint));
+      });
       return;
     }
     if (answer.status === 429 || answer.status >= 500) {
@@ -521,23 +528,23 @@ export class PushQueue {
     }
     // Anything else (a redirect, 400, 403, 413) will not change by trying again.
     this.options.log(new Error(`push service answered ${answer.status}`), 'push delivery refused');
-    this.dropDelivery(delivery.id);
+    return this.dropDelivery(delivery.id);
   }
 
-  private retry(delivery: DeliveryRow, retryAfterMs: number | null, error: unknown): void {
+  private async retry(delivery: DeliveryRow, retryAfterMs: number | null, error: unknown): Promise<void> {
     const attempts = delivery.attempts + 1;
     if (attempts >= this.settings.maxAttempts) {
       this.options.log(error, `push delivery dropped after ${attempts} attempts`);
-      this.dropDelivery(delivery.id);
-      return;
+      return this.dropDelivery(delivery.id);
     }
     const backoff = Math.min(this.settings.retryMaxMs, this.settings.retryBaseMs * 2 ** (attempts - 1));
     // Jitter spreads the retries of many deliveries to one failing service.
     const delay = Math.max(retryAfterMs ?? 0, backoff * (0.5 + Math.random() * 0.5));
-    this.db
-      .update(pushDeliveries)
-      .set({ attempts, nextAttemptAt: new Date(Date.now() + delay).toISOString() })
-      .where(eq(pushDeliveries.id, delivery.id))
-      .run();
+    await transaction(this.db, async (tx) => {
+      await tx
+        .update(pushDeliveries)
+        .set({ attempts, nextAttemptAt: new Date(Date.now() + delay).toISOString() })
+        .where(eq(pushDeliveries.id, delivery.id));
+    });
   }
 }

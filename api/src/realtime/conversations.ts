@@ -54,11 +54,11 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
   };
   socket.on(
     'send-message',
-    metered<SendMessageArgs>((payload, ack) => {
+    metered<SendMessageArgs>(async (payload, ack) => {
       try {
         const { id, ...args } =
           typeof payload === 'object' && payload !== null ? payload : ({} as Partial<typeof payload>);
-        const message = runCommand(app.db, app.flush, actor, sendDirectCommand, { ...args, id: id ?? uuidv7() });
+        const message = await runCommand(app.db, app.flush, actor, sendDirectCommand, { ...args, id: id ?? uuidv7() });
         // Acknowledged once on disk, as an HTTP write is.
         if (typeof ack === 'function') void app.durable().then(() => ack({ message }));
       } catch (error) {
@@ -84,7 +84,7 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
   socket.on(
     'mark-message-read',
     metered(
-      guarded((payload) => {
+      guarded(async (payload) => {
         const { conversationId, messageId } = parseInput(markReadRefSchema, payload);
         requireParticipation(app.db, actor, conversationId);
         const message = app.db
@@ -99,7 +99,7 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
           )
           .get();
         if (!message) throw new DomainError('message_not_found');
-        runCommand(app.db, app.flush, actor, markReadCommand, {
+        await runCommand(app.db, app.flush, actor, markReadCommand, {
           conversationId,
           messageId,
           through: message.createdAt,

@@ -37,11 +37,11 @@ const sessionRoom = (sessionId: string) => `session:${sessionId}`;
  * The time zone a device's handshake names becomes the person's, when it is a known zone and a new one: a
  * write only when it changes (a person who travels, a first sign-in), never a queued write on the device.
  */
-function adoptTimeZone(app: FastifyInstance, actor: Actor, given: unknown): void {
+async function adoptTimeZone(app: FastifyInstance, actor: Actor, given: unknown): Promise<void> {
   const timeZone = timeZoneSchema.safeParse(given);
   if (!timeZone.success || preferencesOf(app.db, [actor.id]).get(actor.id)?.timeZone === timeZone.data) return;
   try {
-    runCommand(app.db, app.flush, actor, setNotificationPreferencesCommand, { timeZone: timeZone.data });
+    await runCommand(app.db, app.flush, actor, setNotificationPreferencesCommand, { timeZone: timeZone.data });
   } catch (error) {
     app.log.error({ err: error }, 'storing the time zone of a device failed');
   }
@@ -57,7 +57,6 @@ export const realtimePlugin = fp(
       allowRequest: (_request, answer) => answer(null, !app.isDraining()),
     });
     const presence = new PresenceTracker(app.db);
-    presence.resetAll();
 
     io.use((socket, next) => {
       const token: unknown = socket.handshake.auth?.token;
@@ -77,20 +76,25 @@ export const realtimePlugin = fp(
     io.on('connection', (socket: IoSocket) => {
       const { actor, sessionId } = socket.data;
       void socket.join([...principalsOf(actor), sessionRoom(sessionId)]);
-      if (presence.connect(actor.id, socket.id)) io.to(rooms.team).emit('user-online', { userId: actor.id });
-      socket.emit('presence.snapshot', { present: presence.present() });
-      adoptTimeZone(app, actor, socket.handshake.auth?.timeZone);
+      presence.connect(actor.id, socket.id).then(
+        (first) => {
+          if (first) io.to(rooms.team).emit('user-online', { userId: actor.id });
+          socket.emit('presence.snapshot', { present: presence.present() });
+        },
+        (error: unknown) => app.log.error({ err: error }, 'storing a connection failed'),
+      );
+      void adoptTimeZone(app, actor, socket.handshake.auth?.timeZone);
 
       const { metered } = socketGuards(app, socket);
       socket.on(
         'update-presence',
-        metered((payload) => {
+        metered(async (payload) => {
           const status = presenceStatuses.find((s) => s === payload?.status);
           if (!status || status === 'offline') {
             socket.emit('error', { code: 'invalid_input', message: 'Presence must be online or away.' });
             return;
           }
-          const lastSeen = presence.store(actor.id, status);
+          const lastSeen = await presence.store(actor.id, status);
           io.to(rooms.team).emit('user-presence-update', { userId: actor.id, status, lastSeen });
         }),
       );
@@ -98,8 +102,12 @@ export const realtimePlugin = fp(
       handleConversationEvents(app, socket);
 
       socket.on('disconnect', () => {
-        const lastSeen = presence.disconnect(actor.id, socket.id);
-        if (lastSeen) io.to(rooms.team).emit('user-offline', { userId: actor.id, lastSeen });
+        presence.disconnect(actor.id, socket.id).then(
+          (lastSeen) => {
+            if (lastSeen) io.to(rooms.team).emit('user-offline', { userId: actor.id, lastSeen });
+          },
+          (error: unknown) => app.log.error({ err: error }, 'storing a disconnect failed'),
+        );
       });
     });
 
@@ -167,7 +175,8 @@ export const realtimePlugin = fp(
     app.addHook('onClose', (_instance, hookDone) => {
       void io.close(() => hookDone());
     });
-    done();
+    // Ready once the last run's presence is cleared, before any socket connects.
+    presence.resetAll().then(() => done(), done);
   },
   { name: 'realtime', dependencies: ['db', 'auth', 'drain', 'rate-limit'] },
 );

@@ -1,6 +1,7 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { PresenceStatus } from '@office/sync-protocol';
 import type { Db } from '../db/client';
+import { transaction } from '../db/transaction';
 import { users } from '../db/schema';
 
 /**
@@ -12,18 +13,18 @@ export class PresenceTracker {
 
   constructor(private readonly db: Db) {}
 
-  /** Returns true when this is the user's first open socket. */
-  connect(userId: string, socketId: string): boolean {
+  /** Resolves true when this is the user's first open socket, once their status is stored. */
+  async connect(userId: string, socketId: string): Promise<boolean> {
     const set = this.sockets.get(userId) ?? new Set<string>();
     const first = set.size === 0;
     set.add(socketId);
     this.sockets.set(userId, set);
-    if (first) this.store(userId, 'online');
+    if (first) await this.store(userId, 'online');
     return first;
   }
 
   /** Returns the last-seen time when this was the user's last open socket. */
-  disconnect(userId: string, socketId: string): string | null {
+  async disconnect(userId: string, socketId: string): Promise<string | null> {
     const set = this.sockets.get(userId);
     if (!set?.delete(socketId) || set.size > 0) return null;
     this.sockets.delete(userId);
@@ -48,15 +49,19 @@ export class PresenceTracker {
   }
 
   /** Stores a status with the time it was seen; returns that time. */
-  store(userId: string, status: PresenceStatus): string {
+  async store(userId: string, status: PresenceStatus): Promise<string> {
     const lastSeen = new Date().toISOString();
-    this.db.update(users).set({ status, lastSeen }).where(eq(users.id, userId)).run();
+    await transaction(this.db, async (tx) => {
+      await tx.update(users).set({ status, lastSeen }).where(eq(users.id, userId));
+    });
     return lastSeen;
   }
 
   /** On start nobody is connected, whatever the last run left behind. */
-  resetAll(): void {
-    this.db.update(users).set({ status: 'offline' }).where(eq(users.status, 'online')).run();
-    this.db.update(users).set({ status: 'offline' }).where(eq(users.status, 'away')).run();
+  async resetAll(): Promise<void> {
+    await transaction(this.db, async (tx) => {
+      await tx.update(users).set({ status: 'offline' }).where(eq(users.status, 'online'));
+      await tx.update(users).set({ status: 'offline' }).where(eq(users.status, 'away'));
+    });
   }
 }

@@ -15,12 +15,13 @@ export function socketGuards(app: FastifyInstance, socket: IoSocket) {
     return body;
   };
 
-  /** Runs a handler; a refusal it throws becomes the socket's `error` event. */
+  /** Runs a handler; a refusal it throws (or its promise rejects with) becomes the socket's `error` event. */
   const guarded =
-    <A extends unknown[]>(handler: (...args: A) => void) =>
-    (...args: A) => {
+    <A extends unknown[]>(handler: (...args: A) => void | Promise<void>) =>
+    (...args: A): void => {
       try {
-        handler(...args);
+        const done = handler(...args);
+        if (done) done.catch(refuse);
       } catch (error) {
         refuse(error);
       }
@@ -31,10 +32,13 @@ export function socketGuards(app: FastifyInstance, socket: IoSocket) {
    * the socket hears `error` with `rate_limited`, `onRefused` may answer an acknowledgement, and nothing happens.
    */
   const metered =
-    <A extends unknown[]>(handler: (...args: A) => void, onRefused?: (body: ErrorBody, ...args: A) => void) =>
-    (...args: A) => {
+    <A extends unknown[]>(
+      handler: (...args: A) => void | Promise<void>,
+      onRefused?: (body: ErrorBody, ...args: A) => void,
+    ) =>
+    (...args: A): void => {
       app.requestLimiter.takeForUser(actor.id).then(
-        () => handler(...args),
+        () => guarded(handler)(...args),
         (error: unknown) => {
           const body = refuse(error);
           onRefused?.(body, ...args);

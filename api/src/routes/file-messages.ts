@@ -46,21 +46,21 @@ export async function receiveFileMessage<O>(
     let sync: z.output<typeof uploadSyncFieldsSchema>;
     try {
       sync = parseInput(uploadSyncFieldsSchema, fields);
-      claimClient(app.db, sync.clientId, request.actor);
+      await claimClient(app.db, sync.clientId, request.actor);
     } catch (error) {
       // Bad sync fields or another user's client: refused before any mutation, so no file stays.
       await discard();
       throw error;
     }
     const failed = refusal;
-    const outcome = applyClientMutation(
+    const outcome = await applyClientMutation(
       app.db,
       app.flush,
       sync.clientId,
       { id: sync.mutationId, name: command.name, at: sync.at },
-      (tx, pending, madeAt) => {
+      async (tx, pending, madeAt) => {
         if (failed) throw failed;
-        runInTransaction(tx, request.actor, command, args, pending, madeAt);
+        await runInTransaction(tx, request.actor, command, args, pending, madeAt);
       },
     );
     // Only a first, applied run keeps its files.
@@ -70,7 +70,7 @@ export async function receiveFileMessage<O>(
 
   if (refusal) throw refusal;
   try {
-    return { queued: false, result: runCommand(app.db, app.flush, request.actor, command, args) };
+    return { queued: false, result: await runCommand(app.db, app.flush, request.actor, command, args) };
   } catch (error) {
     await discard();
     throw error;

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { type Actor, type Change, type EntityName, type PullQuery, type PullResponse } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
+import { transaction } from '../../db/transaction';
 import { changeAudience, changeLog, meta, syncClients } from '../../db/schema';
 import { CHANGE_LOG_FLOOR_KEY, changeLogFloor, currentVersion } from '../change-log';
 import { loadVisible, principalsOf, syncedEntities } from './entities';
@@ -13,8 +14,8 @@ export { changeLogFloor };
  * dropped range pull incrementally and miss changes, and raising it past the head would hide the
  * next changes from clients at the floor.
  */
-export function compactChangeLog(db: Db, seq: number): void {
-  db.transaction((tx) => {
+export async function compactChangeLog(db: Db, seq: number): Promise<void> {
+  await transaction(db, async (tx) => {
     const floor = Math.max(changeLogFloor(tx), Math.min(seq, currentVersion(tx)));
     tx.delete(changeLog)
       .where(sql`${changeLog.seq} <= ${floor}`)
@@ -129,8 +130,8 @@ function bootstrapPage(
 }
 
 /** The changes after `cursor` that `actor` may see, as the entities' current state, in one read transaction. */
-export function processPull(db: Db, actor: Actor, query: PullQuery): PullResponse {
-  return db.transaction((tx) => {
+export async function processPull(db: Db, actor: Actor, query: PullQuery): Promise<PullResponse> {
+  return transaction(db, async (tx) => {
     const lastMutationId = lastMutationIdOf(tx, query.clientId, actor);
     const head = currentVersion(tx);
     const floor = changeLogFloor(tx);

@@ -72,7 +72,7 @@ const realRun = updateDetailsCommand.run.bind(updateDetailsCommand);
 type RunArgs = { name: string; email: string };
 
 describe('processPush', () => {
-  test('a batch runs in order in one transaction and is flushed once, after its commit', () => {
+  test('a batch runs in order in one transaction and is flushed once, after its commit', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = currentVersion(db);
@@ -82,7 +82,7 @@ describe('processPush', () => {
       return realRun(ctx, args);
     });
 
-    const answer = processPush(
+    const answer = await processPush(
       db,
       flush,
       alice,
@@ -99,7 +99,7 @@ describe('processPush', () => {
     expect(nameOf(alice.id)).toBe('C');
   });
 
-  test('a refused command leaves none of its writes, while its outcome and the client progress commit', () => {
+  test('a refused command leaves none of its writes, while its outcome and the client progress commit', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = currentVersion(db);
@@ -109,7 +109,7 @@ describe('processPush', () => {
       throw new DomainError('duplicate_id');
     });
 
-    const answer = processPush(db, flush, alice, request(clientId, [details(1, 'Refused'), details(2, 'Kept')]));
+    const answer = await processPush(db, flush, alice, request(clientId, [details(1, 'Refused'), details(2, 'Kept')]));
 
     expect(answer.outcomes).toEqual([
       { id: 1, status: 'rejected', code: 'duplicate_id', message: errorCatalogue.duplicate_id.message },
@@ -126,21 +126,21 @@ describe('processPush', () => {
     ]);
   });
 
-  test('a server fault in mid-batch rolls the whole batch back: nothing of it stays, and the retry runs it all', () => {
+  test('a server fault in mid-batch rolls the whole batch back: nothing of it stays, and the retry runs it all', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = currentVersion(db);
     const batch = [details(1, 'One'), details(2, 'Two'), details(3, 'Three')];
     vi.spyOn(updateDetailsCommand, 'run')
       .mockImplementationOnce(realRun)
-      .mockImplementationOnce((ctx: CommandContext, args: RunArgs) => {
+      .mockImplementationOnce(async (ctx: CommandContext, args: RunArgs) => {
         // Writes, then fails the way a disk or a bug would: not a DomainError.
-        realRun(ctx, args);
+        await realRun(ctx, args);
         throw new Error('disk I/O error');
       });
 
     const name = nameOf(alice.id);
-    expect(() => processPush(db, flush, alice, request(clientId, batch))).toThrow('disk I/O error');
+    await expect(processPush(db, flush, alice, request(clientId, batch))).rejects.toThrow('disk I/O error');
 
     // Not even the first mutation, which ran fine, is kept or acknowledged; nothing was published.
     expect(nameOf(alice.id)).toBe(name);
@@ -149,7 +149,7 @@ describe('processPush', () => {
     expect(mutationRows(clientId)).toEqual([]);
     expect(flushed).toEqual([]);
 
-    const retry = processPush(db, flush, alice, request(clientId, batch));
+    const retry = await processPush(db, flush, alice, request(clientId, batch));
     expect(retry.outcomes).toEqual([
       { id: 1, status: 'applied' },
       { id: 2, status: 'applied' },
@@ -160,12 +160,12 @@ describe('processPush', () => {
     expect(clientRow(clientId)?.lastMutationId).toBe(3);
   });
 
-  test('the same id twice in one batch runs once and answers the second as a duplicate', () => {
+  test('the same id twice in one batch runs once and answers the second as a duplicate', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = currentVersion(db);
 
-    const answer = processPush(db, flush, alice, request(clientId, [details(1, 'Once'), details(1, 'Twice')]));
+    const answer = await processPush(db, flush, alice, request(clientId, [details(1, 'Once'), details(1, 'Twice')]));
 
     expect(answer.outcomes).toEqual([
       { id: 1, status: 'applied' },
@@ -175,29 +175,29 @@ describe('processPush', () => {
     expect(changesAfter(before)).toHaveLength(1);
   });
 
-  test('an update that changes nothing is applied without a change-log row', () => {
+  test('an update that changes nothing is applied without a change-log row', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = currentVersion(db);
 
-    const answer = processPush(db, flush, alice, request(clientId, [details(1, alice.name)]));
+    const answer = await processPush(db, flush, alice, request(clientId, [details(1, alice.name)]));
 
     expect(answer).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1, version: before });
     expect(changesAfter(before)).toEqual([]);
     expect(mutationRows(clientId).map((row) => row.status)).toEqual(['applied']);
   });
 
-  test("a client id belongs to its first user: another user's push is refused before anything runs", () => {
+  test("a client id belongs to its first user: another user's push is refused before anything runs", async () => {
     const alice = actorOf('alice@demo.local');
     const bob = actorOf('bob@demo.local');
     const clientId = uuidv7();
-    processPush(db, flush, alice, request(clientId, [details(1, 'Alice One')]));
+    await processPush(db, flush, alice, request(clientId, [details(1, 'Alice One')]));
     const before = currentVersion(db);
     const run = vi.spyOn(updateDetailsCommand, 'run');
 
     let refusal: unknown;
     try {
-      processPush(db, flush, bob, request(clientId, [details(2, 'Bob Two', 'bob@demo.local')]));
+      await processPush(db, flush, bob, request(clientId, [details(2, 'Bob Two', 'bob@demo.local')]));
     } catch (error) {
       refusal = error;
     }
@@ -226,20 +226,25 @@ describe('processPush', () => {
     const madeAt = recordMadeAt();
 
     const t0 = Date.now();
-    processPush(db, flush, alice, request(clientId, [details(1, 'Future', undefined, '2999-01-01T00:00:00.000Z')]));
+    await processPush(
+      db,
+      flush,
+      alice,
+      request(clientId, [details(1, 'Future', undefined, '2999-01-01T00:00:00.000Z')]),
+    );
     const t1 = Date.now();
     expect(madeAt[0]?.getTime()).toBeGreaterThanOrEqual(t0);
     expect(madeAt[0]?.getTime()).toBeLessThanOrEqual(t1);
     const firstPush = clientRow(clientId)?.lastChangeAt;
     expect(firstPush).toBeTruthy();
 
-    processPush(db, flush, alice, request(clientId, [details(2, 'Past', undefined, '2000-01-01T00:00:00.000Z')]));
+    await processPush(db, flush, alice, request(clientId, [details(2, 'Past', undefined, '2000-01-01T00:00:00.000Z')]));
     expect(madeAt[1]?.toISOString()).toBe(firstPush);
 
     await new Promise((resolve) => setTimeout(resolve, 5));
     const honest = new Date().toISOString();
     await new Promise((resolve) => setTimeout(resolve, 5));
-    processPush(db, flush, alice, request(clientId, [details(3, 'Honest', undefined, honest)]));
+    await processPush(db, flush, alice, request(clientId, [details(3, 'Honest', undefined, honest)]));
     expect(madeAt[2]?.toISOString()).toBe(honest);
   });
 
@@ -247,14 +252,19 @@ describe('processPush', () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
     const madeAt = recordMadeAt();
-    processPush(db, flush, alice, request(clientId, [details(1, 'Registered', undefined, new Date().toISOString())]));
+    await processPush(
+      db,
+      flush,
+      alice,
+      request(clientId, [details(1, 'Registered', undefined, new Date().toISOString())]),
+    );
     // Both made before the server takes the first: the second is made after the first, before its push answers.
     await new Promise((resolve) => setTimeout(resolve, 5));
     const first = new Date().toISOString();
     const second = new Date(Date.parse(first) + 1).toISOString();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    processPush(db, flush, alice, request(clientId, [details(2, 'First', undefined, first)]));
-    processPush(db, flush, alice, request(clientId, [details(3, 'Second', undefined, second)]));
+    await processPush(db, flush, alice, request(clientId, [details(2, 'First', undefined, first)]));
+    await processPush(db, flush, alice, request(clientId, [details(3, 'Second', undefined, second)]));
     expect(madeAt.slice(1).map((at) => at.toISOString())).toEqual([first, second]);
   });
 });

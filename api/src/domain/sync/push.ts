@@ -3,6 +3,7 @@ import type { Actor, MutationOutcome, PushRequest, PushResponse } from '@office/
 import type { Db, Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { inSavepoint } from '../../db/savepoint';
+import { transaction } from '../../db/transaction';
 import { syncClients, syncMutations } from '../../db/schema';
 import { currentVersion } from '../change-log';
 import {
@@ -18,13 +19,15 @@ import { mutationCommands } from './mutations';
 type ClientRow = typeof syncClients.$inferSelect;
 
 /** Finds or registers a client; a client id belongs to one user for good. */
-export function claimClient(db: Db, clientId: string, actor: Actor): ClientRow {
-  const existing = db.select().from(syncClients).where(eq(syncClients.clientId, clientId)).get();
+export async function claimClient(db: Db, clientId: string, actor: Actor): Promise<ClientRow> {
+  const [existing] = await db.select().from(syncClients).where(eq(syncClients.clientId, clientId));
   if (existing) {
     if (existing.userId !== actor.id) throw new DomainError('client_not_yours');
     return existing;
   }
-  db.insert(syncClients).values({ clientId, userId: actor.id }).onConflictDoNothing().run();
+  await transaction(db, async (tx) => {
+    await tx.insert(syncClients).values({ clientId, userId: actor.id }).onConflictDoNothing();
+  });
   return claimClient(db, clientId, actor);
 }
 
@@ -56,7 +59,7 @@ function clampMadeAt(at: string, previousChangeAt: string | null, registeredAt: 
 }
 
 /** How one mutation's command runs inside the batch's transaction (a savepoint of it). */
-export type MutationRunner = (tx: Tx, pending: PendingEffects, madeAt: Date) => void;
+export type MutationRunner = (tx: Tx, pending: PendingEffects, madeAt: Date) => Promise<unknown>;
 
 /** One mutation of a batch: its id, name, claimed time and how its command runs. */
 interface BatchEntry {
@@ -73,14 +76,14 @@ interface BatchEntry {
  * recorded as `rejected` and the batch goes on. Anything unexpected rolls the whole batch back (nothing of
  * it is acknowledged; the client sends it again) and propagates.
  */
-function applyBatch(
+async function applyBatch(
   db: Db,
   flush: EffectsFlusher,
   clientId: string,
   entries: readonly BatchEntry[],
-): { outcomes: MutationOutcome[]; lastMutationId: number } {
+): Promise<{ outcomes: MutationOutcome[]; lastMutationId: number }> {
   const pending = newPendingEffects();
-  const result = db.transaction((tx) => {
+  const result = await transaction(db, async (tx) => {
     const client = tx
       .select({
         lastMutationId: syncClients.lastMutationId,
@@ -107,7 +110,7 @@ function applyBatch(
       if (entry.id !== last + 1) break;
       const madeAt = clampMadeAt(entry.at, previousChangeAt, createdAt, now);
       previousChangeAt = madeAt.toISOString();
-      const outcome = runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
+      const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
       prepared(tx, 'syncMutations.insert', (handle) =>
         handle
           .insert(syncMutations)
@@ -147,20 +150,25 @@ function applyBatch(
  * Applies one client mutation exactly once (an upload carrying a queued write): the batch of one. Returns
  * its outcome, or 'gap' when an earlier mutation of the client has not arrived yet.
  */
-export function applyClientMutation(
+export async function applyClientMutation(
   db: Db,
   flush: EffectsFlusher,
   clientId: string,
   mutation: { id: number; name: string; at: string },
   run: MutationRunner,
-): MutationOutcome | 'gap' {
-  return applyBatch(db, flush, clientId, [{ ...mutation, run }]).outcomes[0] ?? 'gap';
+): Promise<MutationOutcome | 'gap'> {
+  return (await applyBatch(db, flush, clientId, [{ ...mutation, run }])).outcomes[0] ?? 'gap';
 }
 
 /** Applies a push batch in order; a gap stops it (the route answers 503 on anything unexpected). */
-export function processPush(db: Db, flush: EffectsFlusher, actor: Actor, request: PushRequest): PushResponse {
-  claimClient(db, request.clientId, actor);
-  const { outcomes, lastMutationId } = applyBatch(
+export async function processPush(
+  db: Db,
+  flush: EffectsFlusher,
+  actor: Actor,
+  request: PushRequest,
+): Promise<PushResponse> {
+  await claimClient(db, request.clientId, actor);
+  const { outcomes, lastMutationId } = await applyBatch(
     db,
     flush,
     request.clientId,
@@ -176,15 +184,15 @@ export function processPush(db: Db, flush: EffectsFlusher, actor: Actor, request
 }
 
 /** Runs a command in a savepoint: a refused command leaves none of its writes or effects; the batch goes on. */
-function runGuarded(
+async function runGuarded(
   tx: Tx,
   mutationId: number,
   pending: PendingEffects,
-  run: (tx: Tx) => void,
-): Exclude<MutationOutcome, { status: 'duplicate' }> {
+  run: (tx: Tx) => Promise<unknown>,
+): Promise<Exclude<MutationOutcome, { status: 'duplicate' }>> {
   const restore = effectsMark(pending);
   try {
-    inSavepoint(tx, () => run(tx));
+    await inSavepoint(tx, () => run(tx));
     return { id: mutationId, status: 'applied' };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

@@ -37,7 +37,7 @@ export async function register(deps: AccountDeps, input: RegisterRequest): Promi
   if (findByEmail(deps.db, input.email)) throw new DomainError('email_taken');
   const passwordHash = await hashPassword(input.password);
   const id = uuidv7();
-  return runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
+  return await runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
     id,
     name: input.name,
     email: input.email,
@@ -89,7 +89,7 @@ export async function googleLogin(deps: AccountDeps, { tokenId }: GoogleLoginReq
   const id = uuidv7();
   const shown = typeof claims.name === 'string' ? stripInvisible(claims.name).trim() : '';
   const name = shown || (email.split('@')[0] ?? email);
-  return runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
+  return await runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
     id,
     name,
     email,
@@ -115,7 +115,7 @@ export async function changePassword(
     throw new DomainError('invalid_input', accountTexts.currentPasswordWrong);
   }
   const passwordHash = await hashPassword(input.newPassword);
-  runCommand(deps.db, deps.flush, actor, setPasswordCommand, {
+  await runCommand(deps.db, deps.flush, actor, setPasswordCommand, {
     passwordHash,
     verifiedHash: row.passwordHash,
     keepSessionId: sessionId,

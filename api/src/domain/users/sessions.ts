@@ -3,6 +3,7 @@ import { limits, uuidv7 } from '@office/sync-protocol';
 import type { Actor } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
+import { transaction } from '../../db/transaction';
 
 /** A session as a token names it, with who acts through it. */
 export interface LiveSession {
@@ -14,10 +15,10 @@ export interface LiveSession {
  * Starts a session for a sign-in. The user's expired sessions go at the same time, so the table holds
  * each person's live devices plus those that expired since their last sign-in.
  */
-export function startSession(db: Db, userId: string, now = new Date()): { id: string; expiresAt: Date } {
+export async function startSession(db: Db, userId: string, now = new Date()): Promise<{ id: string; expiresAt: Date }> {
   const id = uuidv7(now.getTime());
   const expiresAt = new Date(now.getTime() + limits.tokenTtlSeconds * 1000);
-  db.transaction((tx) => {
+  await transaction(db, async (tx) => {
     tx.delete(sessions)
       .where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, now.toISOString())))
       .run();
@@ -52,9 +53,10 @@ export function findLiveSession(db: Db, id: string, userId: string, now = new Da
 }
 
 /** Logout: this session ends. */
-export const endSession = (db: Db | Tx, id: string): void => {
-  db.delete(sessions).where(eq(sessions.id, id)).run();
-};
+export const endSession = (db: Db, id: string): Promise<void> =>
+  transaction(db, async (tx) => {
+    await tx.delete(sessions).where(eq(sessions.id, id));
+  });
 
 /** A password change: every session of the user ends but the one that made it. */
 export const endOtherSessions = (tx: Tx, userId: string, keep: string): void => {

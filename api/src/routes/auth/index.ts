@@ -36,10 +36,10 @@ const active = isNull(users.deactivatedAt);
 
 export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (app, { accounts }, done) => {
   /** A sign-in's answer: each one starts a session, which its token names. */
-  const answer = (user: User, message: string): AuthResponse => ({
+  const answer = async (user: User, message: string): Promise<AuthResponse> => ({
     ok: true,
     user,
-    token: app.issueToken(user.id),
+    token: await app.issueToken(user.id),
     message,
   });
   const auth = { onRequest: app.authenticate };
@@ -54,7 +54,7 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
 
   app.post('/register', { schema: { body: jsonBody(registerRequestSchema) } }, async (request, reply) => {
     const user = await register(accounts, request.body);
-    return reply.status(201).send(answer(user, 'Account created successfully'));
+    return reply.status(201).send(await answer(user, 'Account created successfully'));
   });
 
   app.post('/login', { schema: { body: jsonBody(loginRequestSchema) } }, async (request) =>
@@ -66,8 +66,8 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
   );
 
   /** Ends this device's session: its token and its sockets stop at once. */
-  app.post('/logout', auth, (request): SuccessResponse => {
-    endSession(app.db, request.sessionId);
+  app.post('/logout', auth, async (request): Promise<SuccessResponse> => {
+    await endSession(app.db, request.sessionId);
     app.realtime.dropSessions({ sessionId: request.sessionId });
     return { success: true, message: accountTexts.signedOut };
   });
@@ -85,8 +85,8 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
 
   app.get('/team-members', auth, (request) => ({ users: listActive(request, false) }));
 
-  app.put('/updatedetails', { ...auth, schema: { body: jsonBody(updateDetailsArgsSchema) } }, (request) => {
-    const user = runCommand(app.db, app.flush, request.actor, updateDetailsCommand, request.body);
+  app.put('/updatedetails', { ...auth, schema: { body: jsonBody(updateDetailsArgsSchema) } }, async (request) => {
+    const user = await runCommand(app.db, app.flush, request.actor, updateDetailsCommand, request.body);
     return { user, message: 'Profile updated successfully!' };
   });
 
@@ -109,7 +109,7 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
     }
     const filename = await avatars.save(part);
     try {
-      const { user, previous } = runCommand(app.db, app.flush, request.actor, setAvatarCommand, {
+      const { user, previous } = await runCommand(app.db, app.flush, request.actor, setAvatarCommand, {
         avatar: `${avatarUrlPrefix}${filename}`,
       });
       await avatars.removeByUrl(previous);
@@ -144,11 +144,15 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
   });
 
   /** Managers delete employees: the account is deactivated, its history stays (spec section 6). */
-  app.delete('/users/:id', { ...auth, schema: { params: z.object({ id: idSchema }) } }, (request): SuccessResponse => {
-    runCommand(app.db, app.flush, request.actor, deactivateEmployeeCommand, { id: request.params.id });
-    app.realtime.dropSessions({ userId: request.params.id });
-    return { success: true, message: accountTexts.employeeDeleted };
-  });
+  app.delete(
+    '/users/:id',
+    { ...auth, schema: { params: z.object({ id: idSchema }) } },
+    async (request): Promise<SuccessResponse> => {
+      await runCommand(app.db, app.flush, request.actor, deactivateEmployeeCommand, { id: request.params.id });
+      app.realtime.dropSessions({ userId: request.params.id });
+      return { success: true, message: accountTexts.employeeDeleted };
+    },
+  );
 
   done();
 };

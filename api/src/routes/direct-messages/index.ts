@@ -47,8 +47,8 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
 
   /** Starts the conversation with `recipientId`, or returns the one that exists (200 then, 201 when new). */
   const startBody = jsonBody(startConversationArgsSchema);
-  app.post('/conversations', { ...auth, schema: { body: startBody } }, (request, reply) => {
-    const { conversation, created } = runCommand(
+  app.post('/conversations', { ...auth, schema: { body: startBody } }, async (request, reply) => {
+    const { conversation, created } = await runCommand(
       app.db,
       app.flush,
       request.actor,
@@ -99,22 +99,26 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
     return reply.status(201).send({ success: true, message });
   });
 
-  app.delete('/conversations/:id/messages/:messageId', { ...auth, schema: { params: messageParams } }, (request) => {
-    runCommand(app.db, app.flush, request.actor, deleteDirectCommand, {
-      conversationId: request.params.id,
-      id: request.params.messageId,
-    });
-    return { success: true, message: 'Message deleted' };
-  });
+  app.delete(
+    '/conversations/:id/messages/:messageId',
+    { ...auth, schema: { params: messageParams } },
+    async (request) => {
+      await runCommand(app.db, app.flush, request.actor, deleteDirectCommand, {
+        conversationId: request.params.id,
+        id: request.params.messageId,
+      });
+      return { success: true, message: 'Message deleted' };
+    },
+  );
 
   /** Sets the caller's reaction on or off (a set, so sending it twice is harmless); answers the message. */
   const reactionParams = messageParams.extend({ emoji: reactionEmojiSchema });
   app.put(
     '/conversations/:id/messages/:messageId/reactions/:emoji',
     { ...auth, schema: { params: reactionParams, body: jsonBody(reactionBodySchema) } },
-    (request) => {
+    async (request) => {
       const { id, messageId, emoji } = request.params;
-      const message = runCommand(app.db, app.flush, request.actor, reactDirectCommand, {
+      const message = await runCommand(app.db, app.flush, request.actor, reactDirectCommand, {
         conversationId: id,
         id: messageId,
         emoji,
@@ -124,8 +128,8 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
     },
   );
 
-  app.patch('/conversations/:id/read', { ...auth, schema: { params: conversationParams } }, (request) => {
-    const { readAt } = runCommand(app.db, app.flush, request.actor, markReadCommand, {
+  app.patch('/conversations/:id/read', { ...auth, schema: { params: conversationParams } }, async (request) => {
+    const { readAt } = await runCommand(app.db, app.flush, request.actor, markReadCommand, {
       conversationId: request.params.id,
     });
     return { success: true, readAt };

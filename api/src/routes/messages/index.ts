@@ -91,14 +91,17 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   });
 
   const editBody = jsonBody(editChatArgsSchema.omit({ id: true }));
-  app.put('/:id', { ...auth, schema: { params: messageParams, body: editBody } }, (request) => {
+  app.put('/:id', { ...auth, schema: { params: messageParams, body: editBody } }, async (request) => {
     const { text } = request.body;
-    const message = runCommand(app.db, app.flush, request.actor, editChatCommand, { id: request.params.id, text });
+    const message = await runCommand(app.db, app.flush, request.actor, editChatCommand, {
+      id: request.params.id,
+      text,
+    });
     return { message };
   });
 
-  app.delete('/:id', { ...auth, schema: { params: messageParams } }, (request) => {
-    runCommand(app.db, app.flush, request.actor, deleteChatCommand, { id: request.params.id });
+  app.delete('/:id', { ...auth, schema: { params: messageParams } }, async (request) => {
+    await runCommand(app.db, app.flush, request.actor, deleteChatCommand, { id: request.params.id });
     return { success: true, message: 'Message deleted' };
   });
 
@@ -107,9 +110,13 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   app.put(
     '/:id/reactions/:emoji',
     { ...auth, schema: { params: reactionParams, body: jsonBody(reactionBodySchema) } },
-    (request) => {
+    async (request) => {
       const { id, emoji } = request.params;
-      const message = runCommand(app.db, app.flush, request.actor, reactChatCommand, { id, emoji, ...request.body });
+      const message = await runCommand(app.db, app.flush, request.actor, reactChatCommand, {
+        id,
+        emoji,
+        ...request.body,
+      });
       return { message };
     },
   );
@@ -138,9 +145,9 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
       .map((user) => ({ ...user, _id: user.id })),
   }));
 
-  app.post('/status', { ...auth, schema: { body: jsonBody(presenceArgsSchema) } }, (request) => {
+  app.post('/status', { ...auth, schema: { body: jsonBody(presenceArgsSchema) } }, async (request) => {
     const { status } = request.body;
-    const lastSeen = app.realtime.presence.store(request.actor.id, status);
+    const lastSeen = await app.realtime.presence.store(request.actor.id, status);
     app.realtime.io.to(rooms.team).emit('user-presence-update', { userId: request.actor.id, status, lastSeen });
     return { success: true, status };
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { uuidv7, type Actor } from '@office/sync-protocol';
 import type { Db } from '../../db/client';
+import { transaction } from '../../db/transaction';
 import { newPendingEffects, runInTransaction } from '../../domain/commands';
 import { createUserCommand } from '../../domain/users/commands';
 import { hashPassword } from '../../domain/users/passwords';
@@ -43,10 +44,10 @@ async function team(db: Db, size: number): Promise<{ email: string }[]> {
     email: `member${i + 1}@rows.test`,
     role: i === 0 ? ('manager' as const) : ('employee' as const),
   }));
-  db.transaction((tx) => {
+  await transaction(db, async (tx) => {
     for (const person of people) {
       const actor: Actor = { id: person.id, role: person.role };
-      runInTransaction(tx, actor, createUserCommand, { ...person, passwordHash }, newPendingEffects());
+      await runInTransaction(tx, actor, createUserCommand, { ...person, passwordHash }, newPendingEffects());
     }
   });
   return people;

@@ -27,8 +27,8 @@ export const notificationRoutes: FastifyPluginCallbackZod = (app, _opts, done) =
   });
 
   /** The spec's client asks for a direct message's notice; it exists already (dm.send made it): that one is the answer. */
-  app.post('/', { ...auth, schema: { body: sendNotificationArgsSchema } }, (request, reply) => {
-    const { notification, created } = runCommand(
+  app.post('/', { ...auth, schema: { body: sendNotificationArgsSchema } }, async (request, reply) => {
+    const { notification, created } = await runCommand(
       app.db,
       app.flush,
       request.actor,
@@ -44,18 +44,24 @@ export const notificationRoutes: FastifyPluginCallbackZod = (app, _opts, done) =
     return { success: true, preferences };
   });
 
-  app.put('/preferences', { ...auth, schema: { body: setNotificationPreferencesArgsSchema } }, (request) => {
-    const preferences = runCommand(app.db, app.flush, request.actor, setNotificationPreferencesCommand, request.body);
+  app.put('/preferences', { ...auth, schema: { body: setNotificationPreferencesArgsSchema } }, async (request) => {
+    const preferences = await runCommand(
+      app.db,
+      app.flush,
+      request.actor,
+      setNotificationPreferencesCommand,
+      request.body,
+    );
     return { success: true, preferences };
   });
 
-  app.patch('/read-all', auth, (request) => {
-    const { marked } = runCommand(app.db, app.flush, request.actor, markAllNotificationsReadCommand, {});
+  app.patch('/read-all', auth, async (request) => {
+    const { marked } = await runCommand(app.db, app.flush, request.actor, markAllNotificationsReadCommand, {});
     return { success: true, marked };
   });
 
-  app.patch('/:id/read', { ...auth, schema: { params: z.object({ id: idSchema }) } }, (request) => {
-    const notification = runCommand(app.db, app.flush, request.actor, markNotificationReadCommand, {
+  app.patch('/:id/read', { ...auth, schema: { params: z.object({ id: idSchema }) } }, async (request) => {
+    const notification = await runCommand(app.db, app.flush, request.actor, markNotificationReadCommand, {
       id: request.params.id,
     });
     return { success: true, notification };

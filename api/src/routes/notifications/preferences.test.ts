@@ -210,12 +210,12 @@ describe('the morning digest', () => {
     const app = server.app;
 
     // The server was down at the previous 08:00: that digest is skipped, the next one is set.
-    runMorningDigests(app.db, app.flush, new Date(Date.parse(`${shift(day, -1)}T12:00:00+09:00`)));
+    await runMorningDigests(app.db, app.flush, new Date(Date.parse(`${shift(day, -1)}T12:00:00+09:00`)));
     expect(digestsOf(pat.user.id)).toEqual([]);
     const next = db().select().from(notificationPreferences).where(eq(notificationPreferences.id, pat.user.id)).get();
     expect(next?.digestDueAt).toBe(new Date(`${day}T08:00:00+09:00`).toISOString());
 
-    runMorningDigests(app.db, app.flush, new Date(Date.parse(`${day}T08:00:30+09:00`)));
+    await runMorningDigests(app.db, app.flush, new Date(Date.parse(`${day}T08:00:30+09:00`)));
     const [digest, ...more] = digestsOf(pat.user.id);
     expect(more).toEqual([]);
     expect(digest).toMatchObject({
@@ -231,7 +231,7 @@ describe('the morning digest', () => {
     // Off for one, nothing to tell the other; and only once a day.
     expect(digestsOf(quiet.user.id)).toEqual([]);
     expect(digestsOf(idle.user.id)).toEqual([]);
-    runMorningDigests(app.db, app.flush, new Date(Date.parse(`${day}T09:00:00+09:00`)));
+    await runMorningDigests(app.db, app.flush, new Date(Date.parse(`${day}T09:00:00+09:00`)));
     expect(digestsOf(pat.user.id)).toHaveLength(1);
   });
 

@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { pushSubscriptionSchema } from '@office/sync-protocol';
 import { pushSubscriptions } from '../../db/schema';
+import { transaction } from '../../db/transaction';
 import { DomainError } from '../../domain/errors';
 import { EndpointRefused, resolveEndpoint } from '../../push/endpoint-guard';
 
@@ -46,11 +47,12 @@ export const pushRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
       p256dh: subscription.keys.p256dh,
       auth: subscription.keys.auth,
     };
-    app.db
-      .insert(pushSubscriptions)
-      .values(values)
-      .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values })
-      .run();
+    await transaction(app.db, async (tx) => {
+      await tx
+        .insert(pushSubscriptions)
+        .values(values)
+        .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values });
+    });
     return reply.status(201).send({ success: true });
   });
 
@@ -58,12 +60,16 @@ export const pushRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   app.delete(
     '/subscribe',
     { ...auth, schema: { body: z.object({ endpoint: z.string().min(1).max(2048) }) } },
-    (request) => {
+    async (request) => {
       const { endpoint } = request.body;
-      const removed = app.db
-        .delete(pushSubscriptions)
-        .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, request.actor.id)))
-        .run().changes;
+      const removed = await transaction(
+        app.db,
+        async (tx) =>
+          tx
+            .delete(pushSubscriptions)
+            .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, request.actor.id)))
+            .run().changes,
+      );
       return { success: true, removed };
     },
   );

@@ -7,9 +7,9 @@ import { processPush } from '../../domain/sync/push';
 export const syncRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
 
-  app.post('/push', { ...auth, schema: { body: pushRequestSchema } }, (request): PushResponse => {
+  app.post('/push', { ...auth, schema: { body: pushRequestSchema } }, async (request): Promise<PushResponse> => {
     try {
-      return processPush(app.db, app.flush, request.actor, request.body);
+      return await processPush(app.db, app.flush, request.actor, request.body);
     } catch (error) {
       if (error instanceof DomainError) throw error;
       // A fault the client did not cause rolls the whole batch back; nothing of it is acknowledged and the client retries.
@@ -18,7 +18,7 @@ export const syncRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     }
   });
 
-  app.get('/pull', { ...auth, schema: { querystring: pullQuerySchema } }, (request): PullResponse =>
+  app.get('/pull', { ...auth, schema: { querystring: pullQuerySchema } }, (request): Promise<PullResponse> =>
     processPull(app.db, request.actor, request.query),
   );
 

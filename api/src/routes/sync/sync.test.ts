@@ -16,6 +16,7 @@ import {
   type User,
 } from '@office/sync-protocol';
 import type { Db } from '../../db/client';
+import { transaction } from '../../db/transaction';
 import { changeAudience, changeLog, syncClients, syncMutations, tasks, users } from '../../db/schema';
 import { currentVersion, recordChange } from '../../domain/change-log';
 import { changeLogFloor, compactChangeLog } from '../../domain/sync/pull';
@@ -636,7 +637,7 @@ describe('GET /api/sync/pull', () => {
     const bobClient = uuidv7();
     const { cursor } = await pullOk(server, bob, bobClient, 0);
 
-    const seq = db.transaction((tx) => {
+    const seq = await transaction(db, async (tx) => {
       tx.update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, carol.user.id)).run();
       return recordChange(tx, { entity: 'user', id: carol.user.id, op: 'delete', audience: ['team'] }).seq;
     });
@@ -665,8 +666,10 @@ describe('GET /api/sync/pull', () => {
     const carolClient = uuidv7();
     const { cursor } = await pullOk(server, bob, bobClient, 0);
 
-    const seq = db.transaction(
-      (tx) => recordChange(tx, { entity: 'user', id: alice.user.id, op: 'put', audience: [`user:${bob.user.id}`] }).seq,
+    const seq = await transaction(
+      db,
+      async (tx) =>
+        recordChange(tx, { entity: 'user', id: alice.user.id, op: 'put', audience: [`user:${bob.user.id}`] }).seq,
     );
     expect(db.select().from(changeAudience).where(eq(changeAudience.seq, seq)).all()).toEqual([
       { principal: `user:${bob.user.id}`, seq },
@@ -690,7 +693,7 @@ describe('GET /api/sync/pull', () => {
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice Two', 'alice@demo.local')]);
     const floor = old + 1;
 
-    compactChangeLog(db, floor);
+    await compactChangeLog(db, floor);
     expect(
       db
         .select()
@@ -725,7 +728,7 @@ describe('GET /api/sync/pull', () => {
     const pushed = await pushOk(server, alice, uuidv7(), [details(1, 'Alice One', 'alice@demo.local')]);
     const head = pushed.version;
 
-    compactChangeLog(db, head);
+    await compactChangeLog(db, head);
     expect(db.select().from(changeLog).all()).toEqual([]);
 
     const bobClient = uuidv7();
@@ -832,7 +835,7 @@ describe('GET /api/sync/pull', () => {
     const first = await pullOk(server, bob, clientId, 0, 5);
     const token = first.bootstrap?.next ?? '';
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice Compacted', 'alice@demo.local')]);
-    compactChangeLog(db, currentVersion(db));
+    await compactChangeLog(db, currentVersion(db));
 
     const restarted = await pullPage(server, bob, { clientId, cursor: 0, limit: 5, snapshot: token });
     expect(restarted).toMatchObject({ reset: true, bootstrap: { done: 5 } });
@@ -850,12 +853,12 @@ describe('GET /api/sync/pull', () => {
     const bobClient = uuidv7();
     const head = currentVersion(db);
 
-    compactChangeLog(db, head);
-    compactChangeLog(db, head - 3);
+    await compactChangeLog(db, head);
+    await compactChangeLog(db, head - 3);
     expect(changeLogFloor(db)).toBe(head);
     expect(await pullOk(server, bob, bobClient, head - 2)).toMatchObject({ reset: true, cursor: head });
 
-    compactChangeLog(db, head + 10);
+    await compactChangeLog(db, head + 10);
     expect(changeLogFloor(db)).toBe(head);
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice After', 'alice@demo.local')]);
     const incremental = await pullOk(server, bob, bobClient, head);

@@ -32,10 +32,10 @@ export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
 
   // The author is always the signed-in user: `assignedBy` in the spec's payload is not read. REST clients may omit the id.
   const createBody = jsonBody(createTaskArgsSchema.extend({ id: idSchema.optional() }));
-  app.post('/', { ...auth, schema: { body: createBody } }, (request, reply) => {
+  app.post('/', { ...auth, schema: { body: createBody } }, async (request, reply) => {
     const task = writtenTask(
       app.db,
-      runCommand(app.db, app.flush, request.actor, createTaskCommand, {
+      await runCommand(app.db, app.flush, request.actor, createTaskCommand, {
         ...request.body,
         id: request.body.id ?? uuidv7(),
       }),
@@ -44,10 +44,10 @@ export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   });
 
   const editBody = jsonBody(editTaskArgsSchema.omit({ id: true }));
-  app.put('/:id', { ...auth, schema: { params: taskParams, body: editBody } }, (request) => {
+  app.put('/:id', { ...auth, schema: { params: taskParams, body: editBody } }, async (request) => {
     const task = writtenTask(
       app.db,
-      runCommand(app.db, app.flush, request.actor, editTaskCommand, {
+      await runCommand(app.db, app.flush, request.actor, editTaskCommand, {
         ...request.body,
         id: request.params.id,
       }),
@@ -55,16 +55,16 @@ export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     return { success: true, task, message: 'Task updated successfully' };
   });
 
-  app.delete('/:id', { ...auth, schema: { params: taskParams } }, (request) => {
-    runCommand(app.db, app.flush, request.actor, deleteTaskCommand, { id: request.params.id });
+  app.delete('/:id', { ...auth, schema: { params: taskParams } }, async (request) => {
+    await runCommand(app.db, app.flush, request.actor, deleteTaskCommand, { id: request.params.id });
     return { success: true, message: 'Task deleted successfully' };
   });
 
   const commentBody = jsonBody(addCommentArgsSchema.omit({ taskId: true }).extend({ id: idSchema.optional() }));
-  app.post('/:id/comments', { ...auth, schema: { params: taskParams, body: commentBody } }, (request, reply) => {
+  app.post('/:id/comments', { ...auth, schema: { params: taskParams, body: commentBody } }, async (request, reply) => {
     const task = writtenTask(
       app.db,
-      runCommand(app.db, app.flush, request.actor, addCommentCommand, {
+      await runCommand(app.db, app.flush, request.actor, addCommentCommand, {
         ...request.body,
         id: request.body.id ?? uuidv7(),
         taskId: request.params.id,
