@@ -23,7 +23,7 @@ function pwaDist(): string | null {
 const config = loadConfig(process.env, { staticDir: process.env.SERVE_PWA === '0' ? null : pwaDist() });
 const app = await buildApp({ config });
 
-if (config.seedDemo && isEmpty(app.db)) {
+if (config.seedDemo && (await isEmpty(app.db))) {
   await seedDemo(app.db, app.flush, { uploads: new UploadStore(config.dataDir) });
   app.log.info('Seeded the demo workspace');
 }

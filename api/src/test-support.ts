@@ -125,25 +125,15 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, tim
 }
 
 /** Change-log rows after `seq` as [entity, entityId, op, audience], in commit order. */
-export const changesWithAudienceAfter = (db: Db, seq: number) =>
-  db
-    .select()
-    .from(changeLog)
-    .where(gt(changeLog.seq, seq))
-    .orderBy(asc(changeLog.seq))
-    .all()
-    .map((row) => [
-      row.entity,
-      row.entityId,
-      row.op,
-      db
-        .select()
-        .from(changeAudience)
-        .where(eq(changeAudience.seq, row.seq))
-        .all()
-        .map((a) => a.principal)
-        .sort(),
-    ]);
+export async function changesWithAudienceAfter(db: Db, seq: number): Promise<[string, string, string, string[]][]> {
+  const rows = await db.select().from(changeLog).where(gt(changeLog.seq, seq)).orderBy(asc(changeLog.seq));
+  const changes: [string, string, string, string[]][] = [];
+  for (const row of rows) {
+    const audience = await db.select().from(changeAudience).where(eq(changeAudience.seq, row.seq));
+    changes.push([row.entity, row.entityId, row.op, audience.map((a) => a.principal).sort()]);
+  }
+  return changes;
+}
 
 /** Signs a demo user in over HTTP; returns their token and user. */
 export async function signIn(

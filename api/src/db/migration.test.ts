@@ -42,7 +42,7 @@ function yesterdaysDatabase(): { file: string; sqlite: Database.Database } {
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 20, 9, minute)).toISOString();
 
 describe('migrating a database of the per-member chat notices', () => {
-  test('read markers and marks keep every person’s read and unread; other notifications stay; devices bootstrap', () => {
+  test('read markers and marks keep every person’s read and unread; other notifications stay; devices bootstrap', async () => {
     const { file, sqlite } = yesterdaysDatabase();
     const person = (name: string, joined: number) => {
       const id = uuidv7();
@@ -137,8 +137,8 @@ describe('migrating a database of the per-member chat notices', () => {
         0,
       );
       for (const id of everyone) {
-        const marker = markerOf(db, id);
-        const { notices } = listNotices(db, marker, { limit: 100 });
+        const marker = await markerOf(db, id);
+        const { notices } = await listNotices(db, marker, { limit: 100 });
         const old = before.get(id) ?? [];
         const oldChat = new Map(old.filter((n) => n.type === 'chat_message').map((n) => [n.data.messageId, n.read]));
         const newChat = new Map(notices.filter((n) => n.type === 'chat_message').map((n) => [n.id, n.read]));
@@ -152,24 +152,26 @@ describe('migrating a database of the per-member chat notices', () => {
           .map((n) => [n.type, n.read])
           .sort();
         expect(newOther, `other notices of ${id}`).toEqual(oldOther);
-        expect(unreadCount(db, marker), `unread of ${id}`).toBe(old.filter((n) => !n.read).length);
+        expect(await unreadCount(db, marker), `unread of ${id}`).toBe(old.filter((n) => !n.read).length);
       }
       // Spot checks of the conversion itself.
-      expect(markerOf(db, ben)).toMatchObject({ readThrough: at(15), chatReads: [m4] });
-      expect(markerOf(db, cal)).toMatchObject({
+      expect(await markerOf(db, ben)).toMatchObject({ readThrough: at(15), chatReads: [m4] });
+      expect(await markerOf(db, cal)).toMatchObject({
         readThrough: null,
         chatReads: expect.arrayContaining([m2, m3]) as unknown,
       });
-      expect(markerOf(db, ann)).toMatchObject({
+      expect(await markerOf(db, ann)).toMatchObject({
         readThrough: null,
         chatReads: expect.arrayContaining([m2, m4]) as unknown,
       });
-      expect(markerOf(db, dan)).toMatchObject({ chatSince: at(30) });
-      expect(listNotices(db, markerOf(db, ann), { limit: 100 }).notices.map((n) => n.id)).toContain(taskNotice);
-      expect(listNotices(db, markerOf(db, ben), { limit: 100 }).notices.map((n) => n.id)).toContain(bensTask);
+      expect(await markerOf(db, dan)).toMatchObject({ chatSince: at(30) });
+      const noticeIds = async (id: string) =>
+        (await listNotices(db, await markerOf(db, id), { limit: 100 })).notices.map((n) => n.id);
+      expect(await noticeIds(ann)).toContain(taskNotice);
+      expect(await noticeIds(ben)).toContain(bensTask);
       // Nobody has a notice of their own message.
-      expect(listNotices(db, markerOf(db, ben), { limit: 100 }).notices.map((n) => n.id)).not.toContain(m2);
-      expect(listNotices(db, markerOf(db, cal), { limit: 100 }).notices.map((n) => n.id)).toContain(m1);
+      expect(await noticeIds(ben)).not.toContain(m2);
+      expect(await noticeIds(cal)).toContain(m1);
       // One of the two notices of the direct message now names it; the other stays as it was.
       const named = db.$client
         .prepare('SELECT id, message_id FROM notifications WHERE id IN (?, ?) ORDER BY id')
@@ -177,8 +179,8 @@ describe('migrating a database of the per-member chat notices', () => {
       expect(named.map((row) => row.message_id).sort()).toEqual([dmId, null].sort());
       // Every device bootstraps once more: the log so far is compacted, the version does not go back.
       expect(db.$client.prepare('SELECT count(*) FROM change_log').pluck().get()).toBe(0);
-      expect(changeLogFloor(db)).toBe(head);
-      expect(currentVersion(db)).toBe(head);
+      expect(await changeLogFloor(db)).toBe(head);
+      expect(await currentVersion(db)).toBe(head);
     } finally {
       db.$client.close();
     }

@@ -25,7 +25,10 @@ export const demoAccounts: { name: string; email: string; role: Role; department
   { name: 'Carol Davis', email: 'carol@demo.local', role: 'employee', department: 'Marketing' },
 ];
 
-export const isEmpty = (db: Db): boolean => (db.select({ n: count() }).from(users).get()?.n ?? 0) === 0;
+export async function isEmpty(db: Db): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(users);
+  return (row?.n ?? 0) === 0;
+}
 
 /** Seeds the demo workspace through the same commands the app uses, so the change log is complete. */
 export interface SeedOptions {
@@ -46,10 +49,10 @@ export async function seedDemo(
     const actor: Actor = { id, role: account.role };
     await runCommand(db, flush, actor, createUserCommand, { id, passwordHash, ...account });
     // The team has worked together for a while: the morning's chat (below) is in everyone's notifications.
-    db.update(users)
+    await db
+      .update(users)
       .set({ createdAt: new Date(now.getTime() - 30 * 86_400_000).toISOString() })
-      .where(eq(users.id, id))
-      .run();
+      .where(eq(users.id, id));
     actors.set(account.email.split('@')[0] ?? account.email, actor);
   }
   await seedTasks(db, flush, actors, now);
@@ -86,10 +89,10 @@ async function seedSharedImage(
     text: 'Here is the new app icon for the launch deck.',
     files: [file],
   });
-  db.update(chatMessages)
+  await db
+    .update(chatMessages)
     .set({ createdAt: new Date(now.getTime() - 10 * 60_000).toISOString() })
-    .where(eq(chatMessages.id, id))
-    .run();
+    .where(eq(chatMessages.id, id));
 }
 
 /** A morning of team conversation: [author, minutes before now, text, edited text]. */
@@ -118,7 +121,7 @@ async function seedChat(db: Db, flush: EffectsFlusher, actors: Map<string, Actor
     if (edited) await runCommand(db, flush, actor, editChatCommand, { id, text: edited });
     // Spread over the morning; the commands stamp their own time.
     const at = new Date(now.getTime() - minutesAgo * 60_000).toISOString();
-    db.update(chatMessages).set({ createdAt: at }).where(eq(chatMessages.id, id)).run();
+    await db.update(chatMessages).set({ createdAt: at }).where(eq(chatMessages.id, id));
   }
 }
 
@@ -152,20 +155,20 @@ async function seedDirectMessages(db: Db, flush: EffectsFlusher, actors: Map<str
     const id = uuidv7(now.getTime() - minutesAgo * 60_000);
     await runCommand(db, flush, sender, sendDirectCommand, { id, conversationId: conversation.id, text });
     const at = new Date(now.getTime() - minutesAgo * 60_000).toISOString();
-    db.update(directMessages).set({ createdAt: at }).where(eq(directMessages.id, id)).run();
-    db.update(conversations).set({ lastMessageAt: at }).where(eq(conversations.id, conversation.id)).run();
+    await db.update(directMessages).set({ createdAt: at }).where(eq(directMessages.id, id));
+    await db.update(conversations).set({ lastMessageAt: at }).where(eq(conversations.id, conversation.id));
     const reads = readUpTo.get(conversation.id) ?? new Map<string, string>();
     reads.set(sender.id, at);
     if (!unread) reads.set(recipient.id, at);
     readUpTo.set(conversation.id, reads);
   }
   for (const [conversationId, reads] of readUpTo) {
-    const row = db.select().from(conversations).where(eq(conversations.id, conversationId)).get();
+    const [row] = await db.select().from(conversations).where(eq(conversations.id, conversationId));
     if (!row) continue;
-    db.update(conversations)
+    await db
+      .update(conversations)
       .set({ userAReadAt: reads.get(row.userA) ?? null, userBReadAt: reads.get(row.userB) ?? null })
-      .where(eq(conversations.id, conversationId))
-      .run();
+      .where(eq(conversations.id, conversationId));
   }
 }
 
@@ -318,10 +321,10 @@ async function seedTasks(db: Db, flush: EffectsFlusher, actors: Map<string, Acto
       dueDate: daysFrom(today, Math.max(0, demo.due)),
     });
     if (demo.due < 0)
-      db.update(tasks)
+      await db
+        .update(tasks)
         .set({ dueDate: daysFrom(today, demo.due) })
-        .where(eq(tasks.id, id))
-        .run();
+        .where(eq(tasks.id, id));
     for (const [status, note] of demo.steps) {
       await runCommand(db, flush, assignee, setTaskStatusCommand, { id, status, ...(note ? { note } : {}) });
     }

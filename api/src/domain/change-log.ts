@@ -21,14 +21,14 @@ export interface ChangeRef {
 }
 
 /** Appends one change-log row in the caller's transaction and stamps the entity's version with its sequence. */
-export function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): ChangeRef {
-  const row = prepared(tx, 'changeLog.insert', (handle) =>
+export async function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): Promise<ChangeRef> {
+  const [row] = await prepared(tx, 'changeLog.insert', (handle) =>
     handle
       .insert(changeLog)
       .values({ entity: sql.placeholder('entity'), entityId: sql.placeholder('entityId'), op: sql.placeholder('op') })
       .returning({ seq: changeLog.seq })
       .prepare(),
-  ).get({ entity: change.entity, entityId: change.id, op: change.op });
+  ).execute({ entity: change.entity, entityId: change.id, op: change.op });
   if (!row) throw new Error('change_log insert returned nothing');
   const insertAudience = prepared(tx, 'changeAudience.insert', (handle) =>
     handle
@@ -37,16 +37,16 @@ export function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): ChangeRef 
       .prepare(),
   );
   for (const principal of new Set([...change.audience, ...(change.formerAudience ?? [])]))
-    insertAudience.run({ principal, seq: row.seq });
+    await insertAudience.execute({ principal, seq: row.seq });
   if (change.op === 'put') {
     const table = syncedTables[change.entity];
-    prepared(tx, `${change.entity}.setVersion`, (handle) =>
+    await prepared(tx, `${change.entity}.setVersion`, (handle) =>
       handle
         .update(table)
         .set({ version: sql`${sql.placeholder('version')}` })
         .where(eq(table.id, sql.placeholder('id')))
         .prepare(),
-    ).run({ version: row.seq, id: change.id });
+    ).execute({ version: row.seq, id: change.id });
   }
   return { ...change, seq: row.seq };
 }
@@ -55,10 +55,10 @@ export function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): ChangeRef 
 export const CHANGE_LOG_FLOOR_KEY = 'change_log_floor';
 
 /** The oldest cursor the log can still serve incrementally; older ones get a bootstrap. */
-export function changeLogFloor(db: Db | Tx): number {
-  const row = prepared(db, 'changeLog.floor', (handle) =>
+export async function changeLogFloor(db: Db | Tx): Promise<number> {
+  const [row] = await prepared(db, 'changeLog.floor', (handle) =>
     handle.select().from(meta).where(eq(meta.key, CHANGE_LOG_FLOOR_KEY)).prepare(),
-  ).get();
+  ).execute();
   return row ? Number(row.value) : 0;
 }
 
@@ -66,13 +66,12 @@ export function changeLogFloor(db: Db | Tx): number {
  * The newest change-log sequence number: the version a client reaches by pulling everything.
  * Compaction may have emptied the log; the floor still counts, so the version never goes back.
  */
-export function currentVersion(db: Db | Tx): number {
-  const newest =
-    prepared(db, 'changeLog.head', (handle) =>
-      handle
-        .select({ v: max(changeLog.seq) })
-        .from(changeLog)
-        .prepare(),
-    ).get()?.v ?? 0;
-  return Math.max(newest, changeLogFloor(db));
+export async function currentVersion(db: Db | Tx): Promise<number> {
+  const [newest] = await prepared(db, 'changeLog.head', (handle) =>
+    handle
+      .select({ v: max(changeLog.seq) })
+      .from(changeLog)
+      .prepare(),
+  ).execute();
+  return Math.max(newest?.v ?? 0, await changeLogFloor(db));
 }

@@ -12,7 +12,7 @@ export interface CommandContext {
   now: Date;
   /** When the user made the change (a queued mutation's clamped `at`; otherwise `now`). */
   madeAt: Date;
-  record(change: Omit<ChangeRef, 'seq'>): ChangeRef;
+  record(change: Omit<ChangeRef, 'seq'>): Promise<ChangeRef>;
   afterCommit(effect: () => void): void;
   /** Tells these rooms a spec event once the transaction has committed. */
   announce(announcement: Announcement): void;
@@ -90,8 +90,8 @@ export async function runInTransaction<S extends z.ZodType, O>(
     actor,
     now,
     madeAt: madeAt ?? now,
-    record: (change) => {
-      const ref = recordChange(tx, change);
+    record: async (change) => {
+      const ref = await recordChange(tx, change);
       pending.changes.push(ref);
       return ref;
     },

@@ -4,9 +4,9 @@ import { idsParam, inIdsParam, prepared } from '../db/prepared';
 import { users } from '../db/schema';
 
 /** Reads `ids` in slices SQLite's variable limit allows. */
-export function inSlices<T>(ids: readonly string[], read: (slice: string[]) => T[]): T[] {
+export async function inSlices<T>(ids: readonly string[], read: (slice: string[]) => Promise<T[]>): Promise<T[]> {
   const rows: T[] = [];
-  for (let i = 0; i < ids.length; i += 500) rows.push(...read(ids.slice(i, i + 500)));
+  for (let i = 0; i < ids.length; i += 500) rows.push(...(await read(ids.slice(i, i + 500))));
   return rows;
 }
 
@@ -14,22 +14,23 @@ export type UserBrief = Pick<typeof users.$inferSelect, 'id' | 'name' | 'avatar'
 const briefColumns = { id: users.id, name: users.name, avatar: users.avatar, role: users.role };
 
 /** The people these ids name (deactivated ones too: history keeps their names), by id: only those, never the whole directory. */
-export function usersById(db: Db | Tx, ids: readonly string[]) {
+export async function usersById(db: Db | Tx, ids: readonly string[]): Promise<Map<string, UserBrief>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map<string, UserBrief>();
   const query = prepared(db, 'users.briefByIds', (handle) =>
     handle.select(briefColumns).from(users).where(inIdsParam(users.id)).prepare(),
   );
-  return new Map(query.all(idsParam(unique)).map((user) => [user.id, user]));
+  return new Map((await query.execute(idsParam(unique))).map((user) => [user.id, user]));
 }
 
 /** One person by id, as usersById reads them: the author of a write, read by its primary key alone. */
-export function userById(db: Db | Tx, id: string): UserBrief | undefined {
-  return prepared(db, 'users.briefById', (handle) =>
+export async function userById(db: Db | Tx, id: string): Promise<UserBrief | undefined> {
+  const [user] = await prepared(db, 'users.briefById', (handle) =>
     handle
       .select(briefColumns)
       .from(users)
       .where(eq(users.id, sql.placeholder('id')))
       .prepare(),
-  ).get({ id });
+  ).execute({ id });
+  return user;
 }

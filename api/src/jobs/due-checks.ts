@@ -22,21 +22,19 @@ const addDays = (isoDate: string, days: number): string =>
 const dueChecksCommand = defineCommand({
   name: 'task.dueChecks',
   args: z.object({ today: z.string() }),
-  run(ctx, { today }) {
+  async run(ctx, { today }) {
     const stamp = ctx.now.toISOString();
-    const dueSoon = ctx.tx
+    const dueSoon = await ctx.tx
       .select()
       .from(tasks)
-      .where(and(live, eq(tasks.dueDate, addDays(today, 1)), isNull(tasks.dueSoonNotifiedAt)))
-      .all();
-    const overdue = ctx.tx
+      .where(and(live, eq(tasks.dueDate, addDays(today, 1)), isNull(tasks.dueSoonNotifiedAt)));
+    const overdue = await ctx.tx
       .select()
       .from(tasks)
-      .where(and(live, lt(tasks.dueDate, today), isNull(tasks.overdueNotifiedAt)))
-      .all();
+      .where(and(live, lt(tasks.dueDate, today), isNull(tasks.overdueNotifiedAt)));
     for (const task of dueSoon) {
-      ctx.tx.update(tasks).set({ dueSoonNotifiedAt: stamp }).where(eq(tasks.id, task.id)).run();
-      notify(ctx, [
+      await ctx.tx.update(tasks).set({ dueSoonNotifiedAt: stamp }).where(eq(tasks.id, task.id));
+      await notify(ctx, [
         {
           recipientId: task.assignedTo ?? task.assignedBy,
           senderId: null,
@@ -49,9 +47,9 @@ const dueChecksCommand = defineCommand({
       ]);
     }
     for (const task of overdue) {
-      ctx.tx.update(tasks).set({ overdueNotifiedAt: stamp }).where(eq(tasks.id, task.id)).run();
+      await ctx.tx.update(tasks).set({ overdueNotifiedAt: stamp }).where(eq(tasks.id, task.id));
       const recipients = [...new Set([task.assignedTo ?? task.assignedBy, task.assignedBy])];
-      notify(
+      await notify(
         ctx,
         recipients.map((recipientId) => ({
           recipientId,

@@ -40,10 +40,10 @@ function digestText(overdue: DigestTask[], dueToday: DigestTask[]): string {
 const morningDigestCommand = defineCommand({
   name: 'notification.morningDigest',
   args: z.object({ now: z.iso.datetime() }),
-  run(ctx, args): number {
+  async run(ctx, args): Promise<number> {
     // The job's moment (a test names one), not the transaction's clock.
     const now = new Date(args.now);
-    const due = ctx.tx
+    const due = await ctx.tx
       .select({
         id: notificationPreferences.id,
         timeZone: notificationPreferences.timeZone,
@@ -52,10 +52,9 @@ const morningDigestCommand = defineCommand({
       .from(notificationPreferences)
       .where(dueAt(now))
       .orderBy(asc(notificationPreferences.digestDueAt))
-      .limit(BATCH)
-      .all();
+      .limit(BATCH);
     if (!due.length) return 0;
-    const open = ctx.tx
+    const open = await ctx.tx
       .select({ id: tasks.id, title: tasks.title, dueDate: tasks.dueDate, assignedTo: tasks.assignedTo })
       .from(tasks)
       .where(
@@ -68,8 +67,7 @@ const morningDigestCommand = defineCommand({
           ne(tasks.status, 'completed'),
         ),
       )
-      .orderBy(asc(tasks.dueDate), asc(tasks.title))
-      .all();
+      .orderBy(asc(tasks.dueDate), asc(tasks.title));
     let sent = 0;
     for (const person of due) {
       const timeZone = person.timeZone ?? 'UTC';
@@ -81,7 +79,7 @@ const morningDigestCommand = defineCommand({
       if (fresh && theirs.length) {
         const pick = (items: typeof theirs) =>
           items.slice(0, LISTED).map(({ id, title, dueDate }) => ({ id, title, dueDate }));
-        sent += notify(ctx, [
+        const created = await notify(ctx, [
           {
             recipientId: person.id,
             senderId: null,
@@ -96,13 +94,13 @@ const morningDigestCommand = defineCommand({
               dueTodayCount: dueToday.length,
             },
           },
-        ]).length;
+        ]);
+        sent += created.length;
       }
-      ctx.tx
+      await ctx.tx
         .update(notificationPreferences)
         .set({ digestDueAt: nextDigestAt(timeZone, now).toISOString() })
-        .where(eq(notificationPreferences.id, person.id))
-        .run();
+        .where(eq(notificationPreferences.id, person.id));
     }
     return sent;
   },
@@ -110,9 +108,12 @@ const morningDigestCommand = defineCommand({
 
 /** Sends the digests due at `now`, a batch at a time; returns how many went out. */
 export async function runMorningDigests(db: Db, flush: EffectsFlusher, now: Date = new Date()): Promise<number> {
+  const anyDue = async () =>
+    (await db.select({ id: notificationPreferences.id }).from(notificationPreferences).where(dueAt(now)).limit(1))
+      .length > 0;
   let sent = 0;
   // Each step moves everyone it handles to their next 08:00, so the steps end.
-  while (db.select({ id: notificationPreferences.id }).from(notificationPreferences).where(dueAt(now)).get())
+  while (await anyDue())
     sent += await runCommand(db, flush, systemActor, morningDigestCommand, { now: now.toISOString() });
   return sent;
 }

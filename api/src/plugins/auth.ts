@@ -21,8 +21,8 @@ declare module '@fastify/jwt' {
 declare module 'fastify' {
   interface FastifyInstance {
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** Checks a token, its session and the account behind it; throws a 401 DomainError. */
-    verifyAccessToken: (token: string | undefined) => LiveSession;
+    /** Checks a token, its session and the account behind it; rejects with a 401 DomainError. */
+    verifyAccessToken: (token: string | undefined) => Promise<LiveSession>;
     /** Starts a session for the user (a sign-in) and returns the token that names it. */
     issueToken: (userId: string) => Promise<string>;
   }
@@ -49,7 +49,7 @@ export const authPlugin = fp(
       verify: { algorithms: ['HS256'] },
     });
 
-    app.decorate('verifyAccessToken', (token: string | undefined): LiveSession => {
+    app.decorate('verifyAccessToken', async (token: string | undefined): Promise<LiveSession> => {
       if (!token) throw new DomainError('unauthenticated');
       let claims: TokenClaims;
       try {
@@ -60,7 +60,7 @@ export const authPlugin = fp(
       }
       if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') throw new DomainError('unauthenticated');
       // Security: logout, a password change elsewhere and deactivation remove the session, so its token stops at once.
-      const session = findLiveSession(app.db, claims.sid, claims.sub);
+      const session = await findLiveSession(app.db, claims.sid, claims.sub);
       if (!session) throw new DomainError('unauthenticated');
       return session;
     });
@@ -79,7 +79,7 @@ export const authPlugin = fp(
       const token = bearerToken(request.headers.authorization);
       if (token === undefined) return;
       try {
-        request.credentials = app.verifyAccessToken(token);
+        request.credentials = await app.verifyAccessToken(token);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         request.credentials = error;

@@ -34,9 +34,9 @@ export const dbPlugin = fp<{ config: Config }>(
     });
     app.decorate('config', config);
     app.decorate('db', db);
-    const publish = (pending: PendingEffects): void => {
+    const publish = async (pending: PendingEffects): Promise<void> => {
       try {
-        app.realtime.publish(pending.changes);
+        await app.realtime.publish(pending.changes);
         for (const announcement of pending.announcements) app.realtime.announce(announcement);
       } catch (error) {
         app.log.error({ err: error }, 'publishing a committed change failed');

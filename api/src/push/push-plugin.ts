@@ -18,14 +18,13 @@ export type PushTuning = Partial<Pick<PushQueueOptions, 'chatWindowMs' | 'retryB
 export const pushPlugin = fp<PushTuning>(
   (app, tuning, done) => {
     /** Connected and not away: the app is open and visible, the bell shows it already. */
-    const visibleUsers = (ids: string[]): Set<string> => {
+    const visibleUsers = async (ids: string[]): Promise<Set<string>> => {
       const connected = ids.filter((id) => app.realtime.presence.isOnline(id));
-      const online = inSlices(connected, (slice) =>
+      const online = await inSlices(connected, (slice) =>
         app.db
           .select({ id: users.id })
           .from(users)
-          .where(and(inArray(users.id, slice), eq(users.status, 'online')))
-          .all(),
+          .where(and(inArray(users.id, slice), eq(users.status, 'online'))),
       );
       return new Set(online.map((row) => row.id));
     };

@@ -27,7 +27,7 @@ export interface PushQueueOptions {
   db: Db;
   keys: VapidKeys;
   /** Of these people, those whose app is open, visible and connected right now: they get no push. */
-  visibleUsers(userIds: string[]): Set<string>;
+  visibleUsers(userIds: string[]): Promise<Set<string>>;
   log(error: unknown, message: string): void;
   /** PUSH_ALLOW_LOOPBACK: lets the tests' own push receiver on loopback (http) be an endpoint. */
   allowLoopback: boolean;
@@ -115,7 +115,7 @@ export class PushQueue {
   async settled(): Promise<void> {
     for (;;) {
       await this.tick();
-      if (this.sending.size === 0 && !this.hasWorkNow()) return;
+      if (this.sending.size === 0 && !(await this.hasWorkNow())) return;
       await Promise.allSettled([...this.sending.values()]);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -140,13 +140,13 @@ export class PushQueue {
     try {
       const now = Date.now();
       let more = false;
-      if (this.queuedCount() < this.settings.maxQueued) {
+      if ((await this.queuedCount()) < this.settings.maxQueued) {
         more = (await this.expandNotifications(now)) || more;
         more = (await this.expandChat(now)) || more;
         more = (await this.flushHeldChat(now)) || more;
       }
-      this.sendDue(now);
-      const next = more ? 0 : this.nextDueIn(Date.now());
+      await this.sendDue(now);
+      const next = more ? 0 : await this.nextDueIn(Date.now());
       if (next !== null) this.schedule(next);
     } catch (error) {
       this.options.log(error, 'push queue step failed');
@@ -160,53 +160,64 @@ export class PushQueue {
     return this.options.db;
   }
 
-  private queuedCount(): number {
-    return this.db.select({ n: count() }).from(pushDeliveries).get()?.n ?? 0;
+  private async queuedCount(): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(pushDeliveries);
+    return row?.n ?? 0;
   }
 
-  private hasWorkNow(): boolean {
+  private async hasWorkNow(): Promise<boolean> {
     const nowIso = new Date().toISOString();
-    const flagged =
-      this.db.select({ id: notifications.id }).from(notifications).where(eq(notifications.pushPending, true)).get() ??
-      this.db.select({ id: chatMessages.id }).from(chatMessages).where(eq(chatMessages.pushPending, true)).get();
-    const due =
-      this.db
-        .select({ id: pushDeliveries.id })
-        .from(pushDeliveries)
-        .where(lte(pushDeliveries.nextAttemptAt, nowIso))
-        .get() ??
-      this.db
-        .select({ id: pushChatStates.userId })
-        .from(pushChatStates)
-        .where(lte(pushChatStates.flushAt, nowIso))
-        .get();
-    return flagged !== undefined || due !== undefined;
+    // Flagged for push, or due now; each read only when the ones before found nothing.
+    const reads: (() => PromiseLike<unknown[]>)[] = [
+      () =>
+        this.db
+          .select({ id: notifications.id })
+          .from(notifications)
+          .where(eq(notifications.pushPending, true))
+          .limit(1),
+      () =>
+        this.db.select({ id: chatMessages.id }).from(chatMessages).where(eq(chatMessages.pushPending, true)).limit(1),
+      () =>
+        this.db
+          .select({ id: pushDeliveries.id })
+          .from(pushDeliveries)
+          .where(lte(pushDeliveries.nextAttemptAt, nowIso))
+          .limit(1),
+      () =>
+        this.db
+          .select({ id: pushChatStates.userId })
+          .from(pushChatStates)
+          .where(lte(pushChatStates.flushAt, nowIso))
+          .limit(1),
+    ];
+    for (const read of reads) if ((await read()).length > 0) return true;
+    return false;
   }
 
   /** Ms until the next retry or held chat summary is due; null when nothing waits. */
-  private nextDueIn(now: number): number | null {
-    const delivery = this.db
+  private async nextDueIn(now: number): Promise<number | null> {
+    const [delivery] = await this.db
       .select({ at: pushDeliveries.nextAttemptAt })
       .from(pushDeliveries)
       .where(this.sending.size ? notInArray(pushDeliveries.id, [...this.sending.keys()]) : undefined)
       .orderBy(asc(pushDeliveries.nextAttemptAt))
-      .get()?.at;
-    const held = this.db
+      .limit(1);
+    const [held] = await this.db
       .select({ at: pushChatStates.flushAt })
       .from(pushChatStates)
       .where(isNotNull(pushChatStates.flushAt))
       .orderBy(asc(pushChatStates.flushAt))
-      .get()?.at;
+      .limit(1);
     // With every slot busy, a finishing send wakes the queue for the deliveries.
     const slotFree = this.sending.size < this.settings.concurrency;
-    const times = [slotFree ? delivery : null, held].flatMap((at) => (at ? [Date.parse(at)] : []));
+    const times = [slotFree ? delivery?.at : null, held?.at].flatMap((at) => (at ? [Date.parse(at)] : []));
     return times.length ? Math.max(0, Math.min(...times) - now) : null;
   }
 
   /** Of these people, those who get no push now: their app is open and connected, or it is their quiet hours. */
-  private notNow(userIds: string[], now: number): Set<string> {
-    const visible = this.options.visibleUsers(userIds);
-    const preferences = preferencesOf(this.db, userIds);
+  private async notNow(userIds: string[], now: number): Promise<Set<string>> {
+    const visible = await this.options.visibleUsers(userIds);
+    const preferences = await preferencesOf(this.db, userIds);
     const at = new Date(now);
     return new Set(
       userIds.filter((id) => {
@@ -217,14 +228,13 @@ export class PushQueue {
   }
 
   /** Active subscriptions of these people, by person. */
-  private subscriptionsOf(userIds: string[]): Map<string, string[]> {
-    const rows = inSlices(userIds, (slice) =>
+  private async subscriptionsOf(userIds: string[]): Promise<Map<string, string[]>> {
+    const rows = await inSlices(userIds, (slice) =>
       this.db
         .select({ endpoint: pushSubscriptions.endpoint, userId: pushSubscriptions.userId })
         .from(pushSubscriptions)
         .innerJoin(users, eq(users.id, pushSubscriptions.userId))
-        .where(and(inArray(pushSubscriptions.userId, slice), isNull(users.deactivatedAt)))
-        .all(),
+        .where(and(inArray(pushSubscriptions.userId, slice), isNull(users.deactivatedAt))),
     );
     const byUser = new Map<string, string[]>();
     for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.endpoint]);
@@ -232,7 +242,12 @@ export class PushQueue {
   }
 
   /** Stores one delivery per subscription of each push's person (inside the caller's transaction). */
-  private enqueue(tx: Tx, pushes: NewDelivery[], subscriptions: Map<string, string[]>, now: number): void {
+  private async enqueue(
+    tx: Tx,
+    pushes: NewDelivery[],
+    subscriptions: Map<string, string[]>,
+    now: number,
+  ): Promise<void> {
     const nextAttemptAt = new Date(now).toISOString();
     const rows = pushes.flatMap((push) =>
       (subscriptions.get(push.userId) ?? []).map((endpoint) => ({
@@ -242,19 +257,16 @@ export class PushQueue {
         nextAttemptAt,
       })),
     );
-    for (let i = 0; i < rows.length; i += 100)
-      tx.insert(pushDeliveries)
-        .values(rows.slice(i, i + 100))
-        .run();
+    for (let i = 0; i < rows.length; i += 100) await tx.insert(pushDeliveries).values(rows.slice(i, i + 100));
   }
 
   /** Notifications stored for one person (tasks, direct messages) are pushed one by one. */
   private async expandNotifications(now: number): Promise<boolean> {
-    const rows = this.db.select().from(notifications).where(eq(notifications.pushPending, true)).limit(BATCH).all();
+    const rows = await this.db.select().from(notifications).where(eq(notifications.pushPending, true)).limit(BATCH);
     if (!rows.length) return false;
     const recipients = [...new Set(rows.map((row) => row.recipientId))];
-    const unreachable = this.notNow(recipients, now);
-    const subscriptions = this.subscriptionsOf(recipients.filter((id) => !unreachable.has(id)));
+    const unreachable = await this.notNow(recipients, now);
+    const subscriptions = await this.subscriptionsOf(recipients.filter((id) => !unreachable.has(id)));
     const pushes: NewDelivery[] = rows
       .filter((row) => !unreachable.has(row.recipientId))
       .map((row) => ({
@@ -269,17 +281,17 @@ export class PushQueue {
         },
       }));
     await transaction(this.db, async (tx) => {
-      this.enqueue(tx, pushes, subscriptions, now);
+      await this.enqueue(tx, pushes, subscriptions, now);
       for (let i = 0; i < rows.length; i += 500)
-        tx.update(notifications)
+        await tx
+          .update(notifications)
           .set({ pushPending: false })
           .where(
             inArray(
               notifications.id,
               rows.slice(i, i + 500).map((row) => row.id),
             ),
-          )
-          .run();
+          );
     });
     return rows.length === BATCH;
   }
@@ -312,46 +324,50 @@ export class PushQueue {
    * came at once); otherwise the messages are held and summed up when the window ends.
    */
   private async expandChat(now: number): Promise<boolean> {
-    const messages = this.db
+    const messages = await this.db
       .select()
       .from(chatMessages)
       .where(eq(chatMessages.pushPending, true))
       .orderBy(asc(chatMessages.createdAt))
-      .limit(BATCH)
-      .all();
+      .limit(BATCH);
     if (!messages.length) return false;
     // Nobody has a subscription: nothing to push, whatever the number of messages.
-    if (!this.db.select({ endpoint: pushSubscriptions.endpoint }).from(pushSubscriptions).get()) {
+    const [anySubscription] = await this.db
+      .select({ endpoint: pushSubscriptions.endpoint })
+      .from(pushSubscriptions)
+      .limit(1);
+    if (!anySubscription) {
       await transaction(this.db, async (tx) => {
         await tx.update(chatMessages).set({ pushPending: false }).where(eq(chatMessages.pushPending, true));
       });
       return false;
     }
-    const subscribers = this.db
+    const subscribers = await this.db
       .selectDistinct({ id: users.id, joined: users.createdAt, since: notificationMarkers.chatSince })
       .from(pushSubscriptions)
       .innerJoin(users, eq(users.id, pushSubscriptions.userId))
       .leftJoin(notificationMarkers, eq(notificationMarkers.id, users.id))
-      .where(isNull(users.deactivatedAt))
-      .all();
-    const unreachable = this.notNow(
+      .where(isNull(users.deactivatedAt));
+    const unreachable = await this.notNow(
       subscribers.map((s) => s.id),
       now,
     );
-    const preferences = preferencesOf(
+    const preferences = await preferencesOf(
       this.db,
       subscribers.map((s) => s.id),
     );
     // Only those who take every team chat message as a notice; mentions come as notices of their own.
     const waiting = subscribers.filter((s) => !unreachable.has(s.id) && preferences.get(s.id)?.teamChat === 'all');
     const states = new Map(
-      inSlices(
-        waiting.map((s) => s.id),
-        (slice) => this.db.select().from(pushChatStates).where(inArray(pushChatStates.userId, slice)).all(),
+      (
+        await inSlices(
+          waiting.map((s) => s.id),
+          (slice) => this.db.select().from(pushChatStates).where(inArray(pushChatStates.userId, slice)),
+        )
       ).map((state) => [state.userId, state]),
     );
     const live = messages.filter((m) => m.deletedAt === null);
-    const authors = usersById(
+    const authors = await usersById(
       this.db,
       live.map((m) => m.userId),
     );
@@ -385,21 +401,21 @@ export class PushQueue {
         });
       }
     }
-    const subscriptions = this.subscriptionsOf(pushes.map((push) => push.userId));
+    const subscriptions = await this.subscriptionsOf(pushes.map((push) => push.userId));
     await transaction(this.db, async (tx) => {
-      this.enqueue(tx, pushes, subscriptions, now);
+      await this.enqueue(tx, pushes, subscriptions, now);
       for (const state of stateWrites) {
-        tx.insert(pushChatStates).values(state).onConflictDoUpdate({ target: pushChatStates.userId, set: state }).run();
+        await tx.insert(pushChatStates).values(state).onConflictDoUpdate({ target: pushChatStates.userId, set: state });
       }
-      tx.update(chatMessages)
+      await tx
+        .update(chatMessages)
         .set({ pushPending: false })
         .where(
           inArray(
             chatMessages.id,
             messages.map((m) => m.id),
           ),
-        )
-        .run();
+        );
     });
     return messages.length === BATCH;
   }
@@ -407,23 +423,24 @@ export class PushQueue {
   /** Held team chat messages whose window has ended: one push each person, unless they are in the app now. */
   private async flushHeldChat(now: number): Promise<boolean> {
     const nowIso = new Date(now).toISOString();
-    const due = this.db.select().from(pushChatStates).where(lte(pushChatStates.flushAt, nowIso)).limit(BATCH).all();
+    const due = await this.db.select().from(pushChatStates).where(lte(pushChatStates.flushAt, nowIso)).limit(BATCH);
     if (!due.length) return false;
-    const unreachable = this.notNow(
+    const unreachable = await this.notNow(
       due.map((state) => state.userId),
       now,
     );
     const single = due.flatMap((state) => (state.heldCount === 1 && state.heldMessageId ? [state.heldMessageId] : []));
     const singles = new Map(
-      inSlices(single, (slice) =>
-        this.db
-          .select()
-          .from(chatMessages)
-          .where(and(inArray(chatMessages.id, slice), isNull(chatMessages.deletedAt)))
-          .all(),
+      (
+        await inSlices(single, (slice) =>
+          this.db
+            .select()
+            .from(chatMessages)
+            .where(and(inArray(chatMessages.id, slice), isNull(chatMessages.deletedAt))),
+        )
       ).map((m) => [m.id, m]),
     );
-    const authors = usersById(
+    const authors = await usersById(
       this.db,
       [...singles.values()].map((m) => m.userId),
     );
@@ -436,24 +453,24 @@ export class PushQueue {
         : this.summaryPush(state.heldCount, state.heldMessageId);
       pushes.push({ userId: state.userId, topic: TEAM_CHAT_TAG, payload });
     }
-    const subscriptions = this.subscriptionsOf(pushes.map((push) => push.userId));
+    const subscriptions = await this.subscriptionsOf(pushes.map((push) => push.userId));
     await transaction(this.db, async (tx) => {
-      this.enqueue(tx, pushes, subscriptions, now);
+      await this.enqueue(tx, pushes, subscriptions, now);
       for (const state of due) {
         const sent = pushes.some((push) => push.userId === state.userId);
-        tx.update(pushChatStates)
+        await tx
+          .update(pushChatStates)
           .set({ lastSentAt: sent ? nowIso : state.lastSentAt, heldCount: 0, heldMessageId: null, flushAt: null })
-          .where(eq(pushChatStates.userId, state.userId))
-          .run();
+          .where(eq(pushChatStates.userId, state.userId));
       }
     });
     return due.length === BATCH;
   }
 
-  private sendDue(now: number): void {
+  private async sendDue(now: number): Promise<void> {
     const free = this.settings.concurrency - this.sending.size;
     if (free <= 0) return;
-    const due = this.db
+    const due = await this.db
       .select()
       .from(pushDeliveries)
       .where(
@@ -463,8 +480,9 @@ export class PushQueue {
         ),
       )
       .orderBy(asc(pushDeliveries.nextAttemptAt), asc(pushDeliveries.id))
-      .limit(free)
-      .all();
+      .limit(free);
+    // A stop that came during the read waits only for the sends already started.
+    if (this.stopped) return;
     for (const delivery of due) {
       const sent = this.send(delivery)
         .catch((error: unknown) => this.options.log(error, 'push delivery failed'))
@@ -483,11 +501,10 @@ export class PushQueue {
   }
 
   private async send(delivery: DeliveryRow): Promise<void> {
-    const subscription = this.db
+    const [subscription] = await this.db
       .select()
       .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.endpoint, delivery.endpoint))
-      .get();
+      .where(eq(pushSubscriptions.endpoint, delivery.endpoint));
     if (!subscription) return this.dropDelivery(delivery.id);
     const details = webpush.generateRequestDetails(
       { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },

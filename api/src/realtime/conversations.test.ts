@@ -222,7 +222,7 @@ describe('send-message', () => {
       recordEvents(bobSocket, 'new-message'),
       recordEvents(carolSocket, 'new-message'),
     ];
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     const text = uniqueText('Intruding');
 
     const error = nextEvent(carolSocket, 'error');
@@ -234,7 +234,7 @@ describe('send-message', () => {
     expect(blank).toEqual({ error: { code: 'invalid_input', message: directTexts.empty } });
 
     expect(rowsWithText(text)).toEqual([]);
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
     await sleep(100);
     expect(heard).toEqual([[], [], []]);
   });
@@ -276,7 +276,7 @@ describe('mark-message-read', () => {
     const [aliceSocket, carolSocket] = [await server.connect(alice.token), await server.connect(carol.token)];
     const message = await sendText(alice, aliceBob());
     const reads = recordEvents(aliceSocket, 'message-read');
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const unknown = nextEvent(aliceSocket, 'error');
     aliceSocket.emit('mark-message-read', { conversationId: aliceBob(), messageId: conversationIdFor('x', 'y') });
@@ -288,7 +288,7 @@ describe('mark-message-read', () => {
 
     await sleep(100);
     expect(reads).toEqual([]);
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 });
 

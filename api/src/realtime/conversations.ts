@@ -27,20 +27,23 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
   const { actor } = socket.data;
   const { refuse, guarded, metered } = socketGuards(app, socket);
   /** The conversation a payload names, once the user is known to take part in it. */
-  const participation = (payload: unknown) => {
+  const participation = async (payload: unknown): Promise<string> => {
     const { conversationId } = parseInput(conversationNamedSchema, payload);
-    requireParticipation(app.db, actor, conversationId);
+    await requireParticipation(app.db, actor, conversationId);
     return conversationId;
   };
   socket.on(
     'join-conversations',
-    guarded(() => {
-      void socket.join(listConversationsOf(app.db, actor.id).map((c) => rooms.conversation(c.id)));
+    guarded(async () => {
+      const list = await listConversationsOf(app.db, actor.id);
+      void socket.join(list.map((c) => rooms.conversation(c.id)));
     }),
   );
   socket.on(
     'join-conversation',
-    guarded((payload) => void socket.join(rooms.conversation(participation(payload)))),
+    guarded(async (payload) => {
+      void socket.join(rooms.conversation(await participation(payload)));
+    }),
   );
   socket.on(
     'leave-conversation',
@@ -68,15 +71,15 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
   );
   const typing = (isTyping: boolean) =>
     metered(
-      guarded((payload: unknown) => {
-        const conversationId = participation(payload);
+      guarded(async (payload: unknown) => {
+        const conversationId = await participation(payload);
         const others = socket.to(rooms.conversation(conversationId));
         if (!isTyping) {
           others.emit('stop-typing', { userId: actor.id, conversationId });
           return;
         }
-        const name = app.db.select({ name: users.name }).from(users).where(eq(users.id, actor.id)).get()?.name;
-        others.emit('user-typing', { userId: actor.id, userName: name ?? 'Someone', conversationId });
+        const [user] = await app.db.select({ name: users.name }).from(users).where(eq(users.id, actor.id));
+        others.emit('user-typing', { userId: actor.id, userName: user?.name ?? 'Someone', conversationId });
       }),
     );
   socket.on('typing-start', typing(true));
@@ -86,8 +89,8 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
     metered(
       guarded(async (payload) => {
         const { conversationId, messageId } = parseInput(markReadRefSchema, payload);
-        requireParticipation(app.db, actor, conversationId);
-        const message = app.db
+        await requireParticipation(app.db, actor, conversationId);
+        const [message] = await app.db
           .select({ createdAt: directMessages.createdAt })
           .from(directMessages)
           .where(
@@ -96,8 +99,7 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
               eq(directMessages.conversationId, conversationId),
               isNull(directMessages.deletedAt),
             ),
-          )
-          .get();
+          );
         if (!message) throw new DomainError('message_not_found');
         await runCommand(app.db, app.flush, actor, markReadCommand, {
           conversationId,

@@ -17,7 +17,7 @@ export interface Realtime {
   io: IoServer;
   presence: PresenceTracker;
   /** Sends committed changes to the sockets allowed to see them. */
-  publish(changes: ChangeRef[]): void;
+  publish(changes: ChangeRef[]): Promise<void>;
   /** Emits a committed command's spec event to its rooms. */
   announce(announcement: Announcement): void;
   /** Drops the sockets of ended sessions: one session's (logout), or a user's all but `except` (password change, deactivation). */
@@ -39,8 +39,9 @@ const sessionRoom = (sessionId: string) => `session:${sessionId}`;
  */
 async function adoptTimeZone(app: FastifyInstance, actor: Actor, given: unknown): Promise<void> {
   const timeZone = timeZoneSchema.safeParse(given);
-  if (!timeZone.success || preferencesOf(app.db, [actor.id]).get(actor.id)?.timeZone === timeZone.data) return;
+  if (!timeZone.success) return;
   try {
+    if ((await preferencesOf(app.db, [actor.id])).get(actor.id)?.timeZone === timeZone.data) return;
     await runCommand(app.db, app.flush, actor, setNotificationPreferencesCommand, { timeZone: timeZone.data });
   } catch (error) {
     app.log.error({ err: error }, 'storing the time zone of a device failed');
@@ -58,31 +59,34 @@ export const realtimePlugin = fp(
     });
     const presence = new PresenceTracker(app.db);
 
-    io.use((socket, next) => {
+    const admit = async (socket: IoSocket): Promise<void> => {
       const token: unknown = socket.handshake.auth?.token;
-      try {
-        if (!speaksOurProtocol(socket.handshake.auth?.protocolVersion)) throw new DomainError('client_outdated');
-        const session = app.verifyAccessToken(typeof token === 'string' ? token : undefined);
-        socket.data.actor = session.actor;
-        socket.data.sessionId = session.id;
-        next();
-      } catch (error) {
-        const body =
-          error instanceof DomainError ? error.toBody() : { code: 'unauthenticated', message: 'Unauthorized' };
-        next(Object.assign(new Error(body.message), { data: body }));
-      }
+      if (!speaksOurProtocol(socket.handshake.auth?.protocolVersion)) throw new DomainError('client_outdated');
+      const session = await app.verifyAccessToken(typeof token === 'string' ? token : undefined);
+      socket.data.actor = session.actor;
+      socket.data.sessionId = session.id;
+    };
+    io.use((socket, next) => {
+      admit(socket).then(
+        () => next(),
+        (error: unknown) => {
+          const body =
+            error instanceof DomainError ? error.toBody() : { code: 'unauthenticated', message: 'Unauthorized' };
+          next(Object.assign(new Error(body.message), { data: body }));
+        },
+      );
     });
 
     io.on('connection', (socket: IoSocket) => {
       const { actor, sessionId } = socket.data;
       void socket.join([...principalsOf(actor), sessionRoom(sessionId)]);
-      presence.connect(actor.id, socket.id).then(
-        (first) => {
+      presence
+        .connect(actor.id, socket.id)
+        .then(async (first) => {
           if (first) io.to(rooms.team).emit('user-online', { userId: actor.id });
-          socket.emit('presence.snapshot', { present: presence.present() });
-        },
-        (error: unknown) => app.log.error({ err: error }, 'storing a connection failed'),
-      );
+          socket.emit('presence.snapshot', { present: await presence.present() });
+        })
+        .catch((error: unknown) => app.log.error({ err: error }, 'storing a connection failed'));
       void adoptTimeZone(app, actor, socket.handshake.auth?.timeZone);
 
       const { metered } = socketGuards(app, socket);
@@ -118,7 +122,7 @@ export const realtimePlugin = fp(
      * the later one carries the newest state to the same people (a burst of queued comments on one task sends
      * the task once, not once per comment, each with every comment).
      */
-    const publish = (changes: ChangeRef[]): void => {
+    const publish = async (changes: ChangeRef[]): Promise<void> => {
       const lastOf = new Map(changes.map((ref) => [`${ref.entity}:${ref.id}`, ref]));
       const coveredLater = (ref: ChangeRef): boolean => {
         const last = lastOf.get(`${ref.entity}:${ref.id}`);
@@ -132,7 +136,7 @@ export const realtimePlugin = fp(
         );
       };
       const sent = changes.filter((ref) => !coveredLater(ref));
-      const states = loadCurrent(
+      const states = await loadCurrent(
         app.db,
         sent.filter((ref) => !ref.state),
       );

@@ -40,12 +40,11 @@ export class PresenceTracker {
   }
 
   /** Everyone online or away now, for a socket that has just connected. */
-  present(): { userId: string; status: PresenceStatus }[] {
-    return this.db
+  async present(): Promise<{ userId: string; status: PresenceStatus }[]> {
+    return await this.db
       .select({ userId: users.id, status: users.status })
       .from(users)
-      .where(and(ne(users.status, 'offline'), isNull(users.deactivatedAt)))
-      .all();
+      .where(and(ne(users.status, 'offline'), isNull(users.deactivatedAt)));
   }
 
   /** Stores a status with the time it was seen; returns that time. */

@@ -25,15 +25,15 @@ import type { StoredFile } from './uploads';
 /** Everyone signed in reads the team chat. */
 const CHAT_AUDIENCE = ['team'];
 
-function requireMessage(tx: Tx, id: string): ChatMessage {
-  const message = loadChatMessage(tx, id);
+async function requireMessage(tx: Tx, id: string): Promise<ChatMessage> {
+  const message = await loadChatMessage(tx, id);
   if (!message) throw new DomainError('message_not_found', chatTexts.notFound);
   return message;
 }
 
-function record(ctx: CommandContext, id: string): ChatMessage {
-  const ref = ctx.record({ entity: 'chatMessage', id, op: 'put', audience: CHAT_AUDIENCE });
-  const message = requireMessage(ctx.tx, id);
+async function record(ctx: CommandContext, id: string): Promise<ChatMessage> {
+  const ref = await ctx.record({ entity: 'chatMessage', id, op: 'put', audience: CHAT_AUDIENCE });
+  const message = await requireMessage(ctx.tx, id);
   // The answer's message is what the team hears: it is not read again to be published.
   ref.state = { entity: 'chatMessage', op: 'put', id, data: message };
   return message;
@@ -44,10 +44,13 @@ function record(ctx: CommandContext, id: string): ChatMessage {
  * every other member's notification (derived, see notifications/notices.ts), and web push for it runs in the
  * background queue once it is on disk.
  */
-function sendMessage(ctx: CommandContext, args: { id: string; text: string; files: StoredFile[] }): ChatMessage {
+async function sendMessage(
+  ctx: CommandContext,
+  args: { id: string; text: string; files: StoredFile[] },
+): Promise<ChatMessage> {
   const stamp = ctx.now.toISOString();
   const type = args.files.length ? 'file' : 'text';
-  const { changes } = prepared(ctx.tx, 'chatMessages.insertNew', (handle) =>
+  const inserted = await prepared(ctx.tx, 'chatMessages.insertNew', (handle) =>
     handle
       .insert(chatMessages)
       .values({
@@ -60,24 +63,22 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
         updatedAt: sql.placeholder('stamp'),
       })
       .onConflictDoNothing()
+      .returning({ id: chatMessages.id })
       .prepare(),
-  ).run({ id: args.id, userId: ctx.actor.id, text: args.text, type, stamp });
-  if (changes === 0) return sentBefore(ctx, args);
+  ).execute({ id: args.id, userId: ctx.actor.id, text: args.text, type, stamp });
+  if (inserted.length === 0) return sentBefore(ctx, args);
   if (args.files.length)
-    ctx.tx
-      .insert(chatAttachments)
-      .values(args.files.map((file) => ({ ...file, messageId: args.id })))
-      .run();
-  const ref = ctx.record({ entity: 'chatMessage', id: args.id, op: 'put', audience: CHAT_AUDIENCE });
+    await ctx.tx.insert(chatAttachments).values(args.files.map((file) => ({ ...file, messageId: args.id })));
+  const ref = await ctx.record({ entity: 'chatMessage', id: args.id, op: 'put', audience: CHAT_AUDIENCE });
   // The message was just written: the answer is made from what was written, not read back.
   const message = chatMessageOf(
     { id: args.id, userId: ctx.actor.id, text: args.text, type, createdAt: stamp, edited: false, version: ref.seq },
-    userById(ctx.tx, ctx.actor.id),
+    await userById(ctx.tx, ctx.actor.id),
     args.files.map(chatAttachmentOf),
     [],
   );
   ref.state = { entity: 'chatMessage', op: 'put', id: args.id, data: message };
-  notifyMentions(ctx, mentionableNamedIn(ctx.tx, args.text), {
+  await notifyMentions(ctx, await mentionableNamedIn(ctx.tx, args.text), {
     messageId: args.id,
     text: args.text,
     authorName: message.userName,
@@ -88,14 +89,17 @@ function sendMessage(ctx: CommandContext, args: { id: string; text: string; file
 }
 
 /** A send whose id is taken: the same message sent again (a retry) answers it; anything else is refused. */
-function sentBefore(ctx: CommandContext, args: { id: string; text: string; files: StoredFile[] }): ChatMessage {
-  const existing = prepared(ctx.tx, 'chatMessages.byId', (handle) =>
+async function sentBefore(
+  ctx: CommandContext,
+  args: { id: string; text: string; files: StoredFile[] },
+): Promise<ChatMessage> {
+  const [existing] = await prepared(ctx.tx, 'chatMessages.byId', (handle) =>
     handle
       .select()
       .from(chatMessages)
       .where(eq(chatMessages.id, sql.placeholder('id')))
       .prepare(),
-  ).get({ id: args.id });
+  ).execute({ id: args.id });
   // Security: a client id is accepted once; the same id with other content is refused, never merged.
   if (
     !existing ||
@@ -131,14 +135,13 @@ export const sendChatFilesCommand = defineCommand({
 export const editChatCommand = defineCommand({
   name: 'chat.edit',
   args: editChatArgsSchema,
-  run(ctx, args) {
-    const message = requireMessage(ctx.tx, args.id);
+  async run(ctx, args) {
+    const message = await requireMessage(ctx.tx, args.id);
     if (!canModerateChatMessage(ctx.actor, message)) throw new DomainError('forbidden', chatTexts.notYours);
-    ctx.tx
+    await ctx.tx
       .update(chatMessages)
       .set({ text: args.text, edited: true, updatedAt: ctx.now.toISOString() })
-      .where(eq(chatMessages.id, args.id))
-      .run();
+      .where(eq(chatMessages.id, args.id));
     return record(ctx, args.id);
   },
 });
@@ -147,12 +150,12 @@ export const editChatCommand = defineCommand({
 export const deleteChatCommand = defineCommand({
   name: 'chat.delete',
   args: deleteChatArgsSchema,
-  run(ctx, args) {
-    const message = requireMessage(ctx.tx, args.id);
+  async run(ctx, args) {
+    const message = await requireMessage(ctx.tx, args.id);
     if (!canModerateChatMessage(ctx.actor, message)) throw new DomainError('forbidden', chatTexts.notYours);
-    ctx.tx.update(chatMessages).set({ deletedAt: ctx.now.toISOString() }).where(eq(chatMessages.id, args.id)).run();
-    dropReactions(ctx.tx, chatReactions, args.id);
-    ctx.record({ entity: 'chatMessage', id: args.id, op: 'delete', audience: CHAT_AUDIENCE });
+    await ctx.tx.update(chatMessages).set({ deletedAt: ctx.now.toISOString() }).where(eq(chatMessages.id, args.id));
+    await dropReactions(ctx.tx, chatReactions, args.id);
+    await ctx.record({ entity: 'chatMessage', id: args.id, op: 'delete', audience: CHAT_AUDIENCE });
     return { id: args.id };
   },
 });
@@ -165,9 +168,9 @@ export const deleteChatCommand = defineCommand({
 export const reactChatCommand = defineCommand({
   name: 'chat.react',
   args: reactChatArgsSchema,
-  run(ctx, args) {
-    const message = requireMessage(ctx.tx, args.id);
-    const changed = setReaction(ctx.tx, chatReactions, {
+  async run(ctx, args) {
+    const message = await requireMessage(ctx.tx, args.id);
+    const changed = await setReaction(ctx.tx, chatReactions, {
       messageId: args.id,
       userId: ctx.actor.id,
       emoji: args.emoji,

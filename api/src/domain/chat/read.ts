@@ -10,24 +10,24 @@ import { toAttachment, type StoredFile } from './uploads';
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
 
 /** Messages with their authors, attachments and reactions, as the wire carries them. */
-function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): ChatMessage[] {
+async function toChatMessages(db: Db | Tx, rows: ChatMessageRow[]): Promise<ChatMessage[]> {
   if (rows.length === 0) return [];
   // Only these messages' authors: the directory may hold thousands of people.
-  const authors = usersById(
+  const authors = await usersById(
     db,
     rows.map((row) => row.userId),
   );
   const files = new Map<string, ChatMessage['attachments']>();
   // Only messages with files have attachment rows (type 'file').
   const withFiles = rows.filter((row) => row.type === 'file').map((row) => row.id);
-  for (const file of inSlices(withFiles, (slice) =>
-    db.select().from(chatAttachments).where(inArray(chatAttachments.messageId, slice)).all(),
+  for (const file of await inSlices(withFiles, (slice) =>
+    db.select().from(chatAttachments).where(inArray(chatAttachments.messageId, slice)),
   )) {
     const list = files.get(file.messageId) ?? [];
     list.push(chatAttachmentOf(file));
     files.set(file.messageId, list);
   }
-  const reactions = reactionsByMessage(
+  const reactions = await reactionsByMessage(
     db,
     chatReactions,
     rows.map((row) => row.id),
@@ -69,27 +69,26 @@ export function chatMessageOf(
 const live = isNull(chatMessages.deletedAt);
 
 /** The message with this id if it still exists: the query every send and edit answers with, prepared. */
-export function loadChatMessage(db: Db | Tx, id: string): ChatMessage | undefined {
-  const row = prepared(db, 'chatMessages.liveById', (handle) =>
+export async function loadChatMessage(db: Db | Tx, id: string): Promise<ChatMessage | undefined> {
+  const [row] = await prepared(db, 'chatMessages.liveById', (handle) =>
     handle
       .select()
       .from(chatMessages)
       .where(and(live, eq(chatMessages.id, sql.placeholder('id'))))
       .prepare(),
-  ).get({ id });
-  return row ? toChatMessages(db, [row])[0] : undefined;
+  ).execute({ id });
+  return row ? (await toChatMessages(db, [row]))[0] : undefined;
 }
 
 /** The messages with these ids that still exist. */
-export function loadChatMessages(db: Db | Tx, ids: string[]): ChatMessage[] {
+export async function loadChatMessages(db: Db | Tx, ids: string[]): Promise<ChatMessage[]> {
   const rows: ChatMessageRow[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     rows.push(
-      ...db
+      ...(await db
         .select()
         .from(chatMessages)
-        .where(and(live, inArray(chatMessages.id, ids.slice(i, i + 500))))
-        .all(),
+        .where(and(live, inArray(chatMessages.id, ids.slice(i, i + 500))))),
     );
   }
   return toChatMessages(db, rows);
@@ -99,17 +98,16 @@ export function loadChatMessages(db: Db | Tx, ids: string[]): ChatMessage[] {
  * A page of the team room: the newest `limit` live messages before the message `before` (or the newest of all),
  * oldest first, and the id to ask for the page before it (null: no older message).
  */
-export function listChatMessagePage(
+export async function listChatMessagePage(
   db: Db | Tx,
   { before, limit }: { before?: string | undefined; limit: number },
-): { messages: ChatMessage[]; nextBefore: string | null } {
-  const from = before
-    ? db
+): Promise<{ messages: ChatMessage[]; nextBefore: string | null }> {
+  const [from] = before
+    ? await db
         .select({ createdAt: chatMessages.createdAt, id: chatMessages.id })
         .from(chatMessages)
         .where(eq(chatMessages.id, before))
-        .get()
-    : undefined;
+    : [];
   // An unknown `before` names nothing older: the page is empty rather than the newest again.
   if (before && !from) return { messages: [], nextBefore: null };
   const older = from
@@ -118,16 +116,15 @@ export function listChatMessagePage(
         and(eq(chatMessages.createdAt, from.createdAt), lt(chatMessages.id, from.id)),
       )
     : undefined;
-  const rows = db
+  const rows = await db
     .select()
     .from(chatMessages)
     .where(and(live, older))
     .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-    .limit(limit + 1)
-    .all();
+    .limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
-    messages: toChatMessages(db, page.reverse()),
+    messages: await toChatMessages(db, page.reverse()),
     nextBefore: rows.length > limit ? (page[0]?.id ?? null) : null,
   };
 }

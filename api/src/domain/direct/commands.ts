@@ -34,17 +34,20 @@ const audienceOf = (row: Pick<ConversationRow, 'userA' | 'userB'>): string[] => 
 ];
 
 /** The conversation, if the actor takes part in it: 404 when it does not exist, 403 when it is someone else's. */
-export function requireParticipation(db: Db | Tx, actor: Actor, id: string): ConversationRow {
-  const row = conversationRow(db, id);
+export async function requireParticipation(db: Db | Tx, actor: Actor, id: string): Promise<ConversationRow> {
+  const row = await conversationRow(db, id);
   if (!row) throw new DomainError('not_found', directTexts.conversationNotFound);
   if (!isParticipant(row, actor.id)) throw new DomainError('forbidden', directTexts.notParticipant);
   return row;
 }
 
 /** Records the conversation's change; it is read once, for the answer and the live change alike. */
-function recordConversation(ctx: CommandContext, row: Pick<ConversationRow, 'id' | 'userA' | 'userB'>): Conversation {
-  const ref = ctx.record({ entity: 'conversation', id: row.id, op: 'put', audience: audienceOf(row) });
-  const [conversation] = loadConversations(ctx.tx, [row.id]);
+async function recordConversation(
+  ctx: CommandContext,
+  row: Pick<ConversationRow, 'id' | 'userA' | 'userB'>,
+): Promise<Conversation> {
+  const ref = await ctx.record({ entity: 'conversation', id: row.id, op: 'put', audience: audienceOf(row) });
+  const [conversation] = await loadConversations(ctx.tx, [row.id]);
   if (!conversation) throw new Error(`conversation ${row.id} vanished inside its transaction`);
   ref.state = { entity: 'conversation', op: 'put', id: row.id, data: conversation };
   return conversation;
@@ -54,37 +57,36 @@ function recordConversation(ctx: CommandContext, row: Pick<ConversationRow, 'id'
 export const startConversationCommand = defineCommand({
   name: 'dm.start',
   args: startConversationArgsSchema,
-  run(ctx, { recipientId }) {
+  async run(ctx, { recipientId }) {
     if (recipientId === ctx.actor.id) throw new DomainError('invalid_input', directTexts.self);
-    const recipient = ctx.tx
+    const [recipient] = await ctx.tx
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.id, recipientId), isNull(users.deactivatedAt)))
-      .get();
+      .where(and(eq(users.id, recipientId), isNull(users.deactivatedAt)));
     if (!recipient) throw new DomainError('user_not_found');
     const id = conversationIdFor(ctx.actor.id, recipientId);
-    const [existing] = loadConversations(ctx.tx, [id]);
+    const [existing] = await loadConversations(ctx.tx, [id]);
     if (existing) return { conversation: existing, created: false };
     const [userA, userB] = [ctx.actor.id, recipientId].sort() as [string, string];
     const row = { id, userA, userB, createdAt: ctx.now.toISOString() };
-    ctx.tx.insert(conversations).values(row).run();
-    return { conversation: recordConversation(ctx, row), created: true };
+    await ctx.tx.insert(conversations).values(row);
+    return { conversation: await recordConversation(ctx, row), created: true };
   },
 });
 
 /** Both ways a message is sent: the sender is the caller; the other participant is notified. */
-function sendMessage(
+async function sendMessage(
   ctx: CommandContext,
   args: { id: string; conversationId: string; text: string; files: StoredFile[] },
-): DirectMessage {
-  const conversation = requireParticipation(ctx.tx, ctx.actor, args.conversationId);
-  const existing = prepared(ctx.tx, 'directMessages.byId', (handle) =>
+): Promise<DirectMessage> {
+  const conversation = await requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+  const [existing] = await prepared(ctx.tx, 'directMessages.byId', (handle) =>
     handle
       .select()
       .from(directMessages)
       .where(eq(directMessages.id, sql.placeholder('id')))
       .prepare(),
-  ).get({ id: args.id });
+  ).execute({ id: args.id });
   if (existing) {
     // Security: a client id is accepted once; the same id with other content is refused, never merged.
     const same =
@@ -94,11 +96,11 @@ function sendMessage(
       !existing.deletedAt &&
       !args.files.length;
     if (!same) throw new DomainError('duplicate_id');
-    const [message] = loadDirectMessages(ctx.tx, [args.id]);
+    const [message] = await loadDirectMessages(ctx.tx, [args.id]);
     if (message) return message;
   }
   const stamp = ctx.now.toISOString();
-  prepared(ctx.tx, 'directMessages.insert', (handle) =>
+  await prepared(ctx.tx, 'directMessages.insert', (handle) =>
     handle
       .insert(directMessages)
       .values({
@@ -109,7 +111,7 @@ function sendMessage(
         createdAt: sql.placeholder('createdAt'),
       })
       .prepare(),
-  ).run({
+  ).execute({
     id: args.id,
     conversationId: args.conversationId,
     senderId: ctx.actor.id,
@@ -117,30 +119,26 @@ function sendMessage(
     createdAt: stamp,
   });
   if (args.files.length)
-    ctx.tx
-      .insert(directAttachments)
-      .values(args.files.map((file) => ({ ...file, messageId: args.id })))
-      .run();
+    await ctx.tx.insert(directAttachments).values(args.files.map((file) => ({ ...file, messageId: args.id })));
   // Whoever writes has read what had arrived when they wrote (an offline write: its time on the device).
   const senderIsA = conversation.userA === ctx.actor.id;
   const readBefore = senderIsA ? conversation.userAReadAt : conversation.userBReadAt;
   const wroteAt = ctx.madeAt.toISOString();
   const senderRead =
     readBefore !== null && readBefore >= wroteAt ? {} : senderIsA ? { userAReadAt: wroteAt } : { userBReadAt: wroteAt };
-  ctx.tx
+  await ctx.tx
     .update(conversations)
     .set({ lastMessageId: args.id, lastMessageAt: stamp, ...senderRead })
-    .where(eq(conversations.id, args.conversationId))
-    .run();
-  const ref = ctx.record({ entity: 'directMessage', id: args.id, op: 'put', audience: audienceOf(conversation) });
-  recordConversation(ctx, conversation);
-  const [message] = loadDirectMessages(ctx.tx, [args.id]);
+    .where(eq(conversations.id, args.conversationId));
+  const ref = await ctx.record({ entity: 'directMessage', id: args.id, op: 'put', audience: audienceOf(conversation) });
+  await recordConversation(ctx, conversation);
+  const [message] = await loadDirectMessages(ctx.tx, [args.id]);
   if (!message) throw new Error(`direct message ${args.id} vanished inside its transaction`);
   ref.state = { entity: 'directMessage', op: 'put', id: args.id, data: message };
 
   const recipientId = conversation.userA === ctx.actor.id ? conversation.userB : conversation.userA;
   const senderName = message.sender.name;
-  notify(ctx, [
+  await notify(ctx, [
     {
       recipientId,
       senderId: ctx.actor.id,
@@ -158,14 +156,13 @@ function sendMessage(
     },
   ]);
   // Only the conversation's other participant can be mentioned in it.
-  const recipient = args.text.includes('@')
-    ? ctx.tx
+  const [recipient] = args.text.includes('@')
+    ? await ctx.tx
         .select({ id: users.id, name: users.name })
         .from(users)
         .where(and(eq(users.id, recipientId), isNull(users.deactivatedAt)))
-        .get()
-    : undefined;
-  notifyMentions(ctx, recipient ? [recipient] : [], {
+    : [];
+  await notifyMentions(ctx, recipient ? [recipient] : [], {
     messageId: args.id,
     text: args.text,
     authorName: senderName,
@@ -203,9 +200,9 @@ export const sendDirectFilesCommand = defineCommand({
 export const deleteDirectCommand = defineCommand({
   name: 'dm.delete',
   args: deleteDirectArgsSchema,
-  run(ctx, args) {
-    const conversation = requireParticipation(ctx.tx, ctx.actor, args.conversationId);
-    const message = ctx.tx
+  async run(ctx, args) {
+    const conversation = await requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+    const [message] = await ctx.tx
       .select()
       .from(directMessages)
       .where(
@@ -214,16 +211,15 @@ export const deleteDirectCommand = defineCommand({
           eq(directMessages.conversationId, args.conversationId),
           isNull(directMessages.deletedAt),
         ),
-      )
-      .get();
+      );
     if (!message) throw new DomainError('message_not_found');
     if (message.senderId !== ctx.actor.id) throw new DomainError('forbidden', directTexts.notYours);
-    ctx.tx.update(directMessages).set({ deletedAt: ctx.now.toISOString() }).where(eq(directMessages.id, args.id)).run();
-    dropReactions(ctx.tx, directReactions, args.id);
-    ctx.record({ entity: 'directMessage', id: args.id, op: 'delete', audience: audienceOf(conversation) });
+    await ctx.tx.update(directMessages).set({ deletedAt: ctx.now.toISOString() }).where(eq(directMessages.id, args.id));
+    await dropReactions(ctx.tx, directReactions, args.id);
+    await ctx.record({ entity: 'directMessage', id: args.id, op: 'delete', audience: audienceOf(conversation) });
     if (conversation.lastMessageId === args.id) {
-      ctx.tx.update(conversations).set({ lastMessageId: null }).where(eq(conversations.id, conversation.id)).run();
-      recordConversation(ctx, conversation);
+      await ctx.tx.update(conversations).set({ lastMessageId: null }).where(eq(conversations.id, conversation.id));
+      await recordConversation(ctx, conversation);
     }
     ctx.announce({
       to: audienceOf(conversation),
@@ -241,20 +237,19 @@ export const deleteDirectCommand = defineCommand({
 export const markReadCommand = defineCommand({
   name: 'dm.markRead',
   args: markReadArgsSchema.extend({ messageId: idSchema.optional() }),
-  run(ctx, args) {
-    const conversation = requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+  async run(ctx, args) {
+    const conversation = await requireParticipation(ctx.tx, ctx.actor, args.conversationId);
     const now = ctx.now.toISOString();
     const through = args.through ? new Date(args.through).toISOString() : now;
     const readAt = through < now ? through : now;
     const isA = conversation.userA === ctx.actor.id;
     const current = isA ? conversation.userAReadAt : conversation.userBReadAt;
     if (current !== null && current >= readAt) return { conversationId: conversation.id, readAt: current };
-    ctx.tx
+    await ctx.tx
       .update(conversations)
       .set(isA ? { userAReadAt: readAt } : { userBReadAt: readAt })
-      .where(eq(conversations.id, conversation.id))
-      .run();
-    recordConversation(ctx, conversation);
+      .where(eq(conversations.id, conversation.id));
+    await recordConversation(ctx, conversation);
     ctx.announce({
       to: audienceOf(conversation),
       event: 'message-read',
@@ -272,12 +267,12 @@ export const markReadCommand = defineCommand({
 export const reactDirectCommand = defineCommand({
   name: 'dm.react',
   args: reactDirectArgsSchema,
-  run(ctx, args) {
+  async run(ctx, args) {
     // Security: participation first, so someone else's conversation tells nothing about its messages.
-    const conversation = requireParticipation(ctx.tx, ctx.actor, args.conversationId);
-    const [message] = loadDirectMessages(ctx.tx, [args.id]);
+    const conversation = await requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+    const [message] = await loadDirectMessages(ctx.tx, [args.id]);
     if (!message || message.conversationId !== conversation.id) throw new DomainError('message_not_found');
-    const changed = setReaction(ctx.tx, directReactions, {
+    const changed = await setReaction(ctx.tx, directReactions, {
       messageId: args.id,
       userId: ctx.actor.id,
       emoji: args.emoji,
@@ -285,8 +280,8 @@ export const reactDirectCommand = defineCommand({
       at: ctx.now.toISOString(),
     });
     if (!changed) return message;
-    ctx.record({ entity: 'directMessage', id: args.id, op: 'put', audience: audienceOf(conversation) });
-    const [reacted] = loadDirectMessages(ctx.tx, [args.id]);
+    await ctx.record({ entity: 'directMessage', id: args.id, op: 'put', audience: audienceOf(conversation) });
+    const [reacted] = await loadDirectMessages(ctx.tx, [args.id]);
     if (!reacted) throw new Error(`direct message ${args.id} vanished inside its transaction`);
     return reacted;
   },

@@ -45,20 +45,21 @@ const reads = (db: Db | Tx) =>
   }));
 
 /** Messages as the wire carries them, with sender, participants and attachments, but not reactions. */
-function toMessageBodies(db: Db | Tx, rows: MessageRow[]): MessageBody[] {
+async function toMessageBodies(db: Db | Tx, rows: MessageRow[]): Promise<MessageBody[]> {
   if (rows.length === 0) return [];
   const read = reads(db);
   const pairs = new Map(
-    read.pairs
-      .all(idsParam(new Set(rows.map((row) => row.conversationId))))
-      .map((pair) => [pair.id, [pair.userA, pair.userB]]),
+    (await read.pairs.execute(idsParam(new Set(rows.map((row) => row.conversationId))))).map((pair) => [
+      pair.id,
+      [pair.userA, pair.userB],
+    ]),
   );
-  const senders = usersById(
+  const senders = await usersById(
     db,
     rows.map((row) => row.senderId),
   );
   const files = new Map<string, DirectMessage['attachments']>();
-  for (const file of read.attachments.all(idsParam(rows.map((row) => row.id)))) {
+  for (const file of await read.attachments.execute(idsParam(rows.map((row) => row.id)))) {
     const list = files.get(file.messageId) ?? [];
     list.push(toAttachment(file, directAttachmentUrl(file.filename)));
     files.set(file.messageId, list);
@@ -81,41 +82,40 @@ function toMessageBodies(db: Db | Tx, rows: MessageRow[]): MessageBody[] {
 }
 
 /** Messages as the wire carries them, with their reactions. */
-function toDirectMessages(db: Db | Tx, rows: MessageRow[]): DirectMessage[] {
-  const reactions = reactionsByMessage(
+async function toDirectMessages(db: Db | Tx, rows: MessageRow[]): Promise<DirectMessage[]> {
+  const reactions = await reactionsByMessage(
     db,
     directReactions,
     rows.map((row) => row.id),
   );
-  return toMessageBodies(db, rows).map((message) => ({ ...message, reactions: reactions.get(message.id) ?? [] }));
+  return (await toMessageBodies(db, rows)).map((message) => ({
+    ...message,
+    reactions: reactions.get(message.id) ?? [],
+  }));
 }
 
 const live = isNull(directMessages.deletedAt);
 
-const liveRows = (db: Db | Tx, ids: string[]): MessageRow[] =>
-  ids.length === 0 ? [] : reads(db).liveMessages.all(idsParam(ids));
+const liveRows = async (db: Db | Tx, ids: string[]): Promise<MessageRow[]> =>
+  ids.length === 0 ? [] : await reads(db).liveMessages.execute(idsParam(ids));
 
 /** The messages with these ids that still exist. */
-export function loadDirectMessages(db: Db | Tx, ids: string[]): DirectMessage[] {
-  return toDirectMessages(db, liveRows(db, ids));
+export async function loadDirectMessages(db: Db | Tx, ids: string[]): Promise<DirectMessage[]> {
+  return toDirectMessages(db, await liveRows(db, ids));
 }
 
 /** Conversations as the wire carries them, with participants and the last message. */
-export function toConversations(db: Db | Tx, rows: ConversationRow[]): Conversation[] {
+export async function toConversations(db: Db | Tx, rows: ConversationRow[]): Promise<Conversation[]> {
   if (rows.length === 0) return [];
-  const people = usersById(
+  const people = await usersById(
     db,
     rows.flatMap((row) => [row.userA, row.userB]),
   );
-  const lastMessages = new Map(
-    toMessageBodies(
-      db,
-      liveRows(
-        db,
-        rows.flatMap((row) => (row.lastMessageId ? [row.lastMessageId] : [])),
-      ),
-    ).map((message) => [message.id, message]),
+  const lastRows = await liveRows(
+    db,
+    rows.flatMap((row) => (row.lastMessageId ? [row.lastMessageId] : [])),
   );
+  const lastMessages = new Map((await toMessageBodies(db, lastRows)).map((message) => [message.id, message]));
   const participant = (id: string, lastReadAt: string | null) => {
     const user = people.get(id);
     return {
@@ -138,12 +138,14 @@ export function toConversations(db: Db | Tx, rows: ConversationRow[]): Conversat
   }));
 }
 
-export function loadConversations(db: Db | Tx, ids: string[]): Conversation[] {
-  return toConversations(db, reads(db).conversations.all(idsParam(ids)));
+export async function loadConversations(db: Db | Tx, ids: string[]): Promise<Conversation[]> {
+  return toConversations(db, await reads(db).conversations.execute(idsParam(ids)));
 }
 
-export const conversationRow = (db: Db | Tx, id: string): ConversationRow | undefined =>
-  reads(db).conversation.get({ id });
+export const conversationRow = async (db: Db | Tx, id: string): Promise<ConversationRow | undefined> => {
+  const [row] = await reads(db).conversation.execute({ id });
+  return row;
+};
 
 export const isParticipant = (row: Pick<ConversationRow, 'userA' | 'userB'>, userId: string): boolean =>
   row.userA === userId || row.userB === userId;
@@ -152,51 +154,44 @@ export const isParticipant = (row: Pick<ConversationRow, 'userA' | 'userB'>, use
 export const involving = (userId: string) => or(eq(conversations.userA, userId), eq(conversations.userB, userId));
 
 /** Every conversation of a user, the most recently active first. */
-export function listConversationsOf(db: Db | Tx, userId: string): Conversation[] {
-  return toConversations(
-    db,
-    db
-      .select()
-      .from(conversations)
-      .where(involving(userId))
-      .orderBy(desc(sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`))
-      .all(),
-  );
+export async function listConversationsOf(db: Db | Tx, userId: string): Promise<Conversation[]> {
+  const rows = await db
+    .select()
+    .from(conversations)
+    .where(involving(userId))
+    .orderBy(desc(sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`));
+  return toConversations(db, rows);
 }
 
 /** The caller's conversations with their unread counts, counted in one query. */
-export function conversationsForViewer(db: Db | Tx, userId: string): ConversationForViewer[] {
-  const list = listConversationsOf(db, userId);
-  const counts = new Map(
-    db
-      .select({ id: directMessages.conversationId, unread: sql<number>`count(*)` })
-      .from(directMessages)
-      .innerJoin(conversations, eq(conversations.id, directMessages.conversationId))
-      .where(
-        and(
-          involving(userId),
-          live,
-          ne(directMessages.senderId, userId),
-          gt(
-            directMessages.createdAt,
-            sql`coalesce(case when ${conversations.userA} = ${userId} then ${conversations.userAReadAt} else ${conversations.userBReadAt} end, '')`,
-          ),
+export async function conversationsForViewer(db: Db | Tx, userId: string): Promise<ConversationForViewer[]> {
+  const list = await listConversationsOf(db, userId);
+  const unread = await db
+    .select({ id: directMessages.conversationId, unread: sql<number>`count(*)` })
+    .from(directMessages)
+    .innerJoin(conversations, eq(conversations.id, directMessages.conversationId))
+    .where(
+      and(
+        involving(userId),
+        live,
+        ne(directMessages.senderId, userId),
+        gt(
+          directMessages.createdAt,
+          sql`coalesce(case when ${conversations.userA} = ${userId} then ${conversations.userAReadAt} else ${conversations.userBReadAt} end, '')`,
         ),
-      )
-      .groupBy(directMessages.conversationId)
-      .all()
-      .map((row) => [row.id, row.unread]),
-  );
+      ),
+    )
+    .groupBy(directMessages.conversationId);
+  const counts = new Map(unread.map((row) => [row.id, row.unread]));
   return list.map((conversation) => ({ ...conversation, unreadCount: counts.get(conversation.id) ?? 0 }));
 }
 
 /** The messages of one conversation, oldest first, with their read records. */
-export function conversationMessages(db: Db | Tx, conversation: Conversation): DirectMessageWithReads[] {
-  const rows = db
+export async function conversationMessages(db: Db | Tx, conversation: Conversation): Promise<DirectMessageWithReads[]> {
+  const rows = await db
     .select()
     .from(directMessages)
     .where(and(live, eq(directMessages.conversationId, conversation.id)))
-    .orderBy(asc(directMessages.createdAt), asc(directMessages.id))
-    .all();
-  return toDirectMessages(db, rows).map((message) => ({ ...message, readBy: readByOf(message, conversation) }));
+    .orderBy(asc(directMessages.createdAt), asc(directMessages.id));
+  return (await toDirectMessages(db, rows)).map((message) => ({ ...message, readBy: readByOf(message, conversation) }));
 }

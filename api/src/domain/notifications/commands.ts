@@ -7,6 +7,7 @@ import {
   readByMarker,
   sendNotificationArgsSchema,
   type Notification,
+  type NotificationMarker,
 } from '@office/sync-protocol';
 import { chatNoticeReads, notificationMarkers, notifications, users } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
@@ -16,8 +17,8 @@ import { DIRECT_NOTICE_CUT, notify } from './notify';
 import { ensureMarkerRow, findChatNotice, markerOf, storedNoticesOf, unreadCount } from './notices';
 
 /** The caller's read marker changed: their devices hear it (one change, whatever it covers). */
-function recordMarker(ctx: CommandContext): void {
-  ctx.record({ entity: 'notificationMarker', id: ctx.actor.id, op: 'put', audience: [`user:${ctx.actor.id}`] });
+async function recordMarker(ctx: CommandContext): Promise<void> {
+  await ctx.record({ entity: 'notificationMarker', id: ctx.actor.id, op: 'put', audience: [`user:${ctx.actor.id}`] });
 }
 
 /**
@@ -29,29 +30,27 @@ function recordMarker(ctx: CommandContext): void {
 export const sendNotificationCommand = defineCommand({
   name: 'notification.send',
   args: sendNotificationArgsSchema,
-  run(ctx, { recipient, data }): { notification: Notification | null; created: boolean } {
-    const conversation = conversationRow(ctx.tx, data.conversationId);
+  async run(ctx, { recipient, data }): Promise<{ notification: Notification | null; created: boolean }> {
+    const conversation = await conversationRow(ctx.tx, data.conversationId);
     if (!conversation || !isParticipant(conversation, ctx.actor.id)) throw new DomainError('message_not_found');
-    const [message] = loadDirectMessages(ctx.tx, [data.messageId]);
+    const [message] = await loadDirectMessages(ctx.tx, [data.messageId]);
     if (!message || message.conversationId !== conversation.id) throw new DomainError('message_not_found');
     if (message.sender.id !== ctx.actor.id) throw new DomainError('forbidden', notificationTexts.notYourMessage);
     const other = conversation.userA === ctx.actor.id ? conversation.userB : conversation.userA;
     if (recipient !== other) throw new DomainError('forbidden', notificationTexts.notTheRecipient);
-    const active = ctx.tx
+    const [active] = await ctx.tx
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.id, other), isNull(users.deactivatedAt)))
-      .get();
+      .where(and(eq(users.id, other), isNull(users.deactivatedAt)));
     if (!active) throw new DomainError('user_not_found', 'The recipient does not exist.');
 
-    const marker = markerOf(ctx.tx, other);
-    const existing = ctx.tx
+    const marker = await markerOf(ctx.tx, other);
+    const [existing] = await ctx.tx
       .select()
       .from(notifications)
-      .where(and(eq(notifications.recipientId, other), eq(notifications.messageId, message.id)))
-      .get();
-    if (existing) return { notification: noticeOf(ctx, marker, existing), created: false };
-    const [id] = notify(ctx, [
+      .where(and(eq(notifications.recipientId, other), eq(notifications.messageId, message.id)));
+    if (existing) return { notification: await noticeOf(ctx, marker, existing), created: false };
+    const [id] = await notify(ctx, [
       {
         recipientId: other,
         senderId: ctx.actor.id,
@@ -70,18 +69,18 @@ export const sendNotificationCommand = defineCommand({
     ]);
     // The recipient turned direct message notices off: there is none to answer with.
     if (!id) return { notification: null, created: false };
-    const row = ctx.tx.select().from(notifications).where(eq(notifications.id, id)).get();
+    const [row] = await ctx.tx.select().from(notifications).where(eq(notifications.id, id));
     if (!row) throw new Error('notification insert returned nothing');
-    return { notification: noticeOf(ctx, marker, row), created: true };
+    return { notification: await noticeOf(ctx, marker, row), created: true };
   },
 });
 
-function noticeOf(
+async function noticeOf(
   ctx: CommandContext,
-  marker: ReturnType<typeof markerOf>,
+  marker: NotificationMarker,
   row: typeof notifications.$inferSelect,
-): Notification {
-  const [notification] = storedNoticesOf(ctx.tx, marker, [row]);
+): Promise<Notification> {
+  const [notification] = await storedNoticesOf(ctx.tx, marker, [row]);
   if (!notification) throw new Error('notification serialization returned nothing');
   return notification;
 }
@@ -93,26 +92,26 @@ function noticeOf(
 export const markNotificationReadCommand = defineCommand({
   name: 'notification.markRead',
   args: markNotificationReadArgsSchema,
-  run(ctx, { id }): Notification {
-    const marker = markerOf(ctx.tx, ctx.actor.id);
-    const row = ctx.tx
+  async run(ctx, { id }): Promise<Notification> {
+    const marker = await markerOf(ctx.tx, ctx.actor.id);
+    const [row] = await ctx.tx
       .select()
       .from(notifications)
-      .where(and(eq(notifications.id, id), eq(notifications.recipientId, ctx.actor.id)))
-      .get();
+      .where(and(eq(notifications.id, id), eq(notifications.recipientId, ctx.actor.id)));
     if (row) {
       if (row.readAt === null && !readByMarker(marker, row.createdAt)) {
-        ctx.tx.update(notifications).set({ readAt: ctx.now.toISOString() }).where(eq(notifications.id, id)).run();
-        ctx.record({ entity: 'notification', id, op: 'put', audience: [`user:${ctx.actor.id}`] });
-        return noticeOf(ctx, marker, ctx.tx.select().from(notifications).where(eq(notifications.id, id)).get() ?? row);
+        await ctx.tx.update(notifications).set({ readAt: ctx.now.toISOString() }).where(eq(notifications.id, id));
+        await ctx.record({ entity: 'notification', id, op: 'put', audience: [`user:${ctx.actor.id}`] });
+        const [updated] = await ctx.tx.select().from(notifications).where(eq(notifications.id, id));
+        return noticeOf(ctx, marker, updated ?? row);
       }
       return noticeOf(ctx, marker, row);
     }
-    const notice = findChatNotice(ctx.tx, marker, id);
+    const notice = await findChatNotice(ctx.tx, marker, id);
     if (!notice) throw new DomainError('not_found', 'Notification not found.');
     if (notice.read) return notice;
-    ensureMarkerRow(ctx.tx, ctx.actor.id);
-    ctx.tx
+    await ensureMarkerRow(ctx.tx, ctx.actor.id);
+    await ctx.tx
       .insert(chatNoticeReads)
       .values({
         userId: ctx.actor.id,
@@ -120,9 +119,8 @@ export const markNotificationReadCommand = defineCommand({
         messageCreatedAt: notice.createdAt,
         readAt: ctx.now.toISOString(),
       })
-      .onConflictDoNothing()
-      .run();
-    recordMarker(ctx);
+      .onConflictDoNothing();
+    await recordMarker(ctx);
     return { ...notice, read: true };
   },
 });
@@ -135,29 +133,27 @@ export const markNotificationReadCommand = defineCommand({
 export const markAllNotificationsReadCommand = defineCommand({
   name: 'notification.markAllRead',
   args: markAllNotificationsReadArgsSchema,
-  run(ctx, { through }) {
+  async run(ctx, { through }) {
     const now = ctx.now.toISOString();
     const asked = through ? new Date(through).toISOString() : now;
     const bound = asked < now ? asked : now;
-    const marker = markerOf(ctx.tx, ctx.actor.id);
+    const marker = await markerOf(ctx.tx, ctx.actor.id);
     if (readByMarker(marker, bound)) return { marked: 0 };
-    const unread = unreadCount(ctx.tx, marker);
+    const unread = await unreadCount(ctx.tx, marker);
     const moved = { ...marker, readThrough: bound };
-    const marked = unread - unreadCount(ctx.tx, moved);
+    const marked = unread - (await unreadCount(ctx.tx, moved));
     // The marker moves even when it newly covers nothing: the device moved its own copy, and only a change of
     // the server's row brings the two back to one value.
-    ensureMarkerRow(ctx.tx, ctx.actor.id);
-    ctx.tx
+    await ensureMarkerRow(ctx.tx, ctx.actor.id);
+    await ctx.tx
       .update(notificationMarkers)
       .set({ readThrough: bound })
-      .where(eq(notificationMarkers.id, ctx.actor.id))
-      .run();
+      .where(eq(notificationMarkers.id, ctx.actor.id));
     // Marks the marker now covers say nothing more.
-    ctx.tx
+    await ctx.tx
       .delete(chatNoticeReads)
-      .where(and(eq(chatNoticeReads.userId, ctx.actor.id), lte(chatNoticeReads.messageCreatedAt, bound)))
-      .run();
-    recordMarker(ctx);
+      .where(and(eq(chatNoticeReads.userId, ctx.actor.id), lte(chatNoticeReads.messageCreatedAt, bound)));
+    await recordMarker(ctx);
     return { marked };
   },
 });

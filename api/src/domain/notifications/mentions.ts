@@ -21,15 +21,14 @@ const sqliteLower = (text: string): string => text.replace(/[A-Z]/g, (letter) =>
  * The active members a text names after an `@`: only the names that could be mentioned are looked up (by the
  * `users_name_lower` index), so the cost follows the text, never the size of the directory.
  */
-export function mentionableNamedIn(tx: Tx, text: string): Mentionable[] {
+export async function mentionableNamedIn(tx: Tx, text: string): Promise<Mentionable[]> {
   const candidates = mentionCandidates(text, sqliteLower);
   if (candidates.length === 0) return [];
   return inSlices(candidates, (slice) =>
     tx
       .select({ id: users.id, name: users.name })
       .from(users)
-      .where(and(inArray(sql`lower(${users.name})`, slice), isNull(users.deactivatedAt)))
-      .all(),
+      .where(and(inArray(sql`lower(${users.name})`, slice), isNull(users.deactivatedAt))),
   );
 }
 
@@ -46,13 +45,17 @@ interface MentionSource {
  * One `mention` notification per person `text` mentions among `members` (never the author), each its own push:
  * the message, cut as chat notices are, linking to the message.
  */
-export function notifyMentions(ctx: CommandContext, members: readonly Mentionable[], source: MentionSource): void {
+export async function notifyMentions(
+  ctx: CommandContext,
+  members: readonly Mentionable[],
+  source: MentionSource,
+): Promise<void> {
   const mentioned = new Set(findMentions(source.text, members).flatMap((mention) => mention.userIds));
   mentioned.delete(ctx.actor.id);
   if (mentioned.size === 0) return;
   const data: Record<string, unknown> = { messageId: source.messageId };
   if (source.conversationId) data.conversationId = source.conversationId;
-  notify(
+  await notify(
     ctx,
     [...mentioned].map((recipientId) => ({
       recipientId,

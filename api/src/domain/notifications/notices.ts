@@ -15,8 +15,8 @@ import { preferencesOf } from './preferences';
 type MessageRow = typeof chatMessages.$inferSelect;
 
 /** A person's marker, as stored or as it is before their first read mark (chat notices since they joined). */
-export function markerOf(db: Db | Tx, userId: string): NotificationMarker {
-  return markersOf(db, [userId]).get(userId) ?? emptyMarker(userId, new Date(0).toISOString());
+export async function markerOf(db: Db | Tx, userId: string): Promise<NotificationMarker> {
+  return (await markersOf(db, [userId])).get(userId) ?? emptyMarker(userId, new Date(0).toISOString());
 }
 
 const emptyMarker = (id: string, chatSince: string): NotificationMarker => ({
@@ -29,14 +29,13 @@ const emptyMarker = (id: string, chatSince: string): NotificationMarker => ({
 });
 
 /** The markers of these people (active or not), with the chat notices each marked after readThrough. */
-export function markersOf(db: Db | Tx, userIds: readonly string[]): Map<string, NotificationMarker> {
-  const rows = inSlices(userIds, (slice) =>
+export async function markersOf(db: Db | Tx, userIds: readonly string[]): Promise<Map<string, NotificationMarker>> {
+  const rows = await inSlices(userIds, (slice) =>
     db
       .select({ id: users.id, joined: users.createdAt, marker: notificationMarkers })
       .from(users)
       .leftJoin(notificationMarkers, eq(notificationMarkers.id, users.id))
-      .where(inArray(users.id, slice))
-      .all(),
+      .where(inArray(users.id, slice)),
   );
   const markers = new Map<string, NotificationMarker>();
   for (const { id, joined, marker } of rows) {
@@ -46,7 +45,7 @@ export function markersOf(db: Db | Tx, userIds: readonly string[]): Map<string, 
       version: marker?.version ?? 0,
     });
   }
-  const reads = inSlices([...markers.keys()], (slice) =>
+  const reads = await inSlices([...markers.keys()], (slice) =>
     db
       .select({
         userId: chatNoticeReads.userId,
@@ -54,8 +53,7 @@ export function markersOf(db: Db | Tx, userIds: readonly string[]): Map<string, 
         at: chatNoticeReads.messageCreatedAt,
       })
       .from(chatNoticeReads)
-      .where(inArray(chatNoticeReads.userId, slice))
-      .all(),
+      .where(inArray(chatNoticeReads.userId, slice)),
   );
   for (const read of reads) {
     const marker = markers.get(read.userId);
@@ -66,8 +64,8 @@ export function markersOf(db: Db | Tx, userIds: readonly string[]): Map<string, 
 }
 
 /** Whether team chat messages are this person's notices: their preference says every message (the default). */
-const chatNoticesOn = (db: Db | Tx, userId: string): boolean =>
-  preferencesOf(db, [userId]).get(userId)?.teamChat === 'all';
+const chatNoticesOn = async (db: Db | Tx, userId: string): Promise<boolean> =>
+  (await preferencesOf(db, [userId])).get(userId)?.teamChat === 'all';
 
 /** Team chat messages that are notices of this person: by someone else, live, since chatSince. */
 const noticeOf = (marker: NotificationMarker): SQL =>
@@ -78,11 +76,15 @@ const noticeOf = (marker: NotificationMarker): SQL =>
   ) as SQL;
 
 /** The chat notices of these messages for one person (messages that are none of theirs are left out). */
-export function chatNoticesOf(db: Db | Tx, marker: NotificationMarker, rows: readonly MessageRow[]): Notification[] {
+export async function chatNoticesOf(
+  db: Db | Tx,
+  marker: NotificationMarker,
+  rows: readonly MessageRow[],
+): Promise<Notification[]> {
   const mine = rows.filter(
     (row) => row.deletedAt === null && row.userId !== marker.id && row.createdAt >= marker.chatSince,
   );
-  const authors = usersById(
+  const authors = await usersById(
     db,
     mine.map((row) => row.userId),
   );
@@ -101,19 +103,23 @@ export function chatNoticesOf(db: Db | Tx, marker: NotificationMarker, rows: rea
 }
 
 /** One chat notice of a person, if that message is one. */
-export function findChatNotice(db: Db | Tx, marker: NotificationMarker, messageId: string): Notification | undefined {
-  if (!chatNoticesOn(db, marker.id)) return undefined;
-  const row = db.select().from(chatMessages).where(eq(chatMessages.id, messageId)).get();
-  return row ? chatNoticesOf(db, marker, [row])[0] : undefined;
+export async function findChatNotice(
+  db: Db | Tx,
+  marker: NotificationMarker,
+  messageId: string,
+): Promise<Notification | undefined> {
+  if (!(await chatNoticesOn(db, marker.id))) return undefined;
+  const [row] = await db.select().from(chatMessages).where(eq(chatMessages.id, messageId));
+  return row ? (await chatNoticesOf(db, marker, [row]))[0] : undefined;
 }
 
 /** Stored notifications as the person sees them: also read when the marker covers them. */
-export function storedNoticesOf(
+export async function storedNoticesOf(
   db: Db | Tx,
   marker: NotificationMarker,
   rows: readonly (typeof notifications.$inferSelect)[],
-): Notification[] {
-  return toNotifications(db, [...rows]).map((notification) =>
+): Promise<Notification[]> {
+  return (await toNotifications(db, [...rows])).map((notification) =>
     notification.read || !readByMarker(marker, notification.createdAt) ? notification : { ...notification, read: true },
   );
 }
@@ -122,35 +128,34 @@ export function storedNoticesOf(
  * How many notices of the person are unread, from indexes only: stored ones after the marker without a read
  * time, plus the chat messages after the marker (all live ones less the person's own) less those marked.
  */
-export function unreadCount(db: Db | Tx, marker: NotificationMarker): number {
+export async function unreadCount(db: Db | Tx, marker: NotificationMarker): Promise<number> {
   const storedAfter = marker.readThrough === null ? undefined : gt(notifications.createdAt, marker.readThrough);
-  const stored =
-    db
-      .select({ n: count() })
-      .from(notifications)
-      .where(and(eq(notifications.recipientId, marker.id), isNull(notifications.readAt), storedAfter))
-      .get()?.n ?? 0;
-  if (!chatNoticesOn(db, marker.id)) return stored;
+  const [storedRow] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.recipientId, marker.id), isNull(notifications.readAt), storedAfter));
+  const stored = storedRow?.n ?? 0;
+  if (!(await chatNoticesOn(db, marker.id))) return stored;
   // Chat notices are unread after both the start of the person's notices and the marker.
   const chatAfter =
     marker.readThrough !== null && marker.readThrough >= marker.chatSince
       ? gt(chatMessages.createdAt, marker.readThrough)
       : gte(chatMessages.createdAt, marker.chatSince);
   const live = isNull(chatMessages.deletedAt);
-  const all = db.select({ n: count() }).from(chatMessages).where(and(live, chatAfter)).get()?.n ?? 0;
-  const own =
-    db
-      .select({ n: count() })
-      .from(chatMessages)
-      .where(and(live, eq(chatMessages.userId, marker.id), chatAfter))
-      .get()?.n ?? 0;
-  const marked = marker.chatReads.length
-    ? (db
+  const [allRow] = await db.select({ n: count() }).from(chatMessages).where(and(live, chatAfter));
+  const [ownRow] = await db
+    .select({ n: count() })
+    .from(chatMessages)
+    .where(and(live, eq(chatMessages.userId, marker.id), chatAfter));
+  const [markedRow] = marker.chatReads.length
+    ? await db
         .select({ n: count() })
         .from(chatMessages)
         .where(and(live, chatAfter, ne(chatMessages.userId, marker.id), inArray(chatMessages.id, marker.chatReads)))
-        .get()?.n ?? 0)
-    : 0;
+    : [];
+  const all = allRow?.n ?? 0;
+  const own = ownRow?.n ?? 0;
+  const marked = markedRow?.n ?? 0;
   return stored + all - own - marked;
 }
 
@@ -164,21 +169,18 @@ const before = (table: { createdAt: AnySQLiteColumn; id: AnySQLiteColumn }, at: 
   or(lt(table.createdAt, at.createdAt), and(eq(table.createdAt, at.createdAt), lt(table.id, at.id)));
 
 /** Where the notice `id` of this person sits in their list, if it is theirs. */
-function positionOf(db: Db | Tx, userId: string, id: string): PagePosition | undefined {
-  const stored = db
+async function positionOf(db: Db | Tx, userId: string, id: string): Promise<PagePosition | undefined> {
+  const [stored] = await db
     .select({ createdAt: notifications.createdAt, id: notifications.id })
     .from(notifications)
-    .where(and(eq(notifications.recipientId, userId), eq(notifications.id, id)))
-    .get();
+    .where(and(eq(notifications.recipientId, userId), eq(notifications.id, id)));
+  if (stored) return stored;
   // A message deleted since the page was read still marks the place.
-  return (
-    stored ??
-    db
-      .select({ createdAt: chatMessages.createdAt, id: chatMessages.id })
-      .from(chatMessages)
-      .where(eq(chatMessages.id, id))
-      .get()
-  );
+  const [message] = await db
+    .select({ createdAt: chatMessages.createdAt, id: chatMessages.id })
+    .from(chatMessages)
+    .where(eq(chatMessages.id, id));
+  return message;
 }
 
 /** Newest first in (createdAt, id) order. */
@@ -189,34 +191,35 @@ const newestFirst = (a: Notification, b: Notification): number =>
  * A page of the person's notices, newest first: stored and chat notices merged. `after` is the id of the
  * previous page's last notice (unknown ids start from the top); ties in time are ordered by id.
  */
-export function listNotices(
+export async function listNotices(
   db: Db | Tx,
   marker: NotificationMarker,
   { limit, after }: { limit: number; after?: string | undefined },
-): { notices: Notification[]; nextBefore: string | null } {
-  const position = after ? positionOf(db, marker.id, after) : undefined;
-  const storedRows = db
+): Promise<{ notices: Notification[]; nextBefore: string | null }> {
+  const position = after ? await positionOf(db, marker.id, after) : undefined;
+  const storedRows = await db
     .select()
     .from(notifications)
     .where(and(eq(notifications.recipientId, marker.id), position ? before(notifications, position) : undefined))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(limit + 1)
-    .all();
-  const chatRows = chatNoticesOn(db, marker.id)
-    ? db
+    .limit(limit + 1);
+  const chatRows = (await chatNoticesOn(db, marker.id))
+    ? await db
         .select()
         .from(chatMessages)
         .where(and(noticeOf(marker), position ? before(chatMessages, position) : undefined))
         .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
         .limit(limit + 1)
-        .all()
     : [];
-  const merged = [...storedNoticesOf(db, marker, storedRows), ...chatNoticesOf(db, marker, chatRows)].sort(newestFirst);
+  const merged = [
+    ...(await storedNoticesOf(db, marker, storedRows)),
+    ...(await chatNoticesOf(db, marker, chatRows)),
+  ].sort(newestFirst);
   const notices = merged.slice(0, limit);
   return { notices, nextBefore: merged.length > limit ? (notices.at(-1)?.id ?? null) : null };
 }
 
 /** Upserts the person's marker row (the first read mark creates it) so its version can be stamped. */
-export function ensureMarkerRow(tx: Tx, userId: string): void {
-  tx.insert(notificationMarkers).values({ id: userId }).onConflictDoNothing().run();
+export async function ensureMarkerRow(tx: Tx, userId: string): Promise<void> {
+  await tx.insert(notificationMarkers).values({ id: userId }).onConflictDoNothing();
 }

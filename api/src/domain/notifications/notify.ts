@@ -29,10 +29,10 @@ export interface NewNotification {
  * it reaches only its recipient (pull and socket). What concerns one or two people only: the whole team's chat
  * notices are derived (see notices.ts). Each waits for the background push queue. Returns the new ids, in order.
  */
-export function notify(ctx: CommandContext, wanted: NewNotification[]): string[] {
+export async function notify(ctx: CommandContext, wanted: NewNotification[]): Promise<string[]> {
   if (wanted.length === 0) return [];
   // What a person turned off in their preferences is not stored: neither in their bell nor pushed.
-  const preferences = preferencesOf(
+  const preferences = await preferencesOf(
     ctx.tx,
     wanted.map((item) => item.recipientId),
   );
@@ -73,18 +73,19 @@ export function notify(ctx: CommandContext, wanted: NewNotification[]): string[]
       })
       .prepare(),
   );
-  for (const row of rows) insert.run(row);
+  for (const row of rows) await insert.execute(row);
   // The rows are known: the wire form is built from them rather than read back.
-  const stored = rows.map((row) => {
-    const { seq } = ctx.record({
+  const stored: NotificationRow[] = [];
+  for (const row of rows) {
+    const { seq } = await ctx.record({
       entity: 'notification',
       id: row.id,
       op: 'put',
       audience: [`user:${row.recipientId}`],
     });
-    return { ...row, readAt: null, version: seq };
-  });
-  for (const notification of toNotifications(ctx.tx, stored)) {
+    stored.push({ ...row, readAt: null, version: seq });
+  }
+  for (const notification of await toNotifications(ctx.tx, stored)) {
     ctx.announce({ to: [`user:${notification.recipient}`], event: 'notification', payload: { notification } });
   }
   ctx.queuePush(rows.map((row) => row.id));
@@ -92,11 +93,11 @@ export function notify(ctx: CommandContext, wanted: NewNotification[]): string[]
 }
 
 /** Notifications as the wire carries them, with the sender's name. */
-export function toNotifications(
+export async function toNotifications(
   db: Db | Tx,
   rows: Omit<NotificationRow, 'pushPending' | 'messageId'>[],
-): Notification[] {
-  const senders = usersById(
+): Promise<Notification[]> {
+  const senders = await usersById(
     db,
     rows.flatMap((row) => (row.senderId ? [row.senderId] : [])),
   );

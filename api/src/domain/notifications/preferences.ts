@@ -29,11 +29,14 @@ const toPreferences = (row: PreferencesRow): NotificationPreferences => ({
 });
 
 /** The preferences of these people: what they stored, else the spec's defaults. */
-export function preferencesOf(db: Db | Tx, userIds: readonly string[]): Map<string, NotificationPreferences> {
+export async function preferencesOf(
+  db: Db | Tx,
+  userIds: readonly string[],
+): Promise<Map<string, NotificationPreferences>> {
   const query = prepared(db, 'notificationPreferences.byIds', (handle) =>
     handle.select().from(notificationPreferences).where(inIdsParam(notificationPreferences.id)).prepare(),
   );
-  const rows = userIds.length ? query.all(idsParam(new Set(userIds))) : [];
+  const rows = userIds.length ? await query.execute(idsParam(new Set(userIds))) : [];
   const stored = new Map(rows.map((row) => [row.id, toPreferences(row)]));
   return new Map(userIds.map((id) => [id, stored.get(id) ?? defaultNotificationPreferences(id)]));
 }
@@ -94,9 +97,9 @@ export function firstDigestAt(timeZone: string, now: Date): Date {
 export const setNotificationPreferencesCommand = defineCommand({
   name: 'notification.setPreferences',
   args: setNotificationPreferencesArgsSchema,
-  run(ctx, changes): NotificationPreferences {
+  async run(ctx, changes): Promise<NotificationPreferences> {
     const current =
-      preferencesOf(ctx.tx, [ctx.actor.id]).get(ctx.actor.id) ?? defaultNotificationPreferences(ctx.actor.id);
+      (await preferencesOf(ctx.tx, [ctx.actor.id])).get(ctx.actor.id) ?? defaultNotificationPreferences(ctx.actor.id);
     // Only what is given changes: a key sent as undefined (absent in JSON) keeps its value.
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     const next: NotificationPreferences = { ...current, ...given };
@@ -112,15 +115,14 @@ export const setNotificationPreferencesCommand = defineCommand({
       next.timeZone && next.timeZone !== current.timeZone
         ? (current.timeZone === null ? firstDigestAt : nextDigestAt)(next.timeZone, ctx.now).toISOString()
         : null;
-    ctx.tx
+    await ctx.tx
       .insert(notificationPreferences)
       .values({ id: ctx.actor.id, ...values, digestDueAt })
       .onConflictDoUpdate({
         target: notificationPreferences.id,
         set: digestDueAt ? { ...values, digestDueAt } : values,
-      })
-      .run();
-    const { seq } = ctx.record({
+      });
+    const { seq } = await ctx.record({
       entity: 'notificationPreferences',
       id: ctx.actor.id,
       op: 'put',

@@ -11,20 +11,20 @@ export type ReactionTable = typeof chatReactions | typeof directReactions;
  * The reactions of these messages, by message id, as the wire carries them: emojis in the set's order, and
  * who gave each the earliest first. One prepared query, read through the key's leading column.
  */
-export function reactionsByMessage(
+export async function reactionsByMessage(
   db: Db | Tx,
   table: ReactionTable,
   messageIds: readonly string[],
-): Map<string, MessageReaction[]> {
+): Promise<Map<string, MessageReaction[]>> {
   if (messageIds.length === 0) return new Map();
-  const rows = prepared(db, `${getTableName(table)}.byMessages`, (handle) =>
+  const rows = await prepared(db, `${getTableName(table)}.byMessages`, (handle) =>
     handle
       .select({ messageId: table.messageId, userId: table.userId, emoji: table.emoji })
       .from(table)
       .where(inIdsParam(table.messageId))
       .orderBy(asc(table.createdAt), asc(table.userId))
       .prepare(),
-  ).all(idsParam(new Set(messageIds)));
+  ).execute(idsParam(new Set(messageIds)));
   const byMessage = new Map<string, Map<ReactionEmoji, string[]>>();
   for (const row of rows) {
     const emojis = byMessage.get(row.messageId) ?? new Map<ReactionEmoji, string[]>();
@@ -46,24 +46,26 @@ export function reactionsByMessage(
  * Sets one person's reaction on or off. Returns whether anything changed: setting what is already so writes
  * nothing, so a replay or a second device's same choice leaves no change behind.
  */
-export function setReaction(
+export async function setReaction(
   tx: Tx,
   table: ReactionTable,
   reaction: { messageId: string; userId: string; emoji: ReactionEmoji; on: boolean; at: string },
-): boolean {
+): Promise<boolean> {
   const { messageId, userId, emoji, on, at } = reaction;
-  if (on) {
-    return tx.insert(table).values({ messageId, userId, emoji, createdAt: at }).onConflictDoNothing().run().changes > 0;
-  }
-  return (
-    tx
-      .delete(table)
-      .where(and(eq(table.messageId, messageId), eq(table.userId, userId), eq(table.emoji, emoji)))
-      .run().changes > 0
-  );
+  const touched = on
+    ? await tx
+        .insert(table)
+        .values({ messageId, userId, emoji, createdAt: at })
+        .onConflictDoNothing()
+        .returning({ messageId: table.messageId })
+    : await tx
+        .delete(table)
+        .where(and(eq(table.messageId, messageId), eq(table.userId, userId), eq(table.emoji, emoji)))
+        .returning({ messageId: table.messageId });
+  return touched.length > 0;
 }
 
 /** A deleted message takes its reactions with it. */
-export function dropReactions(tx: Tx, table: ReactionTable, messageId: string): void {
-  tx.delete(table).where(eq(table.messageId, messageId)).run();
+export async function dropReactions(tx: Tx, table: ReactionTable, messageId: string): Promise<void> {
+  await tx.delete(table).where(eq(table.messageId, messageId));
 }

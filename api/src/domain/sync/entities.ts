@@ -14,13 +14,13 @@ import { toUserDto } from '../users/serialize';
 /** How sync reads one entity kind. Missing from `load` means deleted: clients drop it. */
 interface SyncedEntity {
   /** The current state of these ids, whoever asks. */
-  load(db: Db | Tx, ids: string[]): PutChange[];
+  load(db: Db | Tx, ids: string[]): Promise<PutChange[]>;
   /** Whether `actor` may see this state of the entity. */
   visibleTo(actor: Actor, change: PutChange): boolean;
   /** A bootstrap page: the ids `actor` may see after `after`, in this kind's order (id order, or newest first). */
-  snapshotIds(db: Db | Tx, actor: Actor, after: string | null, limit: number): string[];
+  snapshotIds(db: Db | Tx, actor: Actor, after: string | null, limit: number): Promise<string[]>;
   /** How many of this kind a bootstrap of `actor` holds. */
-  snapshotCount(db: Db | Tx, actor: Actor): number;
+  snapshotCount(db: Db | Tx, actor: Actor): Promise<number>;
 }
 
 /** One kind's bootstrap, read in pages by id (keyset, so a page costs the same wherever it starts). */
@@ -30,18 +30,21 @@ function snapshotOf(
   newestFirst = false,
 ): Pick<SyncedEntity, 'snapshotIds' | 'snapshotCount'> {
   return {
-    snapshotIds: (db, actor, after, limit) =>
-      db
+    snapshotIds: async (db, actor, after, limit) => {
+      const rows = await db
         .select({ id: table.id })
         .from(table)
         .where(
           and(visible(actor), after === null ? undefined : newestFirst ? lt(table.id, after) : gt(table.id, after)),
         )
         .orderBy(newestFirst ? desc(table.id) : asc(table.id))
-        .limit(limit)
-        .all()
-        .map((row) => String(row.id)),
-    snapshotCount: (db, actor) => db.select({ n: count() }).from(table).where(visible(actor)).get()?.n ?? 0,
+        .limit(limit);
+      return rows.map((row) => String(row.id));
+    },
+    snapshotCount: async (db, actor) => {
+      const [row] = await db.select({ n: count() }).from(table).where(visible(actor));
+      return row?.n ?? 0;
+    },
   };
 }
 
@@ -54,12 +57,8 @@ const userChange = (row: typeof users.$inferSelect): PutChange => ({
 
 export const syncedEntities: Record<EntityName, SyncedEntity> = {
   user: {
-    load: (db, ids) =>
-      db
-        .select()
-        .from(users)
-        .where(inArray(users.id, ids))
-        .all()
+    load: async (db, ids) =>
+      (await db.select().from(users).where(inArray(users.id, ids)))
         .filter((row) => row.deactivatedAt === null)
         .map(userChange),
     // Every signed-in user sees the whole active directory (spec section 6).
@@ -67,29 +66,30 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     ...snapshotOf(users, () => isNull(users.deactivatedAt)),
   },
   task: {
-    load: (db, ids) => loadTasks(db, ids).map((data) => ({ entity: 'task', op: 'put', id: data.id, data })),
+    load: async (db, ids) =>
+      (await loadTasks(db, ids)).map((data) => ({ entity: 'task', op: 'put', id: data.id, data })),
     visibleTo: (actor, change) => change.entity === 'task' && canSeeTask(actor, change.data),
     ...snapshotOf(tasks, visibleTasksWhere),
   },
   chatMessage: {
-    load: (db, ids) =>
-      loadChatMessages(db, ids).map((data) => ({ entity: 'chatMessage', op: 'put', id: data.id, data })),
+    load: async (db, ids) =>
+      (await loadChatMessages(db, ids)).map((data) => ({ entity: 'chatMessage', op: 'put', id: data.id, data })),
     // The team chat is the whole team's.
     visibleTo: () => true,
     // Newest first: the chat and the dashboard's preview show the latest messages while older ones arrive.
     ...snapshotOf(chatMessages, () => isNull(chatMessages.deletedAt), true),
   },
   conversation: {
-    load: (db, ids) =>
-      loadConversations(db, ids).map((data) => ({ entity: 'conversation', op: 'put', id: data.id, data })),
+    load: async (db, ids) =>
+      (await loadConversations(db, ids)).map((data) => ({ entity: 'conversation', op: 'put', id: data.id, data })),
     // Security: a conversation is its two participants' alone.
     visibleTo: (actor, change) =>
       change.entity === 'conversation' && change.data.participants.some((p) => p.id === actor.id),
     ...snapshotOf(conversations, (actor) => involving(actor.id)),
   },
   directMessage: {
-    load: (db, ids) =>
-      loadDirectMessages(db, ids).map((data) => ({ entity: 'directMessage', op: 'put', id: data.id, data })),
+    load: async (db, ids) =>
+      (await loadDirectMessages(db, ids)).map((data) => ({ entity: 'directMessage', op: 'put', id: data.id, data })),
     visibleTo: (actor, change) => change.entity === 'directMessage' && change.data.participantIds.includes(actor.id),
     ...snapshotOf(directMessages, (actor) =>
       and(
@@ -101,30 +101,37 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
   notification: {
     // `read` is the notice's own mark: devices combine it with the person's marker, which travels on its own
     // (marking all moves the marker only, so no notice changes).
-    load: (db, ids) =>
-      toNotifications(db, db.select().from(notifications).where(inArray(notifications.id, ids)).all()).map((data) => ({
+    load: async (db, ids) => {
+      const rows = await db.select().from(notifications).where(inArray(notifications.id, ids));
+      return (await toNotifications(db, rows)).map((data) => ({
         entity: 'notification',
         op: 'put',
         id: data.id,
         data,
-      })),
+      }));
+    },
     // Security: a notification is its recipient's alone.
     visibleTo: (actor, change) => change.entity === 'notification' && change.data.recipient === actor.id,
     ...snapshotOf(notifications, (actor) => eq(notifications.recipientId, actor.id)),
   },
   notificationMarker: {
     // Everyone has one, stored or not yet (before their first read mark).
-    load: (db, ids) =>
-      [...markersOf(db, ids).values()].map((data) => ({ entity: 'notificationMarker', op: 'put', id: data.id, data })),
+    load: async (db, ids) =>
+      [...(await markersOf(db, ids)).values()].map((data) => ({
+        entity: 'notificationMarker',
+        op: 'put',
+        id: data.id,
+        data,
+      })),
     // Security: a person's read state is theirs alone.
     visibleTo: (actor, change) => change.entity === 'notificationMarker' && change.id === actor.id,
-    snapshotIds: (_db, actor, after) => (after === null ? [actor.id] : []),
-    snapshotCount: () => 1,
+    snapshotIds: (_db, actor, after) => Promise.resolve(after === null ? [actor.id] : []),
+    snapshotCount: () => Promise.resolve(1),
   },
   notificationPreferences: {
     // Everyone has them, stored or the defaults.
-    load: (db, ids) =>
-      [...preferencesOf(db, ids).values()].map((data) => ({
+    load: async (db, ids) =>
+      [...(await preferencesOf(db, ids)).values()].map((data) => ({
         entity: 'notificationPreferences',
         op: 'put',
         id: data.id,
@@ -132,8 +139,8 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
       })),
     // Security: a person's preferences are theirs alone.
     visibleTo: (actor, change) => change.entity === 'notificationPreferences' && change.id === actor.id,
-    snapshotIds: (_db, actor, after) => (after === null ? [actor.id] : []),
-    snapshotCount: () => 1,
+    snapshotIds: (_db, actor, after) => Promise.resolve(after === null ? [actor.id] : []),
+    snapshotCount: () => Promise.resolve(1),
   },
 };
 
@@ -141,10 +148,10 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
  * The current state of every entity these committed changes put, loaded with one query per kind, keyed
  * `entity:id`; a missing key means it is gone.
  */
-export function loadCurrent(
+export async function loadCurrent(
   db: Db | Tx,
   refs: readonly { entity: EntityName; id: string; op: 'put' | 'delete' }[],
-): Map<string, PutChange> {
+): Promise<Map<string, PutChange>> {
   const idsByEntity = new Map<EntityName, Set<string>>();
   for (const ref of refs) {
     if (ref.op !== 'put') continue;
@@ -155,7 +162,7 @@ export function loadCurrent(
     const ids = [...idSet];
     // Slices stay well under SQLite's bound-variable limit.
     for (let start = 0; start < ids.length; start += 500) {
-      for (const change of syncedEntities[entity].load(db, ids.slice(start, start + 500)))
+      for (const change of await syncedEntities[entity].load(db, ids.slice(start, start + 500)))
         current.set(`${entity}:${change.id}`, change);
     }
   }
@@ -163,9 +170,9 @@ export function loadCurrent(
 }
 
 /** The visible current state of these ids for `actor`. */
-export function loadVisible(db: Db | Tx, actor: Actor, entity: EntityName, ids: string[]): PutChange[] {
+export async function loadVisible(db: Db | Tx, actor: Actor, entity: EntityName, ids: string[]): Promise<PutChange[]> {
   const kind = syncedEntities[entity];
-  return kind.load(db, ids).filter((change) => kind.visibleTo(actor, change));
+  return (await kind.load(db, ids)).filter((change) => kind.visibleTo(actor, change));
 }
 
 /** Principals an actor holds: the rooms they join and the audiences of changes they may pull. */

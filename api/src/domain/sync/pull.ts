@@ -16,23 +16,21 @@ export { changeLogFloor };
  */
 export async function compactChangeLog(db: Db, seq: number): Promise<void> {
   await transaction(db, async (tx) => {
-    const floor = Math.max(changeLogFloor(tx), Math.min(seq, currentVersion(tx)));
-    tx.delete(changeLog)
-      .where(sql`${changeLog.seq} <= ${floor}`)
-      .run();
-    tx.insert(meta)
+    const floor = Math.max(await changeLogFloor(tx), Math.min(seq, await currentVersion(tx)));
+    await tx.delete(changeLog).where(sql`${changeLog.seq} <= ${floor}`);
+    await tx
+      .insert(meta)
       .values({ key: CHANGE_LOG_FLOOR_KEY, value: String(floor) })
-      .onConflictDoUpdate({ target: meta.key, set: { value: String(floor) } })
-      .run();
+      .onConflictDoUpdate({ target: meta.key, set: { value: String(floor) } });
   });
 }
 
-function lastMutationIdOf(tx: Tx, clientId: string, actor: Actor): number {
-  const row = tx.select().from(syncClients).where(eq(syncClients.clientId, clientId)).get();
+async function lastMutationIdOf(tx: Tx, clientId: string, actor: Actor): Promise<number> {
+  const [row] = await tx.select().from(syncClients).where(eq(syncClients.clientId, clientId));
   if (!row) {
     // A new client is registered at its first contact (its sign-in's bootstrap), which is the floor of the times
     // its writes may claim (push.ts); another user's client is never taken over.
-    tx.insert(syncClients).values({ clientId, userId: actor.id }).onConflictDoNothing().run();
+    await tx.insert(syncClients).values({ clientId, userId: actor.id }).onConflictDoNothing();
     return 0;
   }
   return row.userId === actor.id ? row.lastMutationId : 0;
@@ -76,35 +74,33 @@ const snapshotOrder: EntityName[] = [
  * last page hands over the version the first one started at: pulling from there brings whatever changed
  * while the pages were read (newer states replace older ones), so the device ends consistent.
  */
-function bootstrapPage(
+async function bootstrapPage(
   tx: Tx,
   actor: Actor,
   query: PullQuery,
   lastMutationId: number,
   head: number,
   floor: number,
-): PullResponse {
+): Promise<PullResponse> {
   const resumed = query.snapshot ? decodePlace(query.snapshot) : null;
   // A token from before a compaction, or from data since replaced, starts over.
   const usable =
     resumed !== null && resumed.version >= floor && resumed.version <= head && resumed.kind < snapshotOrder.length;
-  const place: SnapshotPlace = usable
-    ? resumed
-    : {
-        version: head,
-        kind: 0,
-        after: null,
-        done: 0,
-        total: snapshotOrder.reduce((sum, name) => sum + syncedEntities[name].snapshotCount(tx, actor), 0),
-      };
+  let place: SnapshotPlace;
+  if (usable) place = resumed;
+  else {
+    let total = 0;
+    for (const name of snapshotOrder) total += await syncedEntities[name].snapshotCount(tx, actor);
+    place = { version: head, kind: 0, after: null, done: 0, total };
+  }
   const changes: Change[] = [];
   let { kind, after } = place;
   while (changes.length < query.limit && kind < snapshotOrder.length) {
     const entity = snapshotOrder[kind] as EntityName;
     const wanted = query.limit - changes.length;
-    const ids = syncedEntities[entity].snapshotIds(tx, actor, after, wanted);
+    const ids = await syncedEntities[entity].snapshotIds(tx, actor, after, wanted);
     if (ids.length) {
-      const loaded = new Map(loadVisible(tx, actor, entity, ids).map((change) => [change.id, change]));
+      const loaded = new Map((await loadVisible(tx, actor, entity, ids)).map((change) => [change.id, change]));
       for (const id of ids) {
         const change = loaded.get(id);
         if (change) changes.push(change);
@@ -132,21 +128,20 @@ function bootstrapPage(
 /** The changes after `cursor` that `actor` may see, as the entities' current state, in one read transaction. */
 export async function processPull(db: Db, actor: Actor, query: PullQuery): Promise<PullResponse> {
   return transaction(db, async (tx) => {
-    const lastMutationId = lastMutationIdOf(tx, query.clientId, actor);
-    const head = currentVersion(tx);
-    const floor = changeLogFloor(tx);
+    const lastMutationId = await lastMutationIdOf(tx, query.clientId, actor);
+    const head = await currentVersion(tx);
+    const floor = await changeLogFloor(tx);
     // A cursor ahead of the server means the server's data was replaced: start over rather than miss changes.
     if (query.cursor === 0 || query.cursor < floor || query.cursor > head) {
       return bootstrapPage(tx, actor, query, lastMutationId, head, floor);
     }
-    const rows = tx
+    const rows = await tx
       .selectDistinct({ seq: changeLog.seq, entity: changeLog.entity, entityId: changeLog.entityId })
       .from(changeLog)
       .innerJoin(changeAudience, eq(changeAudience.seq, changeLog.seq))
       .where(and(gt(changeLog.seq, query.cursor), inArray(changeAudience.principal, principalsOf(actor))))
       .orderBy(changeLog.seq)
-      .limit(query.limit + 1)
-      .all();
+      .limit(query.limit + 1);
     const more = rows.length > query.limit;
     const page = more ? rows.slice(0, query.limit) : rows;
     // Without more, every row up to head was either in the page or not for this user.
@@ -165,7 +160,7 @@ export async function processPull(db: Db, actor: Actor, query: PullQuery): Promi
     }
     const visible = new Map<string, Change>();
     for (const [entity, ids] of idsByEntity) {
-      for (const change of loadVisible(tx, actor, entity, ids)) visible.set(`${entity}:${change.id}`, change);
+      for (const change of await loadVisible(tx, actor, entity, ids)) visible.set(`${entity}:${change.id}`, change);
     }
     const changes = order.map(
       ({ entity, id }): Change => visible.get(`${entity}:${id}`) ?? { entity, op: 'delete', id },

@@ -75,7 +75,7 @@ describe('processPush', () => {
   test('a batch runs in order in one transaction and is flushed once, after its commit', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
     const ran: string[] = [];
     vi.spyOn(updateDetailsCommand, 'run').mockImplementation((ctx: CommandContext, args: RunArgs) => {
       ran.push(args.name);
@@ -102,10 +102,10 @@ describe('processPush', () => {
   test('a refused command leaves none of its writes, while its outcome and the client progress commit', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const before = currentVersion(db);
-    vi.spyOn(updateDetailsCommand, 'run').mockImplementationOnce((ctx: CommandContext, args: RunArgs) => {
-      ctx.tx.update(users).set({ name: args.name }).where(eq(users.id, ctx.actor.id)).run();
-      ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: ['team'] });
+    const before = await currentVersion(db);
+    vi.spyOn(updateDetailsCommand, 'run').mockImplementationOnce(async (ctx: CommandContext, args: RunArgs) => {
+      await ctx.tx.update(users).set({ name: args.name }).where(eq(users.id, ctx.actor.id));
+      await ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: ['team'] });
       throw new DomainError('duplicate_id');
     });
 
@@ -129,7 +129,7 @@ describe('processPush', () => {
   test('a server fault in mid-batch rolls the whole batch back: nothing of it stays, and the retry runs it all', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
     const batch = [details(1, 'One'), details(2, 'Two'), details(3, 'Three')];
     vi.spyOn(updateDetailsCommand, 'run')
       .mockImplementationOnce(realRun)
@@ -163,7 +163,7 @@ describe('processPush', () => {
   test('the same id twice in one batch runs once and answers the second as a duplicate', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
 
     const answer = await processPush(db, flush, alice, request(clientId, [details(1, 'Once'), details(1, 'Twice')]));
 
@@ -178,7 +178,7 @@ describe('processPush', () => {
   test('an update that changes nothing is applied without a change-log row', async () => {
     const alice = actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
 
     const answer = await processPush(db, flush, alice, request(clientId, [details(1, alice.name)]));
 
@@ -192,7 +192,7 @@ describe('processPush', () => {
     const bob = actorOf('bob@demo.local');
     const clientId = uuidv7();
     await processPush(db, flush, alice, request(clientId, [details(1, 'Alice One')]));
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
     const run = vi.spyOn(updateDetailsCommand, 'run');
 
     let refusal: unknown;

@@ -31,12 +31,11 @@ export async function claimClient(db: Db, clientId: string, actor: Actor): Promi
   return claimClient(db, clientId, actor);
 }
 
-function storedOutcome(tx: Tx, clientId: string, mutationId: number): MutationOutcome {
-  const row = tx
+async function storedOutcome(tx: Tx, clientId: string, mutationId: number): Promise<MutationOutcome> {
+  const [row] = await tx
     .select()
     .from(syncMutations)
-    .where(and(eq(syncMutations.clientId, clientId), eq(syncMutations.mutationId, mutationId)))
-    .get();
+    .where(and(eq(syncMutations.clientId, clientId), eq(syncMutations.mutationId, mutationId)));
   if (!row || row.status === 'applied') return { id: mutationId, status: 'duplicate', original: 'applied' };
   const code = row.code as Extract<MutationOutcome, { status: 'rejected' }>['code'];
   return { id: mutationId, status: 'duplicate', original: 'rejected', code, message: row.message ?? '' };
@@ -84,15 +83,14 @@ async function applyBatch(
 ): Promise<{ outcomes: MutationOutcome[]; lastMutationId: number }> {
   const pending = newPendingEffects();
   const result = await transaction(db, async (tx) => {
-    const client = tx
+    const [client] = await tx
       .select({
         lastMutationId: syncClients.lastMutationId,
         lastChangeAt: syncClients.lastChangeAt,
         createdAt: syncClients.createdAt,
       })
       .from(syncClients)
-      .where(eq(syncClients.clientId, clientId))
-      .get();
+      .where(eq(syncClients.clientId, clientId));
     const now = new Date();
     const { lastMutationId, lastChangeAt, createdAt } = client ?? {
       lastMutationId: 0,
@@ -104,14 +102,14 @@ async function applyBatch(
     let previousChangeAt = lastChangeAt;
     for (const entry of entries) {
       if (entry.id <= last) {
-        outcomes.push(storedOutcome(tx, clientId, entry.id));
+        outcomes.push(await storedOutcome(tx, clientId, entry.id));
         continue;
       }
       if (entry.id !== last + 1) break;
       const madeAt = clampMadeAt(entry.at, previousChangeAt, createdAt, now);
       previousChangeAt = madeAt.toISOString();
       const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
-      prepared(tx, 'syncMutations.insert', (handle) =>
+      await prepared(tx, 'syncMutations.insert', (handle) =>
         handle
           .insert(syncMutations)
           .values({
@@ -123,7 +121,7 @@ async function applyBatch(
             message: sql.placeholder('message'),
           })
           .prepare(),
-      ).run({
+      ).execute({
         clientId,
         mutationId: entry.id,
         name: entry.name,
@@ -135,10 +133,10 @@ async function applyBatch(
       last = entry.id;
     }
     if (last !== lastMutationId) {
-      tx.update(syncClients)
+      await tx
+        .update(syncClients)
         .set({ lastMutationId: last, lastChangeAt: previousChangeAt })
-        .where(eq(syncClients.clientId, clientId))
-        .run();
+        .where(eq(syncClients.clientId, clientId));
     }
     return { outcomes, lastMutationId: last };
   });
@@ -180,7 +178,7 @@ export async function processPush(
         runInTransaction(tx, actor, mutationCommands[mutation.name], mutation.args, pending, madeAt),
     })),
   );
-  return { outcomes, lastMutationId, version: currentVersion(db) };
+  return { outcomes, lastMutationId, version: await currentVersion(db) };
 }
 
 /** Runs a command in a savepoint: a refused command leaves none of its writes or effects; the batch goes on. */

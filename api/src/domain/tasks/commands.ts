@@ -34,8 +34,8 @@ function requireManager(actor: Actor): void {
   if (!canManageTasks(actor)) throw new DomainError('forbidden', taskMessages.onlyManagers);
 }
 
-function requireTask(tx: Tx, id: string): TaskRow {
-  const row = findTaskRow(tx, id);
+async function requireTask(tx: Tx, id: string): Promise<TaskRow> {
+  const row = await findTaskRow(tx, id);
   if (!row) throw new DomainError('task_not_found', taskMessages.notFound);
   return row;
 }
@@ -46,17 +46,18 @@ const parties = (row: TaskRow) => ({
 });
 
 /** An assignee must be an existing, active employee (spec section 5). */
-function requireEmployee(tx: Tx, id: string): void {
-  const row = tx
+async function requireEmployee(tx: Tx, id: string): Promise<void> {
+  const [row] = await tx
     .select({ role: users.role })
     .from(users)
-    .where(and(eq(users.id, id), isNull(users.deactivatedAt)))
-    .get();
+    .where(and(eq(users.id, id), isNull(users.deactivatedAt)));
   if (row?.role !== 'employee') throw new DomainError('invalid_input', taskMessages.assigneeNotEmployee);
 }
 
-const nameOf = (tx: Tx, id: string): string =>
-  tx.select({ name: users.name }).from(users).where(eq(users.id, id)).get()?.name ?? 'Someone';
+async function nameOf(tx: Tx, id: string): Promise<string> {
+  const [row] = await tx.select({ name: users.name }).from(users).where(eq(users.id, id));
+  return row?.name ?? 'Someone';
+}
 
 /** The other parties of a task (assignee and assigner), never the actor. */
 const otherParties = (row: TaskRow, actorId: string): string[] =>
@@ -73,15 +74,15 @@ export interface TaskWritten {
  * commit, and a REST route reads it for its answer. A queued burst of comments on one task so costs one
  * read of that task per batch, not one per comment.
  */
-function touch(ctx: CommandContext, row: TaskRow, formerAudience?: string[]): TaskWritten {
-  prepared(ctx.tx, 'tasks.touch', (handle) =>
+async function touch(ctx: CommandContext, row: TaskRow, formerAudience?: string[]): Promise<TaskWritten> {
+  await prepared(ctx.tx, 'tasks.touch', (handle) =>
     handle
       .update(tasks)
       .set({ updatedAt: sql`${sql.placeholder('updatedAt')}` })
       .where(eq(tasks.id, sql.placeholder('id')))
       .prepare(),
-  ).run({ updatedAt: ctx.now.toISOString(), id: row.id });
-  ctx.record({
+  ).execute({ updatedAt: ctx.now.toISOString(), id: row.id });
+  await ctx.record({
     entity: 'task',
     id: row.id,
     op: 'put',
@@ -92,32 +93,29 @@ function touch(ctx: CommandContext, row: TaskRow, formerAudience?: string[]): Ta
 }
 
 /** The task a command wrote, as committed: a REST route's answer. */
-export function writtenTask(db: Db, written: TaskWritten): Task {
-  const [task] = loadTasks(db, [written.id]);
+export async function writtenTask(db: Db, written: TaskWritten): Promise<Task> {
+  const [task] = await loadTasks(db, [written.id]);
   if (!task) throw new Error(`task ${written.id} vanished after its own write`);
   return task;
 }
 
-function appendHistory(
+async function appendHistory(
   ctx: CommandContext,
   taskId: string,
   status: TaskStatus,
   note: string | null,
   superseded: boolean,
   madeAt: string,
-): void {
-  ctx.tx
-    .insert(taskStatusHistory)
-    .values({
-      id: uuidv7(Date.parse(madeAt)),
-      taskId,
-      status,
-      updatedBy: ctx.actor.id,
-      updatedAt: madeAt,
-      note,
-      superseded,
-    })
-    .run();
+): Promise<void> {
+  await ctx.tx.insert(taskStatusHistory).values({
+    id: uuidv7(Date.parse(madeAt)),
+    taskId,
+    status,
+    updatedBy: ctx.actor.id,
+    updatedAt: madeAt,
+    note,
+    superseded,
+  });
 }
 
 /** The later of two ISO times. */
@@ -127,9 +125,9 @@ const laterOf = (a: string, b: string): string => (a > b ? a : b);
 export const createTaskCommand = defineCommand({
   name: 'task.create',
   args: createTaskArgsSchema,
-  run(ctx, args) {
+  async run(ctx, args) {
     requireManager(ctx.actor);
-    const existing = ctx.tx.select().from(tasks).where(eq(tasks.id, args.id)).get();
+    const [existing] = await ctx.tx.select().from(tasks).where(eq(tasks.id, args.id));
     if (existing) {
       // Security: a client id is accepted once; the same id with other content is refused, never merged.
       const same =
@@ -137,38 +135,36 @@ export const createTaskCommand = defineCommand({
         existing.assignedTo === args.assignedTo &&
         existing.assignedBy === ctx.actor.id;
       if (!same || existing.deletedAt) throw new DomainError('duplicate_id');
-      const [task] = loadTasks(ctx.tx, [args.id]);
+      const [task] = await loadTasks(ctx.tx, [args.id]);
       if (!task) throw new DomainError('task_not_found', taskMessages.notFound);
       return task;
     }
-    requireEmployee(ctx.tx, args.assignedTo);
+    await requireEmployee(ctx.tx, args.assignedTo);
     if (args.dueDate < isoToday(ctx.now)) throw new DomainError('invalid_input', taskMessages.dueDateInPast);
     const stamp = ctx.now.toISOString();
-    ctx.tx
-      .insert(tasks)
-      .values({
-        id: args.id,
-        title: args.title,
-        description: args.description,
-        assignedTo: args.assignedTo,
-        assignedBy: ctx.actor.id,
-        priority: args.priority,
-        status: args.status,
-        dueDate: args.dueDate,
-        statusChangedAt: ctx.madeAt.toISOString(),
-        createdAt: stamp,
-        updatedAt: stamp,
-      })
-      .run();
-    appendHistory(ctx, args.id, args.status, 'Task created', false, ctx.madeAt.toISOString());
-    const row = requireTask(ctx.tx, args.id);
-    notify(ctx, [
+    await ctx.tx.insert(tasks).values({
+      id: args.id,
+      title: args.title,
+      description: args.description,
+      assignedTo: args.assignedTo,
+      assignedBy: ctx.actor.id,
+      priority: args.priority,
+      status: args.status,
+      dueDate: args.dueDate,
+      statusChangedAt: ctx.madeAt.toISOString(),
+      createdAt: stamp,
+      updatedAt: stamp,
+    });
+    await appendHistory(ctx, args.id, args.status, 'Task created', false, ctx.madeAt.toISOString());
+    const row = await requireTask(ctx.tx, args.id);
+    const actorName = await nameOf(ctx.tx, ctx.actor.id);
+    await notify(ctx, [
       {
         recipientId: args.assignedTo,
         senderId: ctx.actor.id,
         type: 'task_assigned',
         title: 'New Task Assigned',
-        message: `${nameOf(ctx.tx, ctx.actor.id)} assigned you "${args.title}"`,
+        message: `${actorName} assigned you "${args.title}"`,
         relatedTaskId: args.id,
         data: { taskId: args.id, dueDate: args.dueDate, priority: args.priority },
       },
@@ -184,15 +180,15 @@ type FieldEdit = Omit<z.output<typeof updateTaskArgsSchema>, 'id'>;
  * Writes a field edit and tells the task's other parties. Returns the row as it is now and, when the task
  * changed hands, who could see it before (for `touch`).
  */
-function applyFieldEdit(
+async function applyFieldEdit(
   ctx: CommandContext,
   before: TaskRow,
   fields: FieldEdit,
-): { after: TaskRow; formerAudience?: string[] } {
+): Promise<{ after: TaskRow; formerAudience?: string[] }> {
   const changes = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   if (Object.keys(changes).length === 0) return { after: before };
   const reassigned = fields.assignedTo !== undefined && fields.assignedTo !== before.assignedTo;
-  if (reassigned && fields.assignedTo) requireEmployee(ctx.tx, fields.assignedTo);
+  if (reassigned && fields.assignedTo) await requireEmployee(ctx.tx, fields.assignedTo);
   const rescheduled = fields.dueDate !== undefined && fields.dueDate !== before.dueDate;
   // The creation rule holds for a new date; an unchanged one may lie in the past (the task is overdue).
   if (rescheduled && fields.dueDate !== undefined && fields.dueDate < isoToday(ctx.now)) {
@@ -200,14 +196,13 @@ function applyFieldEdit(
   }
   // A new due date earns new due-soon and overdue notices: the flags belong to the date they were sent for.
   const flags = rescheduled ? { dueSoonNotifiedAt: null, overdueNotifiedAt: null } : {};
-  ctx.tx
+  await ctx.tx
     .update(tasks)
     .set({ ...changes, ...flags })
-    .where(eq(tasks.id, before.id))
-    .run();
-  const after = requireTask(ctx.tx, before.id);
+    .where(eq(tasks.id, before.id));
+  const after = await requireTask(ctx.tx, before.id);
   const title = after.title;
-  const actorName = nameOf(ctx.tx, ctx.actor.id);
+  const actorName = await nameOf(ctx.tx, ctx.actor.id);
   const notices: NewNotification[] = otherParties(after, ctx.actor.id)
     .filter((recipient) => !(reassigned && recipient === after.assignedTo))
     .map((recipient) => ({
@@ -230,7 +225,7 @@ function applyFieldEdit(
       data: { taskId: after.id, dueDate: after.dueDate, priority: after.priority },
     });
   }
-  notify(ctx, notices);
+  await notify(ctx, notices);
   return reassigned && before.assignedTo ? { after, formerAudience: [`user:${before.assignedTo}`] } : { after };
 }
 
@@ -242,20 +237,19 @@ type StatusChange = Omit<z.output<typeof setTaskStatusArgsSchema>, 'id'>;
  * applies; otherwise the change made later wins, and the earlier one still enters the history, in time
  * order, marked superseded, and its author is told.
  */
-function applyStatusChange(ctx: CommandContext, row: TaskRow, change: StatusChange): void {
+async function applyStatusChange(ctx: CommandContext, row: TaskRow, change: StatusChange): Promise<void> {
   // Security: a client's claimed time never goes back before the task existed (and lands after its creation entry).
   const madeAt = laterOf(ctx.madeAt.toISOString(), new Date(Date.parse(row.createdAt) + 1).toISOString());
   const movedSince = change.baseStatusVersion !== undefined && change.baseStatusVersion !== row.statusVersion;
   const wins = !movedSince || madeAt >= row.statusChangedAt;
-  appendHistory(ctx, row.id, change.status, change.note || null, !wins, madeAt);
-  const actorName = nameOf(ctx.tx, ctx.actor.id);
+  await appendHistory(ctx, row.id, change.status, change.note || null, !wins, madeAt);
+  const actorName = await nameOf(ctx.tx, ctx.actor.id);
   if (wins) {
-    ctx.tx
+    await ctx.tx
       .update(tasks)
       .set({ status: change.status, statusVersion: row.statusVersion + 1, statusChangedAt: madeAt })
-      .where(eq(tasks.id, row.id))
-      .run();
-    notify(
+      .where(eq(tasks.id, row.id));
+    await notify(
       ctx,
       otherParties(row, ctx.actor.id).map((recipient) => ({
         recipientId: recipient,
@@ -268,7 +262,7 @@ function applyStatusChange(ctx: CommandContext, row: TaskRow, change: StatusChan
       })),
     );
   } else {
-    notify(ctx, [
+    await notify(ctx, [
       {
         recipientId: ctx.actor.id,
         senderId: null,
@@ -286,9 +280,9 @@ function applyStatusChange(ctx: CommandContext, row: TaskRow, change: StatusChan
 export const updateTaskCommand = defineCommand({
   name: 'task.update',
   args: updateTaskArgsSchema,
-  run(ctx, { id, ...fields }) {
+  async run(ctx, { id, ...fields }) {
     requireManager(ctx.actor);
-    const { after, formerAudience } = applyFieldEdit(ctx, requireTask(ctx.tx, id), fields);
+    const { after, formerAudience } = await applyFieldEdit(ctx, await requireTask(ctx.tx, id), fields);
     return touch(ctx, after, formerAudience);
   },
 });
@@ -297,11 +291,11 @@ export const updateTaskCommand = defineCommand({
 export const setTaskStatusCommand = defineCommand({
   name: 'task.setStatus',
   args: setTaskStatusArgsSchema,
-  run(ctx, { id, ...change }) {
-    const row = requireTask(ctx.tx, id);
+  async run(ctx, { id, ...change }) {
+    const row = await requireTask(ctx.tx, id);
     if (!canChangeTaskStatus(ctx.actor, parties(row)))
       throw new DomainError('forbidden', taskMessages.noStatusPermission);
-    applyStatusChange(ctx, row, change);
+    await applyStatusChange(ctx, row, change);
     return touch(ctx, row);
   },
 });
@@ -313,17 +307,17 @@ export const setTaskStatusCommand = defineCommand({
 export const editTaskCommand = defineCommand({
   name: 'task.edit',
   args: editTaskArgsSchema,
-  run(ctx, { id, status, note, baseStatusVersion, ...fields }) {
+  async run(ctx, { id, status, note, baseStatusVersion, ...fields }) {
     const editsFields = Object.values(fields).some((value) => value !== undefined);
     if (!editsFields && status === undefined) throw new DomainError('invalid_input', taskMessages.nothingToUpdate);
-    const row = requireTask(ctx.tx, id);
+    const row = await requireTask(ctx.tx, id);
     if (!canEditTask(ctx.actor, parties(row), { fields: editsFields, status: status !== undefined })) {
       const message =
         editsFields && !canManageTasks(ctx.actor) ? taskMessages.onlyManagers : taskMessages.noStatusPermission;
       throw new DomainError('forbidden', message);
     }
-    const { after, formerAudience } = applyFieldEdit(ctx, row, fields);
-    if (status !== undefined) applyStatusChange(ctx, after, { status, note, baseStatusVersion });
+    const { after, formerAudience } = await applyFieldEdit(ctx, row, fields);
+    if (status !== undefined) await applyStatusChange(ctx, after, { status, note, baseStatusVersion });
     return touch(ctx, after, formerAudience);
   },
 });
@@ -332,28 +326,25 @@ export const editTaskCommand = defineCommand({
 export const addCommentCommand = defineCommand({
   name: 'task.comment',
   args: addCommentArgsSchema,
-  run(ctx, args) {
-    const row = requireTask(ctx.tx, args.taskId);
+  async run(ctx, args) {
+    const row = await requireTask(ctx.tx, args.taskId);
     if (!canCommentOnTask(ctx.actor, parties(row))) throw new DomainError('task_not_found', taskMessages.notFound);
-    const existing = ctx.tx.select().from(taskComments).where(eq(taskComments.id, args.id)).get();
+    const [existing] = await ctx.tx.select().from(taskComments).where(eq(taskComments.id, args.id));
     if (existing) {
       if (existing.taskId !== args.taskId || existing.text !== args.text || existing.userId !== ctx.actor.id) {
         throw new DomainError('duplicate_id');
       }
       return touch(ctx, row);
     }
-    ctx.tx
-      .insert(taskComments)
-      .values({
-        id: args.id,
-        taskId: args.taskId,
-        userId: ctx.actor.id,
-        text: args.text,
-        createdAt: ctx.now.toISOString(),
-      })
-      .run();
-    const actorName = nameOf(ctx.tx, ctx.actor.id);
-    notify(
+    await ctx.tx.insert(taskComments).values({
+      id: args.id,
+      taskId: args.taskId,
+      userId: ctx.actor.id,
+      text: args.text,
+      createdAt: ctx.now.toISOString(),
+    });
+    const actorName = await nameOf(ctx.tx, ctx.actor.id);
+    await notify(
       ctx,
       otherParties(row, ctx.actor.id).map((recipient) => ({
         recipientId: recipient,
@@ -373,12 +364,12 @@ export const addCommentCommand = defineCommand({
 export const deleteTaskCommand = defineCommand({
   name: 'task.delete',
   args: deleteTaskArgsSchema,
-  run(ctx, args) {
+  async run(ctx, args) {
     requireManager(ctx.actor);
-    const row = requireTask(ctx.tx, args.id);
+    const row = await requireTask(ctx.tx, args.id);
     const stamp = ctx.now.toISOString();
-    ctx.tx.update(tasks).set({ deletedAt: stamp, updatedAt: stamp }).where(eq(tasks.id, row.id)).run();
-    ctx.record({ entity: 'task', id: row.id, op: 'delete', audience: taskAudience(row) });
+    await ctx.tx.update(tasks).set({ deletedAt: stamp, updatedAt: stamp }).where(eq(tasks.id, row.id));
+    await ctx.record({ entity: 'task', id: row.id, op: 'delete', audience: taskAudience(row) });
     return { id: row.id };
   },
 });

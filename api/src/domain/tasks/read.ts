@@ -71,12 +71,12 @@ const pageReads = (db: Db | Tx) =>
   });
 
 /** Tasks with their comments and status history, oldest first, as the wire carries them. */
-function toTasks(db: Db | Tx, rows: TaskRow[]): Task[] {
+async function toTasks(db: Db | Tx, rows: TaskRow[]): Promise<Task[]> {
   if (rows.length === 0) return [];
   const reads = detailReads(db);
   const ids = idsParam(rows.map((row) => row.id));
-  const commentRows = reads.comments.all(ids);
-  const historyRows = reads.history.all(ids);
+  const commentRows = await reads.comments.execute(ids);
+  const historyRows = await reads.history.execute(ids);
   // Names of the people named, deactivated ones included: history keeps the names of people who left.
   const named = new Set<string>();
   for (const row of rows) {
@@ -86,7 +86,7 @@ function toTasks(db: Db | Tx, rows: TaskRow[]): Task[] {
   for (const c of commentRows) named.add(c.userId);
   for (const h of historyRows) named.add(h.updatedBy);
   const refs = new Map<string, UserRef>();
-  for (const user of reads.userRefs.all(idsParam(named)))
+  for (const user of await reads.userRefs.execute(idsParam(named)))
     refs.set(user.id, { _id: user.id, id: user.id, name: user.name });
   const ref = (id: string): UserRef => refs.get(id) ?? { _id: id, id, name: 'Unknown' };
   const comments = new Map<string, Comment[]>();
@@ -136,8 +136,8 @@ function toTasks(db: Db | Tx, rows: TaskRow[]): Task[] {
 }
 
 /** The tasks with these ids that still exist. */
-export function loadTasks(db: Db | Tx, ids: string[]): Task[] {
-  return toTasks(db, detailReads(db).liveRows.all(idsParam(ids)));
+export async function loadTasks(db: Db | Tx, ids: string[]): Promise<Task[]> {
+  return toTasks(db, await detailReads(db).liveRows.execute(idsParam(ids)));
 }
 
 /** The SQL condition of spec section 6: staff see all tasks, an employee those assigned to or by them. */
@@ -151,31 +151,32 @@ function visibleTo(staff: boolean, me: string | ReturnType<typeof sql.placeholde
 }
 
 /** Every task `actor` may see, most recently updated first. */
-export function listVisibleTasks(db: Db | Tx, actor: Actor): Task[] {
-  const rows = db.select().from(tasks).where(visibleTasksWhere(actor)).orderBy(asc(tasks.createdAt)).all();
+export async function listVisibleTasks(db: Db | Tx, actor: Actor): Promise<Task[]> {
+  const rows = await db.select().from(tasks).where(visibleTasksWhere(actor)).orderBy(asc(tasks.createdAt));
   // The order of the pages below: newest update first, ties by id (both compared as SQLite does, by code unit).
   const newestFirst = (a: Task, b: Task) =>
     a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1;
-  return toTasks(db, rows).sort(newestFirst);
+  return (await toTasks(db, rows)).sort(newestFirst);
 }
 
 /** One page of the tasks `actor` may see, most recently updated first, with how many there are in all. */
-export function listVisibleTaskPage(
+export async function listVisibleTaskPage(
   db: Db | Tx,
   actor: Actor,
   { page, limit }: { page: number; limit: number },
-): { tasks: Task[]; page: number; limit: number; total: number } {
+): Promise<{ tasks: Task[]; page: number; limit: number; total: number }> {
   const reads = pageReads(db);
   const window = { limit, offset: (page - 1) * limit, me: actor.id };
   const staff = isStaff(actor);
-  const rows = staff ? reads.staffPage.all(window) : reads.employeePage.all(window);
-  const total = (staff ? reads.staffTotal.get(window) : reads.employeeTotal.get(window))?.n ?? 0;
-  return { tasks: toTasks(db, rows), page, limit, total };
+  const rows = await (staff ? reads.staffPage : reads.employeePage).execute(window);
+  const [counted] = await (staff ? reads.staffTotal : reads.employeeTotal).execute(window);
+  return { tasks: await toTasks(db, rows), page, limit, total: counted?.n ?? 0 };
 }
 
 /** One live task row, for commands. */
-export function findTaskRow(db: Db | Tx, id: string): TaskRow | undefined {
-  return detailReads(db).liveRow.get({ id });
+export async function findTaskRow(db: Db | Tx, id: string): Promise<TaskRow | undefined> {
+  const [row] = await detailReads(db).liveRow.execute({ id });
+  return row;
 }
 
 /** Who may see a task: managers, admins, its assignee and its assigner. */

@@ -27,14 +27,16 @@ export interface AccountDeps {
   google: { clientId: string | null; jwks: JWTVerifyGetKey | null };
 }
 
-const findByEmail = (db: Db, email: string): UserRow | undefined =>
-  db.select().from(users).where(eq(users.email, email)).get();
+async function findByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email));
+  return row;
+}
 
 const selfActor = (id: string): Actor => ({ id, role: 'employee' });
 
 /** Registration creates an employee. */
 export async function register(deps: AccountDeps, input: RegisterRequest): Promise<User> {
-  if (findByEmail(deps.db, input.email)) throw new DomainError('email_taken');
+  if (await findByEmail(deps.db, input.email)) throw new DomainError('email_taken');
   const passwordHash = await hashPassword(input.password);
   const id = uuidv7();
   return await runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
@@ -48,7 +50,7 @@ export async function register(deps: AccountDeps, input: RegisterRequest): Promi
 /** Email and password sign-in; the same message for an unknown email and a wrong password. */
 export async function login(deps: AccountDeps, input: LoginRequest, ip: string): Promise<User> {
   await deps.throttle.beforeAttempt(ip, input.email);
-  const row = findByEmail(deps.db, input.email);
+  const row = await findByEmail(deps.db, input.email);
   const usableHash = row && !row.deactivatedAt ? row.passwordHash : null;
   const ok = usableHash ? await verifyPassword(usableHash, input.password) : false;
   if (!row || !ok) {
@@ -81,7 +83,7 @@ export async function googleLogin(deps: AccountDeps, { tokenId }: GoogleLoginReq
     throw new DomainError('google_token_invalid', 'Google did not confirm this email address');
   }
   const email = claims.email.trim().toLowerCase();
-  const existing = findByEmail(deps.db, email);
+  const existing = await findByEmail(deps.db, email);
   if (existing) {
     if (existing.deactivatedAt) throw new DomainError('invalid_credentials');
     return toUserDto(existing);
@@ -108,7 +110,7 @@ export async function changePassword(
   sessionId: string,
   input: UpdatePasswordRequest,
 ): Promise<void> {
-  const row = deps.db.select().from(users).where(eq(users.id, actor.id)).get();
+  const [row] = await deps.db.select().from(users).where(eq(users.id, actor.id));
   if (!row || row.deactivatedAt) throw new DomainError('user_not_found');
   if (!row.passwordHash) throw new DomainError('invalid_input', accountTexts.noPasswordAccount);
   if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {

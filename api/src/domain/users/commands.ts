@@ -11,17 +11,17 @@ import { toUserDto, type UserRow } from './serialize';
 /** Every signed-in user sees the directory, so user changes go to the whole team. */
 export const USER_AUDIENCE = ['team'];
 
-function assertEmailFree(tx: Tx, email: string, exceptId?: string): void {
-  const clash = tx
+async function assertEmailFree(tx: Tx, email: string, exceptId?: string): Promise<void> {
+  const [clash] = await tx
     .select({ id: users.id })
     .from(users)
     .where(exceptId ? and(eq(users.email, email), ne(users.id, exceptId)) : eq(users.email, email))
-    .get();
+    .limit(1);
   if (clash) throw new DomainError('email_taken');
 }
 
-export function loadActiveUser(tx: Tx, id: string): UserRow {
-  const row = tx.select().from(users).where(eq(users.id, id)).get();
+export async function loadActiveUser(tx: Tx, id: string): Promise<UserRow> {
+  const [row] = await tx.select().from(users).where(eq(users.id, id));
   if (!row || row.deactivatedAt) throw new DomainError('user_not_found');
   return row;
 }
@@ -38,15 +38,12 @@ export const createUserCommand = defineCommand({
     role: z.enum(roles).default('employee'),
     department: z.string().nullable().default(null),
   }),
-  run(ctx, args) {
-    assertEmailFree(ctx.tx, args.email);
+  async run(ctx, args) {
+    await assertEmailFree(ctx.tx, args.email);
     const stamp = ctx.now.toISOString();
-    ctx.tx
-      .insert(users)
-      .values({ ...args, createdAt: stamp, updatedAt: stamp })
-      .run();
-    ctx.record({ entity: 'user', id: args.id, op: 'put', audience: USER_AUDIENCE });
-    return toUserDto(loadActiveUser(ctx.tx, args.id));
+    await ctx.tx.insert(users).values({ ...args, createdAt: stamp, updatedAt: stamp });
+    await ctx.record({ entity: 'user', id: args.id, op: 'put', audience: USER_AUDIENCE });
+    return toUserDto(await loadActiveUser(ctx.tx, args.id));
   },
 });
 
@@ -54,37 +51,36 @@ export const createUserCommand = defineCommand({
 export const updateDetailsCommand = defineCommand({
   name: 'user.updateDetails',
   args: updateDetailsArgsSchema,
-  run(ctx, args) {
-    const current = loadActiveUser(ctx.tx, ctx.actor.id);
+  async run(ctx, args) {
+    const current = await loadActiveUser(ctx.tx, ctx.actor.id);
     if (current.name === args.name && current.email === args.email) return toUserDto(current);
-    assertEmailFree(ctx.tx, args.email, ctx.actor.id);
-    ctx.tx
+    await assertEmailFree(ctx.tx, args.email, ctx.actor.id);
+    await ctx.tx
       .update(users)
       .set({ name: args.name, email: args.email, updatedAt: ctx.now.toISOString() })
-      .where(eq(users.id, ctx.actor.id))
-      .run();
-    ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: USER_AUDIENCE });
-    return toUserDto(loadActiveUser(ctx.tx, ctx.actor.id));
+      .where(eq(users.id, ctx.actor.id));
+    await ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: USER_AUDIENCE });
+    return toUserDto(await loadActiveUser(ctx.tx, ctx.actor.id));
   },
 });
 
 /**
- * `user.setPassword`: the password route, once the current password was verified (argon2 is async, commands
- * are not). Every session of the user ends but `keepSessionId`, the one that made the change.
+ * `user.setPassword`: the password route, once the current password was verified (argon2 runs outside the
+ * transaction, which awaits nothing but its queries). Every session of the user ends but `keepSessionId`, the
+ * one that made the change.
  */
 export const setPasswordCommand = defineCommand({
   name: 'user.setPassword',
   args: z.object({ passwordHash: z.string().min(1), verifiedHash: z.string().nullable(), keepSessionId: z.string() }),
-  run(ctx, args) {
-    const current = loadActiveUser(ctx.tx, ctx.actor.id);
+  async run(ctx, args) {
+    const current = await loadActiveUser(ctx.tx, ctx.actor.id);
     // The password changed between the verification and now: the verification no longer holds.
     if (current.passwordHash !== args.verifiedHash) throw new DomainError('invalid_input', 'Please try again.');
-    ctx.tx
+    await ctx.tx
       .update(users)
       .set({ passwordHash: args.passwordHash, updatedAt: ctx.now.toISOString() })
-      .where(eq(users.id, ctx.actor.id))
-      .run();
-    endOtherSessions(ctx.tx, ctx.actor.id, args.keepSessionId);
+      .where(eq(users.id, ctx.actor.id));
+    await endOtherSessions(ctx.tx, ctx.actor.id, args.keepSessionId);
     return { id: ctx.actor.id };
   },
 });
@@ -93,15 +89,14 @@ export const setPasswordCommand = defineCommand({
 export const setAvatarCommand = defineCommand({
   name: 'user.setAvatar',
   args: z.object({ avatar: z.string().min(1) }),
-  run(ctx, args) {
-    const previous = loadActiveUser(ctx.tx, ctx.actor.id).avatar;
-    ctx.tx
+  async run(ctx, args) {
+    const { avatar: previous } = await loadActiveUser(ctx.tx, ctx.actor.id);
+    await ctx.tx
       .update(users)
       .set({ avatar: args.avatar, updatedAt: ctx.now.toISOString() })
-      .where(eq(users.id, ctx.actor.id))
-      .run();
-    ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: USER_AUDIENCE });
+      .where(eq(users.id, ctx.actor.id));
+    await ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: USER_AUDIENCE });
     ctx.announce({ to: ['team'], event: 'avatar-updated', payload: { userId: ctx.actor.id, avatar: args.avatar } });
-    return { user: toUserDto(loadActiveUser(ctx.tx, ctx.actor.id)), previous };
+    return { user: toUserDto(await loadActiveUser(ctx.tx, ctx.actor.id)), previous };
   },
 });

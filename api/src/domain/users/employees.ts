@@ -18,15 +18,13 @@ import { toUserDto } from './serialize';
 import { endAllSessions } from './sessions';
 
 /** Employee Management's cards for every active employee, from three queries whatever the team's size. */
-export function listEmployeeSummaries(db: Db | Tx, now: Date = new Date()): EmployeeSummary[] {
-  const employees = db
+export async function listEmployeeSummaries(db: Db | Tx, now: Date = new Date()): Promise<EmployeeSummary[]> {
+  const employeeRows = await db
     .select()
     .from(users)
     .where(and(eq(users.role, 'employee'), isNull(users.deactivatedAt)))
-    .orderBy(users.name)
-    .all()
-    .map(toUserDto);
-  const assigned = db
+    .orderBy(users.name);
+  const assignedRows = await db
     .select({
       id: tasks.id,
       title: tasks.title,
@@ -38,18 +36,18 @@ export function listEmployeeSummaries(db: Db | Tx, now: Date = new Date()): Empl
     })
     .from(tasks)
     .innerJoin(users, eq(users.id, tasks.assignedTo))
-    .where(and(isNull(tasks.deletedAt), eq(users.role, 'employee')))
-    .all()
-    .map(({ assignee, ...task }) => ({ ...task, assignedTo: assignee ? { id: assignee } : null }));
-  const messages = new Map(
-    db
-      .select({ userId: chatMessages.userId, sent: count() })
-      .from(chatMessages)
-      .where(isNull(chatMessages.deletedAt))
-      .groupBy(chatMessages.userId)
-      .all()
-      .map((row) => [row.userId, row.sent]),
-  );
+    .where(and(isNull(tasks.deletedAt), eq(users.role, 'employee')));
+  const sentRows = await db
+    .select({ userId: chatMessages.userId, sent: count() })
+    .from(chatMessages)
+    .where(isNull(chatMessages.deletedAt))
+    .groupBy(chatMessages.userId);
+  const employees = employeeRows.map(toUserDto);
+  const assigned = assignedRows.map(({ assignee, ...task }) => ({
+    ...task,
+    assignedTo: assignee ? { id: assignee } : null,
+  }));
+  const messages = new Map(sentRows.map((row) => [row.userId, row.sent]));
   return summarizeEmployees(employees, assigned, messages, isoToday(now));
 }
 
@@ -61,32 +59,29 @@ export function listEmployeeSummaries(db: Db | Tx, now: Date = new Date()): Empl
 export const deactivateEmployeeCommand = defineCommand({
   name: 'user.deactivate',
   args: z.object({ id: idSchema }),
-  run(ctx, { id }) {
+  async run(ctx, { id }) {
     if (!canManageEmployees(ctx.actor)) throw new DomainError('forbidden', accountTexts.onlyManagersDelete);
     if (id === ctx.actor.id) throw new DomainError('forbidden', accountTexts.notYourself);
-    const target = ctx.tx
+    const [target] = await ctx.tx
       .select()
       .from(users)
-      .where(and(eq(users.id, id), isNull(users.deactivatedAt)))
-      .get();
+      .where(and(eq(users.id, id), isNull(users.deactivatedAt)));
     if (!target) throw new DomainError('user_not_found');
     if (target.role !== 'employee') throw new DomainError('forbidden', accountTexts.onlyEmployeesDeleted);
     const stamp = ctx.now.toISOString();
-    ctx.tx
+    await ctx.tx
       .update(users)
       .set({ deactivatedAt: stamp, status: 'offline', updatedAt: stamp })
-      .where(eq(users.id, id))
-      .run();
-    endAllSessions(ctx.tx, id);
-    ctx.record({ entity: 'user', id, op: 'delete', audience: USER_AUDIENCE });
-    const open = ctx.tx
+      .where(eq(users.id, id));
+    await endAllSessions(ctx.tx, id);
+    await ctx.record({ entity: 'user', id, op: 'delete', audience: USER_AUDIENCE });
+    const open = await ctx.tx
       .select()
       .from(tasks)
-      .where(and(eq(tasks.assignedTo, id), ne(tasks.status, 'completed'), isNull(tasks.deletedAt)))
-      .all();
+      .where(and(eq(tasks.assignedTo, id), ne(tasks.status, 'completed'), isNull(tasks.deletedAt)));
     for (const task of open) {
-      ctx.tx.update(tasks).set({ assignedTo: null, updatedAt: stamp }).where(eq(tasks.id, task.id)).run();
-      ctx.record({
+      await ctx.tx.update(tasks).set({ assignedTo: null, updatedAt: stamp }).where(eq(tasks.id, task.id));
+      await ctx.record({
         entity: 'task',
         id: task.id,
         op: 'put',

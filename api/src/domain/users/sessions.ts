@@ -19,10 +19,8 @@ export async function startSession(db: Db, userId: string, now = new Date()): Pr
   const id = uuidv7(now.getTime());
   const expiresAt = new Date(now.getTime() + limits.tokenTtlSeconds * 1000);
   await transaction(db, async (tx) => {
-    tx.delete(sessions)
-      .where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, now.toISOString())))
-      .run();
-    tx.insert(sessions).values({ id, userId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() }).run();
+    await tx.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, now.toISOString())));
+    await tx.insert(sessions).values({ id, userId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() });
   });
   return { id, expiresAt };
 }
@@ -41,13 +39,18 @@ const prepareSessionRead = (db: Db) =>
     .prepare();
 
 /** The live session `id` of `userId`, or undefined once it has ended, expired or its account was deactivated. */
-export function findLiveSession(db: Db, id: string, userId: string, now = new Date()): LiveSession | undefined {
+export async function findLiveSession(
+  db: Db,
+  id: string,
+  userId: string,
+  now = new Date(),
+): Promise<LiveSession | undefined> {
   let read = sessionReads.get(db);
   if (!read) {
     read = prepareSessionRead(db);
     sessionReads.set(db, read);
   }
-  const row = read.get({ id, userId });
+  const [row] = await read.execute({ id, userId });
   if (!row || row.deactivatedAt || row.expiresAt <= now.toISOString()) return undefined;
   return { id, actor: { id: userId, role: row.role } };
 }
@@ -59,13 +62,11 @@ export const endSession = (db: Db, id: string): Promise<void> =>
   });
 
 /** A password change: every session of the user ends but the one that made it. */
-export const endOtherSessions = (tx: Tx, userId: string, keep: string): void => {
-  tx.delete(sessions)
-    .where(and(eq(sessions.userId, userId), ne(sessions.id, keep)))
-    .run();
+export const endOtherSessions = async (tx: Tx, userId: string, keep: string): Promise<void> => {
+  await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keep)));
 };
 
 /** Deactivation: every session of the user ends. */
-export const endAllSessions = (tx: Tx, userId: string): void => {
-  tx.delete(sessions).where(eq(sessions.userId, userId)).run();
+export const endAllSessions = async (tx: Tx, userId: string): Promise<void> => {
+  await tx.delete(sessions).where(eq(sessions.userId, userId));
 };

@@ -28,10 +28,10 @@ const me = (token: string) => call<{ user: User }>({ token, user: people.alice.u
 
 /** A refusal that left the change log and the user's row as they were. */
 async function expectUnchanged(userId: string, act: () => Promise<void>): Promise<void> {
-  const version = currentVersion(db());
+  const version = await currentVersion(db());
   const row = userRow(userId);
   await act();
-  expect(currentVersion(db())).toBe(version);
+  expect(await currentVersion(db())).toBe(version);
   expect(userRow(userId)).toEqual(row);
 }
 

@@ -55,10 +55,10 @@ async function expectDeleteRefused(
   code: Parameters<typeof expectRefusal>[2],
   message: string,
 ): Promise<void> {
-  const before = currentVersion(db());
+  const before = await currentVersion(db());
   const row = userRow(id);
   expectRefusal(await deleteUser(by, id), status, code, message);
-  expect(currentVersion(db())).toBe(before);
+  expect(await currentVersion(db())).toBe(before);
   expect(userRow(id)).toEqual(row);
 }
 

@@ -43,14 +43,14 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
     message,
   });
   const auth = { onRequest: app.authenticate };
-  const listActive = (request: FastifyRequest, excludeSelf: boolean) =>
-    app.db
+  const listActive = async (request: FastifyRequest, excludeSelf: boolean): Promise<User[]> => {
+    const rows = await app.db
       .select()
       .from(users)
       .where(excludeSelf ? and(active, ne(users.id, request.actor.id)) : active)
-      .orderBy(asc(users.name))
-      .all()
-      .map(toUserDto);
+      .orderBy(asc(users.name));
+    return rows.map(toUserDto);
+  };
 
   app.post('/register', { schema: { body: jsonBody(registerRequestSchema) } }, async (request, reply) => {
     const user = await register(accounts, request.body);
@@ -72,18 +72,18 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
     return { success: true, message: accountTexts.signedOut };
   });
 
-  app.get('/me', auth, (request) => {
-    const row = app.db.select().from(users).where(eq(users.id, request.actor.id)).get();
+  app.get('/me', auth, async (request) => {
+    const [row] = await app.db.select().from(users).where(eq(users.id, request.actor.id));
     if (!row) throw new DomainError('user_not_found');
     return { user: toUserDto(row) };
   });
 
   /** Everyone but the caller: the people one can start a conversation with. */
-  app.get('/users', auth, (request) => ({ users: listActive(request, true) }));
+  app.get('/users', auth, async (request) => ({ users: await listActive(request, true) }));
 
-  app.get('/all-users', auth, (request) => ({ users: listActive(request, false) }));
+  app.get('/all-users', auth, async (request) => ({ users: await listActive(request, false) }));
 
-  app.get('/team-members', auth, (request) => ({ users: listActive(request, false) }));
+  app.get('/team-members', auth, async (request) => ({ users: await listActive(request, false) }));
 
   app.put('/updatedetails', { ...auth, schema: { body: jsonBody(updateDetailsArgsSchema) } }, async (request) => {
     const user = await runCommand(app.db, app.flush, request.actor, updateDetailsCommand, request.body);

@@ -133,14 +133,14 @@ async function expectUploadRefused(
   fields: Record<string, string>,
   expected: { status: number; code: ErrorBody['code']; message?: string },
 ): Promise<void> {
-  const before = { files: filesOnDisk(), counts: counts(), version: currentVersion(db()) };
+  const before = { files: filesOnDisk(), counts: counts(), version: await currentVersion(db()) };
   const res = await upload<ErrorBody>(session, conversationId, parts, fields);
   expect(res.status, JSON.stringify(res.body)).toBe(expected.status);
   expect(res.body.code).toBe(expected.code);
   if (expected.message !== undefined) expect(res.body.message).toBe(expected.message);
   expect(filesOnDisk()).toEqual(before.files);
   expect(counts()).toEqual(before.counts);
-  expect(currentVersion(db())).toBe(before.version);
+  expect(await currentVersion(db())).toBe(before.version);
 }
 
 // ---- tests ------------------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ describe('authentication', () => {
     const { alice, bob } = people;
     const id = idOf(alice, bob);
     const target = liveRowsOf(id)[0];
-    const before = { counts: counts(), version: currentVersion(db()), files: filesOnDisk() };
+    const before = { counts: counts(), version: await currentVersion(db()), files: filesOnDisk() };
     for (const [method, url] of [
       ['GET', base],
       ['POST', base],
@@ -243,14 +243,14 @@ describe('authentication', () => {
     expect(messageRow(target?.id ?? '')?.deletedAt).toBeNull();
     expect(counts()).toEqual(before.counts);
     expect(filesOnDisk()).toEqual(before.files);
-    expect(currentVersion(db())).toBe(before.version);
+    expect(await currentVersion(db())).toBe(before.version);
   });
 });
 
 describe('POST /api/direct-messages/conversations', () => {
   test('a missing, empty or malformed recipient, an unknown one or oneself is refused, and nothing is created', async () => {
     const { alice } = people;
-    const before = { counts: counts(), version: currentVersion(db()) };
+    const before = { counts: counts(), version: await currentVersion(db()) };
     const cases: [Record<string, unknown>, number, ErrorBody['code'], string | null][] = [
       [{}, 400, 'invalid_input', directTexts.recipientRequired],
       [{ recipientId: '' }, 400, 'invalid_input', directTexts.recipientRequired],
@@ -270,14 +270,14 @@ describe('POST /api/direct-messages/conversations', () => {
     expect(directTexts.recipientRequired).toBe('Recipient ID is required');
     expect(conversationRow(conversationIdFor(alice.user.id, alice.user.id))).toBeUndefined();
     expect(counts()).toEqual(before.counts);
-    expect(currentVersion(db())).toBe(before.version);
+    expect(await currentVersion(db())).toBe(before.version);
   });
 
   test('a new conversation answers 201 with its participants; starting it again from either side answers 200 with the same id', async () => {
     const [dora, eric] = await Promise.all([registerEmployee('Dora Direct'), registerEmployee('Eric Direct')]);
     const id = idOf(dora, eric);
     const [first, second] = [dora, eric].sort((a, b) => (a.user.id < b.user.id ? -1 : 1)) as [typeof dora, typeof eric];
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const created = await call<{ success: boolean; conversation: Conversation }>(dora, 'POST', base, {
       recipientId: eric.user.id,
@@ -306,8 +306,8 @@ describe('POST /api/direct-messages/conversations', () => {
       lastMessageAt: null,
       createdAt: conversation.createdAt,
     });
-    expect(changesAfter(before)).toEqual([['conversation', id, 'put', pairAudience(dora, eric)]]);
-    const version = currentVersion(db());
+    expect(await changesAfter(before)).toEqual([['conversation', id, 'put', pairAudience(dora, eric)]]);
+    const version = await currentVersion(db());
 
     for (const session of [dora, eric, dora]) {
       const again = await call<{ success: boolean; conversation: Conversation }>(session, 'POST', base, {
@@ -324,7 +324,7 @@ describe('POST /api/direct-messages/conversations', () => {
         .all()
         .map((row) => row.id),
     ).toEqual([id]);
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
 
     // Both list it, with nothing unread; nobody else does.
     for (const session of [dora, eric]) {
@@ -339,7 +339,7 @@ describe('POST /api/direct-messages/conversations', () => {
     const { alice } = people;
     const gone = await registerEmployee('Gina Gone');
     db().update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, gone.user.id)).run();
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     expectRefusal(
       await call(alice, 'POST', base, { recipientId: gone.user.id }),
@@ -348,7 +348,7 @@ describe('POST /api/direct-messages/conversations', () => {
       'User not found.',
     );
     expect(conversationRow(idOf(alice, gone))).toBeUndefined();
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 });
 
@@ -412,7 +412,7 @@ describe('messages as JSON', () => {
     const id = idOf(alice, bob);
     const text = uniqueText('Lunch tomorrow?');
     const messageId = uuidv7();
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const res = await call<{ success: boolean; message: DirectMessage }>(alice, 'POST', `${base}/${id}/messages`, {
       id: messageId,
@@ -447,7 +447,7 @@ describe('messages as JSON', () => {
     expect(conversationRow(id)).toMatchObject({ lastMessageId: messageId, lastMessageAt: message.createdAt });
     const notice = noticesAbout(messageId);
     expect(notice).toHaveLength(1);
-    expect(changesAfter(before)).toEqual([
+    expect(await changesAfter(before)).toEqual([
       ['directMessage', messageId, 'put', pairAudience(alice, bob)],
       ['conversation', id, 'put', pairAudience(alice, bob)],
       ['notification', notice[0]?.id, 'put', [`user:${bob.user.id}`]],
@@ -473,7 +473,7 @@ describe('messages as JSON', () => {
   test('an empty text is refused, 1000 characters are accepted and 1001 refused', async () => {
     const { alice, bob } = people;
     const id = idOf(alice, bob);
-    const before = { counts: counts(), version: currentVersion(db()) };
+    const before = { counts: counts(), version: await currentVersion(db()) };
     for (const payload of [{ text: '' }, { text: '  \n\t ' }, {}, { text: null }, { text: 7 }]) {
       expectRefusal(
         await call(alice, 'POST', `${base}/${id}/messages`, payload),
@@ -491,7 +491,7 @@ describe('messages as JSON', () => {
       'A message can have at most 1000 characters.',
     );
     expect(counts()).toEqual(before.counts);
-    expect(currentVersion(db())).toBe(before.version);
+    expect(await currentVersion(db())).toBe(before.version);
 
     const exact = uniqueText('exact').padEnd(chatLimits.textMax, 'x');
     expect((await sendText(alice, id, exact)).content).toBe(exact);
@@ -525,7 +525,7 @@ describe('messages as JSON', () => {
   test('an unknown conversation answers 404 on every route', async () => {
     const { alice } = people;
     const unknown = uuidv7();
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     for (const [method, url, payload] of [
       ['GET', `${base}/${unknown}/messages`, undefined],
       ['POST', `${base}/${unknown}/messages`, { text: 'Hello?' }],
@@ -534,7 +534,7 @@ describe('messages as JSON', () => {
     ] as const) {
       expectRefusal(await call(alice, method, url, payload), 404, 'not_found', 'Conversation not found.');
     }
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 
   test('a client id sent twice with the same text makes one message; other content under it is refused as duplicate_id', async () => {
@@ -544,7 +544,7 @@ describe('messages as JSON', () => {
     const text = uniqueText('Retry me');
     const first = await call(alice, 'POST', `${base}/${id}/messages`, { id: messageId, text });
     expect(first.status).toBe(201);
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
 
     const again = await call(alice, 'POST', `${base}/${id}/messages`, { id: messageId, text });
     expect(again.status).toBe(201);
@@ -569,7 +569,7 @@ describe('messages as JSON', () => {
     );
     expect(db().select().from(directMessages).where(eq(directMessages.id, messageId)).all()).toHaveLength(1);
     expect(noticesAbout(messageId)).toHaveLength(1);
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
   });
 });
 
@@ -835,7 +835,7 @@ describe('messages with files', () => {
     expect(stored.map((f) => [f.originalName, f.size])).toEqual([['offline.png', 321]]);
     expect(filesOnDisk()).toEqual([...before.files, stored[0]?.filename].sort());
     expect(noticesAbout(messageId)).toHaveLength(1);
-    const afterFirst = { files: filesOnDisk(), counts: counts(), version: currentVersion(db()) };
+    const afterFirst = { files: filesOnDisk(), counts: counts(), version: await currentVersion(db()) };
     expect(afterFirst.counts).toEqual({
       ...before.counts,
       messages: before.counts.messages + 1,
@@ -849,7 +849,7 @@ describe('messages with files', () => {
     expect(db().select().from(directMessages).where(eq(directMessages.id, messageId)).all()).toHaveLength(1);
     expect(filesOnDisk()).toEqual(afterFirst.files);
     expect(counts()).toEqual(afterFirst.counts);
-    expect(currentVersion(db())).toBe(afterFirst.version);
+    expect(await currentVersion(db())).toBe(afterFirst.version);
 
     // A queued send that breaks a rule is recorded as rejected; the queue moves on and no file stays.
     const refusedBody = await upload<UploadOutcomeResponse>(
@@ -899,7 +899,7 @@ describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', ()
     const { id } = await startConversation(jan, kim);
     const earlier = await sendText(jan, id, 'earlier');
     const last = await sendText(jan, id, 'last');
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const res = await call(jan, 'DELETE', `${base}/${id}/messages/${last.id}`);
 
@@ -907,7 +907,7 @@ describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', ()
     expect(res.body).toEqual({ success: true, message: 'Message deleted' });
     expect(messageRow(last.id)?.deletedAt).toEqual(expect.any(String));
     expect(conversationRow(id)?.lastMessageId).toBeNull();
-    expect(changesAfter(before)).toEqual([
+    expect(await changesAfter(before)).toEqual([
       ['directMessage', last.id, 'delete', pairAudience(jan, kim)],
       ['conversation', id, 'put', pairAudience(jan, kim)],
     ]);
@@ -939,7 +939,7 @@ describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', ()
     const elsewhere = await sendText(carol, idOf(carol, bob));
     const gone = await sendText(alice, id);
     expect((await call(alice, 'DELETE', `${base}/${id}/messages/${gone.id}`)).status).toBe(200);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     expectRefusal(
       await call(bob, 'DELETE', `${base}/${id}/messages/${mine.id}`),
@@ -957,7 +957,7 @@ describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', ()
     }
     expect(messageRow(mine.id)?.deletedAt).toBeNull();
     expect(messageRow(elsewhere.id)?.deletedAt).toBeNull();
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 });
 
@@ -972,7 +972,7 @@ describe('a non-participant', () => {
     expect(withFile.status).toBe(201);
     const fileUrl = withFile.body.message.attachments[0]?.url ?? '';
     const row = conversationRow(id);
-    const before = { counts: counts(), version: currentVersion(db()), files: filesOnDisk() };
+    const before = { counts: counts(), version: await currentVersion(db()), files: filesOnDisk() };
     const notParticipant = 'You are not a participant in this conversation.';
 
     expectRefusal(await call(carol, 'GET', `${base}/${id}/messages`), 403, 'forbidden', notParticipant);
@@ -1005,7 +1005,7 @@ describe('a non-participant', () => {
     expect(conversationRow(id)).toEqual(row);
     expect(counts()).toEqual(before.counts);
     expect(filesOnDisk()).toEqual(before.files);
-    expect(currentVersion(db())).toBe(before.version);
+    expect(await currentVersion(db())).toBe(before.version);
     expect((await listConversations(carol)).map((c) => c.id)).not.toContain(id);
   });
 });
@@ -1016,7 +1016,7 @@ describe('notifications', () => {
     const id = idOf(alice, bob);
     const text = `${uniqueText('Release notes')} `.padEnd(70, 'abcdefghij');
     expect(text).toHaveLength(70);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const message = await sendText(alice, id, text);
 
@@ -1049,7 +1049,7 @@ describe('notifications', () => {
     expect(rows[0]?.message).toHaveLength(53);
 
     // Only bob's devices hear of it: the notification's change is his alone.
-    expect(changesAfter(before).filter(([entity]) => entity === 'notification')).toEqual([
+    expect((await changesAfter(before)).filter(([entity]) => entity === 'notification')).toEqual([
       ['notification', rows[0]?.id, 'put', [`user:${bob.user.id}`]],
     ]);
   });
@@ -1101,12 +1101,12 @@ describe('direct messages through /api/sync/push and pull', () => {
     ]);
     expect(noticesAbout(first).map((n) => n.recipientId)).toEqual([max.user.id]);
     expect(await unreadOf(max, id)).toBe(1);
-    const snapshot = { counts: counts(), version: currentVersion(db()) };
+    const snapshot = { counts: counts(), version: await currentVersion(db()) };
 
     const replay = await push(lea, clientId, batch);
     expect(replay.outcomes).toEqual([1, 2, 3, 4].map((n) => ({ id: n, status: 'duplicate', original: 'applied' })));
     expect(counts()).toEqual(snapshot.counts);
-    expect(currentVersion(db())).toBe(snapshot.version);
+    expect(await currentVersion(db())).toBe(snapshot.version);
 
     const read = await push(max, uuidv7(), [mutation(1, 'dm.markRead', { conversationId: id })]);
     expect(read.outcomes).toEqual([outcomeOk(1)]);
@@ -1122,7 +1122,7 @@ describe('direct messages through /api/sync/push and pull', () => {
     const alicesMessage = await sendText(alice, aliceBob);
     const okId = uuidv7();
     const okText = uniqueText('After the refusals');
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     const managerAliceRow = conversationRow(managerAlice);
 
     const res = await push(bob, uuidv7(), [
@@ -1162,7 +1162,11 @@ describe('direct messages through /api/sync/push and pull', () => {
     expect(conversationRow(managerAlice)).toEqual(managerAliceRow);
     expect(rowsWithText(okText)).toEqual([expect.objectContaining({ id: okId, senderId: bob.user.id })]);
     // Only the applied send left changes.
-    expect(changesAfter(before).map(([entity]) => entity)).toEqual(['directMessage', 'conversation', 'notification']);
+    expect((await changesAfter(before)).map(([entity]) => entity)).toEqual([
+      'directMessage',
+      'conversation',
+      'notification',
+    ]);
   });
 
   test('a conversation started offline from both sides is one conversation with one id', async () => {
@@ -1264,7 +1268,7 @@ describe('direct messages through /api/sync/push and pull', () => {
 
     // Alice writes to bob and deletes another message through push; carol's next pull shows none of it.
     const gone = await sendText(alice, aliceBob);
-    const cursorBeforePush = currentVersion(db());
+    const cursorBeforePush = await currentVersion(db());
     const messageId = uuidv7();
     const res = await push(alice, aliceClient, [
       mutation(1, 'dm.send', { id: messageId, conversationId: aliceBob, text: uniqueText('Just for bob') }),

@@ -40,9 +40,9 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
   const auth = { onRequest: app.authenticate };
   const uploads = new UploadStore(app.config.dataDir);
 
-  app.get('/conversations', auth, (request) => ({
+  app.get('/conversations', auth, async (request) => ({
     success: true,
-    conversations: conversationsForViewer(app.db, request.actor.id),
+    conversations: await conversationsForViewer(app.db, request.actor.id),
   }));
 
   /** Starts the conversation with `recipientId`, or returns the one that exists (200 then, 201 when new). */
@@ -58,11 +58,11 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
     return reply.status(created ? 201 : 200).send({ success: true, conversation });
   });
 
-  app.get('/conversations/:id/messages', { ...auth, schema: { params: conversationParams } }, (request) => {
-    requireParticipation(app.db, request.actor, request.params.id);
-    const [conversation] = loadConversations(app.db, [request.params.id]);
+  app.get('/conversations/:id/messages', { ...auth, schema: { params: conversationParams } }, async (request) => {
+    await requireParticipation(app.db, request.actor, request.params.id);
+    const [conversation] = await loadConversations(app.db, [request.params.id]);
     if (!conversation) throw new DomainError('not_found');
-    return { success: true, messages: conversationMessages(app.db, conversation) };
+    return { success: true, messages: await conversationMessages(app.db, conversation) };
   });
 
   /**
@@ -136,11 +136,11 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
   });
 
   /** Downloads an attachment; only the conversation's participants may. */
-  app.get('/attachments/:filename', { ...auth, schema: { params: fileParams } }, (request, reply) => {
+  app.get('/attachments/:filename', { ...auth, schema: { params: fileParams } }, async (request, reply) => {
     const { filename } = request.params;
     // Security: only names this server generated; anything else (../, slashes, encodings) is simply unknown.
     if (!storedNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');
-    const file = app.db
+    const [file] = await app.db
       .select({
         originalName: directAttachments.originalName,
         mimetype: directAttachments.mimetype,
@@ -150,9 +150,9 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
       .from(directAttachments)
       .innerJoin(directMessages, eq(directMessages.id, directAttachments.messageId))
       .where(and(eq(directAttachments.filename, filename), isNull(directMessages.deletedAt)))
-      .get();
+      .limit(1);
     if (!file) throw new DomainError('not_found', 'File not found.');
-    const conversation = conversationRow(app.db, file.conversationId);
+    const conversation = await conversationRow(app.db, file.conversationId);
     if (!conversation || !isParticipant(conversation, request.actor.id)) throw new DomainError('forbidden');
     return sendAttachment(reply, uploads, filename, file);
   });

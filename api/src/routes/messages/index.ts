@@ -38,7 +38,7 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const uploads = new UploadStore(app.config.dataDir);
 
   /** The newest 200 messages, oldest first; `before` pages back to older ones (issue 15: bounded answers). */
-  app.get('/', { ...auth, schema: { querystring: chatMessagesQuerySchema } }, (request) =>
+  app.get('/', { ...auth, schema: { querystring: chatMessagesQuerySchema } }, async (request) =>
     listChatMessagePage(app.db, request.query),
   );
 
@@ -72,11 +72,11 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     return reply.status(201).send({ success: true, message: answer.result });
   });
 
-  app.get('/download/:filename', { ...auth, schema: { params: fileParams } }, (request, reply) => {
+  app.get('/download/:filename', { ...auth, schema: { params: fileParams } }, async (request, reply) => {
     const { filename } = request.params;
     // Security: only names this server generated; anything else (../, slashes, encodings) is simply unknown.
     if (!storedNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');
-    const file = app.db
+    const [file] = await app.db
       .select({
         originalName: chatAttachments.originalName,
         mimetype: chatAttachments.mimetype,
@@ -85,7 +85,7 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
       .from(chatAttachments)
       .innerJoin(chatMessages, eq(chatMessages.id, chatAttachments.messageId))
       .where(and(eq(chatAttachments.filename, filename), isNull(chatMessages.deletedAt)))
-      .get();
+      .limit(1);
     if (!file) throw new DomainError('not_found', 'File not found.');
     return sendAttachment(reply, uploads, filename, file);
   });
@@ -122,28 +122,26 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   );
 
   /** Typing is live state: told to the others' sockets, never stored. */
-  app.post('/typing', { ...auth, schema: { body: jsonBody(typingArgsSchema) } }, (request) => {
+  app.post('/typing', { ...auth, schema: { body: jsonBody(typingArgsSchema) } }, async (request) => {
     const { isTyping } = request.body;
     const me = request.actor.id;
     const others = app.realtime.io.to(rooms.team).except(rooms.user(me));
     if (isTyping) {
-      const name = app.db.select({ name: users.name }).from(users).where(eq(users.id, me)).get()?.name ?? 'Someone';
-      others.emit('user-typing', { userId: me, userName: name, conversationId: null });
+      const [user] = await app.db.select({ name: users.name }).from(users).where(eq(users.id, me));
+      others.emit('user-typing', { userId: me, userName: user?.name ?? 'Someone', conversationId: null });
     } else {
       others.emit('stop-typing', { userId: me, conversationId: null });
     }
     return { success: true };
   });
 
-  app.get('/active-users', auth, () => ({
-    success: true,
-    data: app.db
+  app.get('/active-users', auth, async () => {
+    const active = await app.db
       .select({ id: users.id, name: users.name, status: users.status, lastSeen: users.lastSeen, avatar: users.avatar })
       .from(users)
-      .where(isNull(users.deactivatedAt))
-      .all()
-      .map((user) => ({ ...user, _id: user.id })),
-  }));
+      .where(isNull(users.deactivatedAt));
+    return { success: true, data: active.map((user) => ({ ...user, _id: user.id })) };
+  });
 
   app.post('/status', { ...auth, schema: { body: jsonBody(presenceArgsSchema) } }, async (request) => {
     const { status } = request.body;

@@ -95,7 +95,7 @@ const activeOthers = (session: Session) =>
 describe('GET /api/messages', () => {
   test('the message routes refuse a call without a token and change nothing', async () => {
     const target = await send(people.alice);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     for (const [method, url] of [
       ['GET', '/api/messages'],
       ['POST', '/api/messages'],
@@ -111,7 +111,7 @@ describe('GET /api/messages', () => {
     }
     expect(rowsWithText('sneaky')).toEqual([]);
     expect(messageRow(target.id)).toMatchObject({ text: target.text, deletedAt: null, edited: false });
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 
   test('it answers the live messages oldest first with their authors, including the seeded ones', async () => {
@@ -216,7 +216,7 @@ describe('POST /api/messages', () => {
     const { alice } = people;
     const text = uniqueText('Deploy went fine');
     const id = uuidv7();
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const res = await call<{ message: ChatMessage }>(alice, 'POST', '/api/messages', { id, text: `  \n${text}\t ` });
 
@@ -237,7 +237,7 @@ describe('POST /api/messages', () => {
       expect.objectContaining({ id, userId: alice.user.id, text, edited: false, deletedAt: null, type: 'text' }),
     ]);
     expect(messageRow(id)?.createdAt).toBe(message.timestamp);
-    const changes = changesAfter(before);
+    const changes = await changesAfter(before);
     expect(changes[0]).toEqual(['chatMessage', id, 'put', ['team']]);
     expect(messageRow(id)?.version).toBe(before + 1);
     expect(message.version).toBe(before + 1);
@@ -279,7 +279,7 @@ describe('POST /api/messages', () => {
     const { alice } = people;
     for (const payload of [{ text: '' }, { text: '   \n\t ' }, {}, { text: null }, { text: 42 }]) {
       const id = uuidv7();
-      const before = currentVersion(db());
+      const before = await currentVersion(db());
       expectRefusal(
         await call(alice, 'POST', '/api/messages', { id, ...payload }),
         400,
@@ -288,7 +288,7 @@ describe('POST /api/messages', () => {
       );
       expect(messageRow(id)).toBeUndefined();
       expect(await noticesAbout(id)).toEqual([]);
-      expect(currentVersion(db())).toBe(before);
+      expect(await currentVersion(db())).toBe(before);
     }
   });
 
@@ -308,12 +308,12 @@ describe('POST /api/messages', () => {
     const id = uuidv7();
     const tooLong = `${stem}y`.padEnd(chatLimits.textMax + 1, 'y');
     expect(tooLong).toHaveLength(1001);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     const res = await call(carol, 'POST', '/api/messages', { id, text: tooLong });
     expectRefusal(res, 400, 'invalid_input', chatTexts.tooLong);
     expect(chatTexts.tooLong).toBe('A message can have at most 1000 characters.');
     expect(messageRow(id)).toBeUndefined();
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 
   test('a malformed client id is refused', async () => {
@@ -329,7 +329,7 @@ describe('POST /api/messages', () => {
     const id = uuidv7();
     const text = uniqueText('Retry me');
     const first = await post(alice, { id, text });
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
     const notices = await noticesAbout(id);
     expect(notices).toHaveLength(activeOthers(alice).length);
 
@@ -337,7 +337,7 @@ describe('POST /api/messages', () => {
     expect(again).toEqual(first);
     expect(db().select().from(chatMessages).where(eq(chatMessages.id, id)).all()).toHaveLength(1);
     expect(await noticesAbout(id)).toEqual(notices);
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
 
     expectRefusal(
       await call(alice, 'POST', '/api/messages', { id, text: `${text} (changed)` }),
@@ -354,14 +354,14 @@ describe('POST /api/messages', () => {
     expect(messageRow(id)).toMatchObject({ userId: alice.user.id, text, edited: false });
     expect(rowsWithText(`${text} (changed)`)).toEqual([]);
     expect(await noticesAbout(id)).toEqual(notices);
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
   });
 
   test('the id of a deleted message cannot be used again', async () => {
     const { alice } = people;
     const message = await send(alice);
     expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
 
     expectRefusal(
       await call(alice, 'POST', '/api/messages', { id: message.id, text: message.text }),
@@ -370,7 +370,7 @@ describe('POST /api/messages', () => {
       errorCatalogue.duplicate_id.message,
     );
     expect(messageRow(message.id)?.deletedAt).not.toBeNull();
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
   });
 });
 
@@ -379,7 +379,7 @@ describe('chat notifications', () => {
     const { alice } = people;
     const text = `${uniqueText('Release')} `.padEnd(70, 'abcdefghij');
     expect(text).toHaveLength(70);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const message = await post(alice, { id: uuidv7(), text });
 
@@ -402,7 +402,7 @@ describe('chat notifications', () => {
     expect(notices[0]?.message).toHaveLength(53);
     // One row and one change for the whole team: the notices are derived from the message.
     expect(storedAbout(message.id)).toEqual([]);
-    expect(changesAfter(before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
+    expect(await changesAfter(before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
   });
 
   test('a text of at most 50 characters is notified whole', async () => {
@@ -419,7 +419,7 @@ describe('PUT /api/messages/:id', () => {
     const { alice } = people;
     const message = await send(alice);
     const noticesBefore = await noticesAbout(message.id);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     const text = uniqueText('Fixed a typo');
 
     const res = await call<{ message: ChatMessage }>(alice, 'PUT', `/api/messages/${message.id}`, {
@@ -443,7 +443,7 @@ describe('PUT /api/messages/:id', () => {
       deletedAt: null,
       version: before + 1,
     });
-    expect(changesAfter(before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
+    expect(await changesAfter(before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
     // Nobody is notified again: the same notices, unread as they were, now with the edited text.
     expect(await noticesAbout(message.id)).toEqual(
       noticesBefore.map((notice) => ({ ...notice, message: text, version: before + 1 })),
@@ -454,7 +454,7 @@ describe('PUT /api/messages/:id', () => {
   test('an empty edit is refused with "An edited message cannot be empty." and the message stays as it was', async () => {
     const { alice } = people;
     const message = await send(alice);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     for (const payload of [{ text: '' }, { text: '   ' }, {}]) {
       expectRefusal(
         await call(alice, 'PUT', `/api/messages/${message.id}`, payload),
@@ -470,13 +470,13 @@ describe('PUT /api/messages/:id', () => {
       chatTexts.tooLong,
     );
     expect(messageRow(message.id)).toMatchObject({ text: message.text, edited: false });
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 
   test("an employee cannot edit someone else's message", async () => {
     const { alice, bob, carol } = people;
     const message = await send(alice);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     for (const other of [bob, carol]) {
       expectRefusal(
         await call(other, 'PUT', `/api/messages/${message.id}`, { text: 'Hijacked' }),
@@ -486,7 +486,7 @@ describe('PUT /api/messages/:id', () => {
       );
     }
     expect(messageRow(message.id)).toMatchObject({ text: message.text, edited: false, userId: alice.user.id });
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 
   test.each([
@@ -508,7 +508,7 @@ describe('PUT /api/messages/:id', () => {
     const { alice, manager } = people;
     const message = await send(alice);
     expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     for (const [session, id] of [
       [alice, message.id],
@@ -525,7 +525,7 @@ describe('PUT /api/messages/:id', () => {
     expect(messageRow(message.id)).toMatchObject({ text: message.text, edited: false });
     expect(messageRow(message.id)?.deletedAt).not.toBeNull();
     expect(rowsWithText('Back from the dead')).toEqual([]);
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 });
 
@@ -538,7 +538,7 @@ describe('DELETE /api/messages/:id', () => {
     expect(bootstrap.changes).toContainEqual(
       expect.objectContaining({ entity: 'chatMessage', id: message.id, op: 'put' }),
     );
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const res = await call(alice, 'DELETE', `/api/messages/${message.id}`);
 
@@ -547,11 +547,11 @@ describe('DELETE /api/messages/:id', () => {
     const row = messageRow(message.id);
     expect(row).toMatchObject({ text: message.text, userId: alice.user.id });
     expect(row?.deletedAt).not.toBeNull();
-    expect(changesAfter(before)).toEqual([['chatMessage', message.id, 'delete', ['team']]]);
+    expect(await changesAfter(before)).toEqual([['chatMessage', message.id, 'delete', ['team']]]);
     expect((await listMessages(alice)).map((m) => m.id)).not.toContain(message.id);
 
     const bobs = await pull(bob, bobClient, bootstrap.cursor);
-    expect(bobs).toMatchObject({ reset: false, more: false, cursor: currentVersion(db()) });
+    expect(bobs).toMatchObject({ reset: false, more: false, cursor: await currentVersion(db()) });
     expect(bobs.changes).toEqual([{ entity: 'chatMessage', op: 'delete', id: message.id }]);
     const fresh = await pull(bob, uuidv7(), 0);
     expect(fresh.changes.map((c) => c.id)).not.toContain(message.id);
@@ -560,12 +560,12 @@ describe('DELETE /api/messages/:id', () => {
   test("an employee cannot delete someone else's message", async () => {
     const { alice, bob } = people;
     const message = await send(alice);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     expectRefusal(await call(bob, 'DELETE', `/api/messages/${message.id}`), 403, 'forbidden', chatTexts.notYours);
 
     expect(messageRow(message.id)?.deletedAt).toBeNull();
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
     expect((await listMessages(bob)).map((m) => m.id)).toContain(message.id);
   });
 
@@ -575,13 +575,13 @@ describe('DELETE /api/messages/:id', () => {
   ] as const)("%s deletes anyone's message", async (_label, who) => {
     const { carol } = people;
     const message = await send(carol);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const res = await call(people[who], 'DELETE', `/api/messages/${message.id}`);
 
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(messageRow(message.id)?.deletedAt).not.toBeNull();
-    expect(changesAfter(before)).toEqual([['chatMessage', message.id, 'delete', ['team']]]);
+    expect(await changesAfter(before)).toEqual([['chatMessage', message.id, 'delete', ['team']]]);
   });
 
   test('deleting a message again, or an unknown one, answers 404 "Message not found."', async () => {
@@ -589,7 +589,7 @@ describe('DELETE /api/messages/:id', () => {
     const message = await send(alice);
     expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
     const deletedAt = messageRow(message.id)?.deletedAt;
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     for (const [session, id] of [
       [alice, message.id],
@@ -604,7 +604,7 @@ describe('DELETE /api/messages/:id', () => {
       );
     }
     expect(messageRow(message.id)?.deletedAt).toBe(deletedAt);
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 });
 
@@ -626,7 +626,7 @@ describe('chat through /api/sync/push', () => {
     expect(notices.map((n) => [n.recipient, n.type, n.sender?.id, n.message])).toEqual(
       activeOthers(bob).map((recipient) => [recipient, 'chat_message', bob.user.id, text]),
     );
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
     expect(first.version).toBe(version);
 
     const replay = await push(bob, clientId, [mutation(1, 'chat.send', { id, text })]);
@@ -636,7 +636,7 @@ describe('chat through /api/sync/push', () => {
     expect(resent.outcomes).toEqual([{ id: 2, status: 'applied' }]);
     expect(db().select().from(chatMessages).where(eq(chatMessages.id, id)).all()).toHaveLength(1);
     expect(await noticesAbout(id)).toEqual(notices);
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
   });
 
   test('chat.send through push is refused by the same rules as POST, and the queue moves on', async () => {
@@ -647,7 +647,7 @@ describe('chat through /api/sync/push', () => {
     const longId = uuidv7();
     const okId = uuidv7();
     const okText = uniqueText('After the refusals');
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const res = await push(alice, clientId, [
       mutation(1, 'chat.send', { id: blankId, text: '   ' }),
@@ -677,7 +677,7 @@ describe('chat through /api/sync/push', () => {
     });
     expect(rowsWithText(okText)).toEqual([expect.objectContaining({ id: okId, userId: alice.user.id })]);
     // Only the applied send left a change: the message, one for the whole team.
-    expect(changesAfter(before)).toEqual([['chatMessage', okId, 'put', ['team']]]);
+    expect(await changesAfter(before)).toEqual([['chatMessage', okId, 'put', ['team']]]);
   });
 
   test('a delete then an edit of the same message in one batch: the delete wins and the edit is rejected as message_not_found', async () => {
@@ -685,7 +685,7 @@ describe('chat through /api/sync/push', () => {
     const clientId = uuidv7();
     const id = uuidv7();
     const text = uniqueText('Short-lived');
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const res = await push(alice, clientId, [
       mutation(1, 'chat.send', { id, text }),
@@ -703,7 +703,7 @@ describe('chat through /api/sync/push', () => {
     expect(messageRow(id)).toMatchObject({ text, edited: false });
     expect(messageRow(id)?.deletedAt).not.toBeNull();
     expect(rowsWithText('Edited after the delete')).toEqual([]);
-    const messageChanges = changesAfter(before).filter(([entity]) => entity === 'chatMessage');
+    const messageChanges = (await changesAfter(before)).filter(([entity]) => entity === 'chatMessage');
     expect(messageChanges).toEqual([
       ['chatMessage', id, 'put', ['team']],
       ['chatMessage', id, 'delete', ['team']],

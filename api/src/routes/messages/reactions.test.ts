@@ -90,21 +90,21 @@ describe('reactions on team chat messages', () => {
 
   test('a reaction is one row and one change for the whole team, and setting what is already so records nothing', async () => {
     const message = await sendChat(people.alice);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     await reactChat(people.bob, message.id, '❤️', true);
-    expect(changesWithAudienceAfter(db(), before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
+    expect(await changesWithAudienceAfter(db(), before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
     expect(chatRows(message.id)).toHaveLength(1);
 
-    const afterOn = currentVersion(db());
+    const afterOn = await currentVersion(db());
     const again = await reactChat(people.bob, message.id, '❤️', true);
     expect(again.reactions).toEqual([{ emoji: '❤️', userIds: [people.bob.user.id] }]);
     expect(chatRows(message.id)).toHaveLength(1);
-    expect(currentVersion(db())).toBe(afterOn);
+    expect(await currentVersion(db())).toBe(afterOn);
 
     await reactChat(people.bob, message.id, '❤️', false);
-    const afterOff = currentVersion(db());
+    const afterOff = await currentVersion(db());
     await reactChat(people.bob, message.id, '❤️', false);
-    expect(currentVersion(db())).toBe(afterOff);
+    expect(await currentVersion(db())).toBe(afterOff);
     expect(chatRows(message.id)).toEqual([]);
   });
 
@@ -126,12 +126,12 @@ describe('reactions on team chat messages', () => {
     const on = mutation(1, 'chat.react', { id: message.id, emoji: '😮', on: true });
     const first = await push(people.bob, clientId, [on]);
     expect(first.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-    const afterFirst = currentVersion(db());
+    const afterFirst = await currentVersion(db());
 
     // The same mutation again (its answer was lost): a duplicate, nothing written.
     const replay = await push(people.bob, clientId, [on]);
     expect(replay.outcomes).toEqual([{ id: 1, status: 'duplicate', original: 'applied' }]);
-    expect(currentVersion(db())).toBe(afterFirst);
+    expect(await currentVersion(db())).toBe(afterFirst);
     expect(chatRows(message.id).map((row) => [row.userId, row.emoji])).toEqual([[people.bob.user.id, '😮']]);
 
     // The same choice from a second device is a set, not a toggle: still on.
@@ -140,7 +140,7 @@ describe('reactions on team chat messages', () => {
     ]);
     expect(otherDevice.outcomes).toEqual([{ id: 1, status: 'applied' }]);
     expect(chatRows(message.id)).toHaveLength(1);
-    expect(currentVersion(db())).toBe(afterFirst);
+    expect(await currentVersion(db())).toBe(afterFirst);
 
     const pulled = await pull(people.carol, uuidv7(), afterFirst - 1);
     const put = pulled.changes.find((change) => change.id === message.id);
@@ -199,7 +199,7 @@ describe('reactions on direct messages', () => {
     const message = await sendDirect(people.alice, people.bob);
     const aliceSocket = await server.connect(people.alice.token);
     const heard = nextEventWhere(aliceSocket, 'sync.change', ({ change }) => change.id === message.id);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const res = await call<{ message: DirectMessage }>(
       people.bob,
@@ -216,7 +216,7 @@ describe('reactions on direct messages', () => {
       { emoji: '❤️', userIds: [people.bob.user.id] },
     ]);
     // The message's audience, and only the message: the conversation is not rewritten.
-    expect(changesWithAudienceAfter(db(), before)).toEqual([
+    expect(await changesWithAudienceAfter(db(), before)).toEqual([
       ['directMessage', message.id, 'put', [`user:${people.alice.user.id}`, `user:${people.bob.user.id}`].sort()],
     ]);
 

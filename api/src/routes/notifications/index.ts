@@ -19,11 +19,11 @@ export const notificationRoutes: FastifyPluginCallbackZod = (app, _opts, done) =
   const auth = { onRequest: app.authenticate };
 
   /** The caller's notices (stored and team chat), newest first, a page at a time, with their unread count. */
-  app.get('/', { ...auth, schema: { querystring: notificationsQuerySchema } }, (request) => {
+  app.get('/', { ...auth, schema: { querystring: notificationsQuerySchema } }, async (request) => {
     const { limit, before } = request.query;
-    const marker = markerOf(app.db, request.actor.id);
-    const { notices, nextBefore } = listNotices(app.db, marker, { limit, after: before });
-    return { success: true, notifications: notices, unreadCount: unreadCount(app.db, marker), nextBefore };
+    const marker = await markerOf(app.db, request.actor.id);
+    const { notices, nextBefore } = await listNotices(app.db, marker, { limit, after: before });
+    return { success: true, notifications: notices, unreadCount: await unreadCount(app.db, marker), nextBefore };
   });
 
   /** The spec's client asks for a direct message's notice; it exists already (dm.send made it): that one is the answer. */
@@ -39,8 +39,8 @@ export const notificationRoutes: FastifyPluginCallbackZod = (app, _opts, done) =
   });
 
   /** The caller's notification preferences (the spec's defaults until they change one). */
-  app.get('/preferences', auth, (request) => {
-    const preferences = preferencesOf(app.db, [request.actor.id]).get(request.actor.id);
+  app.get('/preferences', auth, async (request) => {
+    const preferences = (await preferencesOf(app.db, [request.actor.id])).get(request.actor.id);
     return { success: true, preferences };
   });
 

@@ -204,9 +204,9 @@ describe('team chat notices (derived from the message, one row for the whole tea
     expect(notificationCount()).toBe(rows);
 
     // Again: the same answer, nothing new to sync.
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
     expect((await markRead(ben, first)).body.notification).toEqual(res.body.notification);
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
     // The author has no notice of their own message.
     expectRefusal(await markRead(ann, first), 404, 'not_found', 'Notification not found.');
   });
@@ -221,12 +221,12 @@ describe('team chat notices (derived from the message, one row for the whole tea
     await markRead(ben, marked);
     expect((await list(ben)).unreadCount).toBe(7);
 
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
     const res = await markAllRead(ben);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ success: true, marked: 7 });
     // One change-log row: the marker; the stored notices keep their rows as they were.
-    expect(currentVersion(db())).toBe(version + 1);
+    expect(await currentVersion(db())).toBe(version + 1);
     expect(markerRow(ben.user.id)?.readThrough).toEqual(expect.any(String));
     expect(readMarks(ben.user.id)).toEqual([]);
     expect(noticeOfMessage(ben, message.id)?.readAt).toBeNull();
@@ -247,9 +247,9 @@ describe('team chat notices (derived from the message, one row for the whole tea
     // Nothing left to mark: marks none, yet the marker still moves (one change), since a device that asked moved
     // its own copy and only a change of the server's row brings every device back to one value.
     await markRead(ben, fresh);
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     expect((await markAllRead(ben)).body).toEqual({ success: true, marked: 0 });
-    expect(currentVersion(db())).toBe(before + 1);
+    expect(await currentVersion(db())).toBe(before + 1);
     expectRefusal(await markAllRead(null), 401, 'unauthenticated', errorCatalogue.unauthenticated.message);
   });
 });
@@ -355,12 +355,12 @@ describe('PATCH /api/notifications/{id}/read', () => {
     expect(page.unreadCount).toBe(1);
     expect(page.notifications.find((n) => n.id === two)?.read).toBe(false);
 
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
     const again = await markRead(nora, one);
     expect(again.status).toBe(200);
     expect(again.body.notification).toEqual(marked);
     expect(notificationRow(one)?.readAt).toBe(readAt);
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
   });
 
   test("another user's notice answers 404 and stays unread; an unknown id 404, a malformed one 400", async () => {

@@ -62,14 +62,13 @@ export const pushRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     { ...auth, schema: { body: z.object({ endpoint: z.string().min(1).max(2048) }) } },
     async (request) => {
       const { endpoint } = request.body;
-      const removed = await transaction(
-        app.db,
-        async (tx) =>
-          tx
-            .delete(pushSubscriptions)
-            .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, request.actor.id)))
-            .run().changes,
-      );
+      const removed = await transaction(app.db, async (tx) => {
+        const rows = await tx
+          .delete(pushSubscriptions)
+          .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, request.actor.id)))
+          .returning({ endpoint: pushSubscriptions.endpoint });
+        return rows.length;
+      });
       return { success: true, removed };
     },
   );

@@ -144,7 +144,7 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
     const body = { clientId, mutations: [details(1, 'Alice Renamed', 'alice@demo.local')] };
 
     const first = await pushOk(server, alice, body.clientId, body.mutations);
@@ -180,7 +180,7 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
 
     const answer = await pushOk(server, alice, clientId, [
       details(1, 'A', 'alice@demo.local'),
@@ -211,7 +211,7 @@ describe('POST /api/sync/push', () => {
     const { alice, bob } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
     const bobBefore = userRow(db, bob.user.id);
     const mutations = [
       details(1, 'Alice One', 'alice@demo.local'),
@@ -259,7 +259,7 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
     const aliceBefore = userRow(db, alice.user.id);
 
     const answer = await pushOk(server, alice, clientId, [details(1, '   ', 'alice@demo.local')]);
@@ -286,7 +286,7 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
 
     const answer = await pushOk(server, alice, clientId, [
       details(1, 'Alice One', 'alice@demo.local'),
@@ -316,7 +316,7 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
 
     const answer = await pushOk(server, alice, clientId, [details(2, 'Alice Two', 'alice@demo.local')]);
 
@@ -335,7 +335,7 @@ describe('POST /api/sync/push', () => {
       details(1, 'Alice One', 'alice@demo.local'),
       details(2, 'Alice Two', 'alice@demo.local'),
     ]);
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
     const bobBefore = userRow(db, bob.user.id);
 
     const pushed = await push(server, bob, { clientId, mutations: [details(3, 'Bob Hijack', 'bob@demo.local')] });
@@ -359,7 +359,7 @@ describe('POST /api/sync/push', () => {
     const server = await start();
     const { alice } = await people(server);
     const db = server.app.db;
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
 
     const missing = await push(server, alice, { mutations: [details(1, 'X', 'alice@demo.local')] });
     expect(missing.status).toBe(400);
@@ -401,7 +401,7 @@ describe('POST /api/sync/push', () => {
     const server = await start();
     const { alice } = await people(server);
     const db = server.app.db;
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
     const batch = (n: number) =>
       Array.from({ length: n }, (_, i) => details(i + 1, `Alice ${i + 1}`, 'alice@demo.local'));
 
@@ -423,7 +423,7 @@ describe('POST /api/sync/push', () => {
     const server = await start();
     const { alice } = await people(server);
     const db = server.app.db;
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
 
     const empty = await push(server, alice, { clientId: uuidv7(), mutations: [] });
     expect(empty.status).toBe(400);
@@ -457,7 +457,7 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
     const batch = [
       details(1, 'One', 'alice@demo.local'),
       details(2, 'Two', 'alice@demo.local'),
@@ -520,7 +520,7 @@ describe('POST /api/sync/push', () => {
   test('push and pull without a token answer 401 and write nothing', async () => {
     const server = await start();
     const db = server.app.db;
-    const before = currentVersion(db);
+    const before = await currentVersion(db);
     const clientId = uuidv7();
 
     const pushed = await push(server, null, { clientId, mutations: [details(1, 'X', 'alice@demo.local')] });
@@ -543,7 +543,7 @@ describe('GET /api/sync/pull', () => {
 
     expect(answer.reset).toBe(true);
     expect(answer.more).toBe(false);
-    expect(answer.cursor).toBe(currentVersion(db));
+    expect(answer.cursor).toBe(await currentVersion(db));
     expect(answer.cursor).toBeGreaterThan(0);
     expect(answer.lastMutationId).toBe(0);
     const active = db.select().from(users).all();
@@ -639,7 +639,7 @@ describe('GET /api/sync/pull', () => {
 
     const seq = await transaction(db, async (tx) => {
       tx.update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, carol.user.id)).run();
-      return recordChange(tx, { entity: 'user', id: carol.user.id, op: 'delete', audience: ['team'] }).seq;
+      return (await recordChange(tx, { entity: 'user', id: carol.user.id, op: 'delete', audience: ['team'] })).seq;
     });
 
     const incremental = await pullOk(server, bob, bobClient, cursor);
@@ -669,7 +669,8 @@ describe('GET /api/sync/pull', () => {
     const seq = await transaction(
       db,
       async (tx) =>
-        recordChange(tx, { entity: 'user', id: alice.user.id, op: 'put', audience: [`user:${bob.user.id}`] }).seq,
+        (await recordChange(tx, { entity: 'user', id: alice.user.id, op: 'put', audience: [`user:${bob.user.id}`] }))
+          .seq,
     );
     expect(db.select().from(changeAudience).where(eq(changeAudience.seq, seq)).all()).toEqual([
       { principal: `user:${bob.user.id}`, seq },
@@ -752,7 +753,7 @@ describe('GET /api/sync/pull', () => {
     const server = await start();
     const { bob } = await people(server);
     const db = server.app.db;
-    const head = currentVersion(db);
+    const head = await currentVersion(db);
     const whole = await pullOk(server, bob, uuidv7(), 0);
     expect(whole.bootstrap).toMatchObject({ next: null, done: whole.changes.length, total: whole.changes.length });
 
@@ -818,7 +819,7 @@ describe('GET /api/sync/pull', () => {
     expect(page.more).toBe(true);
     const catchUp = await pullOk(server, bob, clientId, page.cursor);
     apply(catchUp);
-    expect(catchUp.cursor).toBe(currentVersion(db));
+    expect(catchUp.cursor).toBe(await currentVersion(db));
 
     const fresh = await pullOk(server, bob, uuidv7(), 0);
     const sorted = (changes: Iterable<Change>) =>
@@ -835,7 +836,7 @@ describe('GET /api/sync/pull', () => {
     const first = await pullOk(server, bob, clientId, 0, 5);
     const token = first.bootstrap?.next ?? '';
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice Compacted', 'alice@demo.local')]);
-    await compactChangeLog(db, currentVersion(db));
+    await compactChangeLog(db, await currentVersion(db));
 
     const restarted = await pullPage(server, bob, { clientId, cursor: 0, limit: 5, snapshot: token });
     expect(restarted).toMatchObject({ reset: true, bootstrap: { done: 5 } });
@@ -851,15 +852,15 @@ describe('GET /api/sync/pull', () => {
     const { alice, bob } = await people(server);
     const db = server.app.db;
     const bobClient = uuidv7();
-    const head = currentVersion(db);
+    const head = await currentVersion(db);
 
     await compactChangeLog(db, head);
     await compactChangeLog(db, head - 3);
-    expect(changeLogFloor(db)).toBe(head);
+    expect(await changeLogFloor(db)).toBe(head);
     expect(await pullOk(server, bob, bobClient, head - 2)).toMatchObject({ reset: true, cursor: head });
 
     await compactChangeLog(db, head + 10);
-    expect(changeLogFloor(db)).toBe(head);
+    expect(await changeLogFloor(db)).toBe(head);
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice After', 'alice@demo.local')]);
     const incremental = await pullOk(server, bob, bobClient, head);
     expect(incremental).toMatchObject({ reset: false, cursor: head + 1 });
@@ -879,7 +880,7 @@ describe('durability', () => {
 
     const first = await startTestServer({ dataDir });
     const alice = await signIn(first.app, 'alice@demo.local');
-    const before = currentVersion(first.app.db);
+    const before = await currentVersion(first.app.db);
     try {
       expect((await pushOk(first, alice, clientId, mutations.slice(0, 1))).outcomes).toEqual([
         { id: 1, status: 'applied' },

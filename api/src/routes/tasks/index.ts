@@ -24,16 +24,16 @@ const taskParams = z.object({ id: idSchema });
 
 export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
-  app.get('/', { ...auth, schema: { querystring: tasksPageQuerySchema } }, (request) => {
+  app.get('/', { ...auth, schema: { querystring: tasksPageQuerySchema } }, async (request) => {
     const { page, limit } = request.query;
-    if (page === undefined && limit === undefined) return { tasks: listVisibleTasks(app.db, request.actor) };
+    if (page === undefined && limit === undefined) return { tasks: await listVisibleTasks(app.db, request.actor) };
     return listVisibleTaskPage(app.db, request.actor, { page: page ?? 1, limit: limit ?? tasksPageDefaultLimit });
   });
 
   // The author is always the signed-in user: `assignedBy` in the spec's payload is not read. REST clients may omit the id.
   const createBody = jsonBody(createTaskArgsSchema.extend({ id: idSchema.optional() }));
   app.post('/', { ...auth, schema: { body: createBody } }, async (request, reply) => {
-    const task = writtenTask(
+    const task = await writtenTask(
       app.db,
       await runCommand(app.db, app.flush, request.actor, createTaskCommand, {
         ...request.body,
@@ -45,7 +45,7 @@ export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
 
   const editBody = jsonBody(editTaskArgsSchema.omit({ id: true }));
   app.put('/:id', { ...auth, schema: { params: taskParams, body: editBody } }, async (request) => {
-    const task = writtenTask(
+    const task = await writtenTask(
       app.db,
       await runCommand(app.db, app.flush, request.actor, editTaskCommand, {
         ...request.body,
@@ -62,7 +62,7 @@ export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
 
   const commentBody = jsonBody(addCommentArgsSchema.omit({ taskId: true }).extend({ id: idSchema.optional() }));
   app.post('/:id/comments', { ...auth, schema: { params: taskParams, body: commentBody } }, async (request, reply) => {
-    const task = writtenTask(
+    const task = await writtenTask(
       app.db,
       await runCommand(app.db, app.flush, request.actor, addCommentCommand, {
         ...request.body,

@@ -69,7 +69,7 @@ const taskPuts = (changes: Change[]): Task[] =>
 
 describe('who sees which tasks', () => {
   test('the task routes refuse a call without a token', async () => {
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
     for (const [method, url] of [
       ['GET', '/api/tasks'],
       ['POST', '/api/tasks'],
@@ -84,7 +84,7 @@ describe('who sees which tasks', () => {
         errorCatalogue.unauthenticated.message,
       );
     }
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 
   test("an employee's GET /api/tasks holds only tasks assigned to or by them, managers and admins see every task", async () => {
@@ -287,13 +287,13 @@ describe('POST /api/tasks', () => {
   test('an employee cannot create a task', async () => {
     const { alice, bob } = people;
     const title = uniqueText('Sneaky task');
-    const before = currentVersion(db());
+    const before = await currentVersion(db());
 
     const res = await call(alice, 'POST', '/api/tasks', { title, assignedTo: bob.user.id, dueDate: inDays(2) });
 
     expectRefusal(res, 403, 'forbidden', taskMessages.onlyManagers);
     expect(db().select().from(tasks).where(eq(tasks.title, title)).all()).toEqual([]);
-    expect(currentVersion(db())).toBe(before);
+    expect(await currentVersion(db())).toBe(before);
   });
 
   test.each(['title', 'assignedTo', 'dueDate'])(
@@ -422,12 +422,12 @@ describe('POST /api/tasks', () => {
     const first = await call<TaskAnswer>(manager, 'POST', '/api/tasks', payload);
     expect(first.status).toBe(201);
     expect(first.body.task.id).toBe(id);
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
 
     const again = await call<TaskAnswer>(manager, 'POST', '/api/tasks', payload);
     expect(again.status).toBe(201);
     expect(again.body.task).toEqual(first.body.task);
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
 
     const other = await call(manager, 'POST', '/api/tasks', { ...payload, title: 'Something else entirely' });
     expectRefusal(other, 409, 'duplicate_id', errorCatalogue.duplicate_id.message);
@@ -436,7 +436,7 @@ describe('POST /api/tasks', () => {
     expect(taskRow(id)?.title).toBe(payload.title);
     expect(historyRows(id)).toHaveLength(1);
     expect(noticesAbout(id)).toHaveLength(1);
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
   });
 });
 
@@ -593,14 +593,14 @@ describe('PUT /api/tasks/:id', () => {
     const { manager, alice } = people;
     const task = await createTask(manager, { assignedTo: alice.user.id });
     const before = taskRow(task.id);
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
 
     const res = await call(manager, 'PUT', `/api/tasks/${task.id}`, { title: 'Half applied?', status: 'finished' });
 
     expectRefusal(res, 400, 'invalid_input', errorCatalogue.invalid_input.message);
     expect(taskRow(task.id)).toEqual(before);
     expect(noticesAbout(task.id)).toHaveLength(1);
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
   });
 
   test('a manager edits fields and the status in one call', async () => {
@@ -845,7 +845,7 @@ describe('task.edit, the command of PUT /api/tasks/{id}, as a queued mutation', 
   test("a manager's queued edit changes fields and the status in one write: one change-log entry, one history row", async () => {
     const { manager, alice } = people;
     const task = await createTask(manager, { assignedTo: alice.user.id });
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
 
     const answer = await push(manager, uuidv7(), [
       edit(1, { id: task.id, title: 'Edited offline', priority: 'high', status: 'working', note: 'Picked up' }),
@@ -1106,7 +1106,7 @@ describe('DELETE /api/tasks/:id', () => {
     const task = await createTask(manager, { assignedTo: alice.user.id });
     expect((await call(manager, 'DELETE', `/api/tasks/${task.id}`)).status).toBe(200);
     const deletedAt = taskRow(task.id)?.deletedAt;
-    const version = currentVersion(db());
+    const version = await currentVersion(db());
 
     expectRefusal(await call(manager, 'DELETE', `/api/tasks/${task.id}`), 404, 'task_not_found', taskMessages.notFound);
     expectRefusal(
@@ -1123,7 +1123,7 @@ describe('DELETE /api/tasks/:id', () => {
     );
 
     expect(taskRow(task.id)).toMatchObject({ deletedAt, title: task.title, status: 'pending' });
-    expect(currentVersion(db())).toBe(version);
+    expect(await currentVersion(db())).toBe(version);
   });
 });
 
