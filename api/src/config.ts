@@ -22,6 +22,8 @@ export interface Config {
   pushAllowLoopback: boolean;
   /** How often the morning digest job looks for people whose 08:00 has come, in seconds; 0 turns it off. */
   digestCheckSeconds: number;
+  /** DATABASE_URL: the PostgreSQL every node shares; null keeps the SQLite file in DATA_DIR. */
+  databaseUrl: string | null;
 }
 
 /** A non-negative whole number from the environment, or the default when unset. */
@@ -46,7 +48,26 @@ function loadJwtSecret(dataDir: string, fromEnv: string | undefined): string {
   return secret;
 }
 
+/** What every node of one workspace must share: generated per node, they would differ between nodes. */
+const SHARED_SECRETS = ['JWT_SECRET', 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY'] as const;
+
+/** DATABASE_URL, checked: a PostgreSQL URL, with the secrets every node shares in the environment too. */
+function databaseUrlFrom(env: NodeJS.ProcessEnv): string | null {
+  const url = env.DATABASE_URL;
+  if (!url) return null;
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new Error('DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/database).');
+  const missing = SHARED_SECRETS.filter((name) => !env[name]);
+  if (missing.length)
+    throw new Error(
+      `DATABASE_URL is set, so several nodes may serve this workspace: set ${missing.join(', ')} in the ` +
+        'environment, the same on every node (generated per node they would differ).',
+    );
+  return url;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const databaseUrl = databaseUrlFrom(env);
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   makePrivateDir(dataDir);
   const port = Number(env.PORT ?? 3000);
@@ -66,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitPerIp: countFrom(env, 'RATE_LIMIT_PER_IP', 100),
     pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK === '1',
     digestCheckSeconds: countFrom(env, 'DIGEST_CHECK_SECONDS', 60),
+    databaseUrl,
     ...overrides,
   };
 }

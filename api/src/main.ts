@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { loadConfig, type Config } from './config';
 import { DEMO_PASSWORD, demoAccounts, isEmpty, seedDemo } from './db/seed';
 import { scheduleDueChecks } from './jobs/due-checks';
 import { scheduleMorningDigests } from './jobs/morning-digest';
@@ -19,14 +19,26 @@ function pwaDist(): string | null {
   return null;
 }
 
-// SERVE_PWA=0 serves the API alone (the tests' child servers, which must not depend on a build in progress).
-const config = loadConfig(process.env, { staticDir: process.env.SERVE_PWA === '0' ? null : pwaDist() });
+/** The configuration, or the reason this node cannot start, said plainly (no stack trace) before exiting. */
+function configOrExit(): Config {
+  try {
+    // SERVE_PWA=0 serves the API alone (the tests' child servers, which must not depend on a build in progress).
+    return loadConfig(process.env, { staticDir: process.env.SERVE_PWA === '0' ? null : pwaDist() });
+  } catch (error) {
+    process.stderr.write(`Office Workspace cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
+const config = configOrExit();
 const app = await buildApp({ config });
 
-if (config.seedDemo && (await isEmpty(app.db))) {
+// Nodes that start together on one PostgreSQL take turns: the first seeds, the others find the workspace full.
+await app.exclusively(async () => {
+  if (!config.seedDemo || !(await isEmpty(app.db))) return;
   await seedDemo(app.db, app.flush, { uploads: new UploadStore(config.dataDir) });
   app.log.info('Seeded the demo workspace');
-}
+});
 
 const stopDueChecks = scheduleDueChecks(app.db, app.flush, (error) =>
   app.log.error({ err: error }, 'due checks failed'),

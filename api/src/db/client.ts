@@ -2,10 +2,9 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { makePrivateFile } from '../private-files';
-import * as schema from './schema';
+import { migrationsFolder } from './migrations-folder';
+import * as schema from './schema-sqlite';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 declare const openTransaction: unique symbol;
@@ -15,17 +14,6 @@ declare const openTransaction: unique symbol;
  * keeps a handle outside any transaction from being passed where one is required.
  */
 export type Tx = Db & { readonly [openTransaction]: true };
-
-/** The committed migrations sit in api/drizzle, found from wherever this module was bundled. */
-function migrationsFolder(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    const candidate = join(dir, 'drizzle');
-    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error('Could not find the api/drizzle migrations folder');
-}
 
 /** Prepared statements kept per connection, by SQL text (drizzle prepares every query it runs). */
 const STATEMENT_CACHE_SIZE = 1000;
@@ -71,6 +59,6 @@ export function openDatabase(file: string): Db {
   // 64 MiB of page cache (2 MiB by default): the indexes every write descends stay in memory as the tables grow.
   sqlite.pragma('cache_size = -65536');
   const db: Db = drizzle({ client: sqlite, schema, casing: 'snake_case' });
-  migrate(db, { migrationsFolder: migrationsFolder() });
+  migrate(db, { migrationsFolder: migrationsFolder('drizzle') });
   return db;
 }

@@ -1,5 +1,6 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
+import { dialect } from './dialect';
 
 /**
  * The queries every write runs (a change-log row, a chat message, a push bookkeeping row), built once per
@@ -42,7 +43,9 @@ export function prepared<Query>(handle: Db | Tx, name: string, build: (handle: D
  * bound-variable limit is needed.
  */
 export const inIdsParam = (column: AnyColumn): SQL =>
-  sql`${column} in (select value from json_each(${sql.placeholder('ids')}))`;
+  dialect === 'postgres'
+    ? sql`${column} in (select json_array_elements_text(${sql.placeholder('ids')}::json))`
+    : sql`${column} in (select value from json_each(${sql.placeholder('ids')}))`;
 
 /** The value of `inIdsParam`'s placeholder. */
 export const idsParam = (ids: Iterable<string>): { ids: string } => ({ ids: JSON.stringify([...ids]) });

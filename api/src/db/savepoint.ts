@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import { sql } from 'drizzle-orm';
 import type { Tx } from './client';
+import { dialect, runStatement } from './dialect';
 
 interface SavepointStatements {
   open: Database.Statement;
@@ -15,6 +17,7 @@ const statementsByClient = new WeakMap<Database.Database, SavepointStatements>()
  * writes opens one per write.
  */
 export async function inSavepoint<T>(tx: Tx, run: () => T | Promise<T>): Promise<T> {
+  if (dialect === 'postgres') return inPostgresSavepoint(tx, run);
   const client = tx.$client;
   let statements = statementsByClient.get(client);
   if (!statements) {
@@ -33,6 +36,19 @@ export async function inSavepoint<T>(tx: Tx, run: () => T | Promise<T>): Promise
   } catch (error) {
     statements.rollback.run();
     statements.release.run();
+    throw error;
+  }
+}
+
+async function inPostgresSavepoint<T>(tx: Tx, run: () => T | Promise<T>): Promise<T> {
+  await runStatement(tx, sql`SAVEPOINT batched_write`);
+  try {
+    const result = await run();
+    await runStatement(tx, sql`RELEASE SAVEPOINT batched_write`);
+    return result;
+  } catch (error) {
+    await runStatement(tx, sql`ROLLBACK TO SAVEPOINT batched_write`);
+    await runStatement(tx, sql`RELEASE SAVEPOINT batched_write`);
     throw error;
   }
 }

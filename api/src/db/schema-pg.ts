@@ -22,7 +22,7 @@ import type {
   TeamChatNoticeLevel,
 } from '@office/sync-protocol';
 
-// The PostgreSQL twin of schema.ts: the same tables, columns, keys and indexes, and rows of the same TypeScript
+// The PostgreSQL twin of schema-sqlite.ts: the same tables, columns, keys and indexes, and rows of the same TypeScript
 // types, so one domain runs on either (schema-pg.test.ts holds the two together). Times stay ISO text as in
 // SQLite; sequence numbers, versions, counters and sizes are bigint (read back as numbers).
 

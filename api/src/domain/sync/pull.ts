@@ -127,44 +127,48 @@ async function bootstrapPage(
 
 /** The changes after `cursor` that `actor` may see, as the entities' current state, in one read transaction. */
 export async function processPull(db: Db, actor: Actor, query: PullQuery): Promise<PullResponse> {
-  return transaction(db, async (tx) => {
-    const lastMutationId = await lastMutationIdOf(tx, query.clientId, actor);
-    const head = await currentVersion(tx);
-    const floor = await changeLogFloor(tx);
-    // A cursor ahead of the server means the server's data was replaced: start over rather than miss changes.
-    if (query.cursor === 0 || query.cursor < floor || query.cursor > head) {
-      return bootstrapPage(tx, actor, query, lastMutationId, head, floor);
-    }
-    const rows = await tx
-      .selectDistinct({ seq: changeLog.seq, entity: changeLog.entity, entityId: changeLog.entityId })
-      .from(changeLog)
-      .innerJoin(changeAudience, eq(changeAudience.seq, changeLog.seq))
-      .where(and(gt(changeLog.seq, query.cursor), inArray(changeAudience.principal, principalsOf(actor))))
-      .orderBy(changeLog.seq)
-      .limit(query.limit + 1);
-    const more = rows.length > query.limit;
-    const page = more ? rows.slice(0, query.limit) : rows;
-    // Without more, every row up to head was either in the page or not for this user.
-    const cursor = more ? (page.at(-1)?.seq ?? query.cursor) : Math.max(head, query.cursor);
+  return transaction(
+    db,
+    async (tx) => {
+      const lastMutationId = await lastMutationIdOf(tx, query.clientId, actor);
+      const head = await currentVersion(tx);
+      const floor = await changeLogFloor(tx);
+      // A cursor ahead of the server means the server's data was replaced: start over rather than miss changes.
+      if (query.cursor === 0 || query.cursor < floor || query.cursor > head) {
+        return bootstrapPage(tx, actor, query, lastMutationId, head, floor);
+      }
+      const rows = await tx
+        .selectDistinct({ seq: changeLog.seq, entity: changeLog.entity, entityId: changeLog.entityId })
+        .from(changeLog)
+        .innerJoin(changeAudience, eq(changeAudience.seq, changeLog.seq))
+        .where(and(gt(changeLog.seq, query.cursor), inArray(changeAudience.principal, principalsOf(actor))))
+        .orderBy(changeLog.seq)
+        .limit(query.limit + 1);
+      const more = rows.length > query.limit;
+      const page = more ? rows.slice(0, query.limit) : rows;
+      // Without more, every row up to head was either in the page or not for this user.
+      const cursor = more ? (page.at(-1)?.seq ?? query.cursor) : Math.max(head, query.cursor);
 
-    const idsByEntity = new Map<EntityName, string[]>();
-    const order: { entity: EntityName; id: string }[] = [];
-    const seen = new Set<string>();
-    for (const row of page.toReversed()) {
-      const key = `${row.entity}:${row.entityId}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const entity = row.entity as EntityName;
-      order.unshift({ entity, id: row.entityId });
-      idsByEntity.set(entity, [...(idsByEntity.get(entity) ?? []), row.entityId]);
-    }
-    const visible = new Map<string, Change>();
-    for (const [entity, ids] of idsByEntity) {
-      for (const change of await loadVisible(tx, actor, entity, ids)) visible.set(`${entity}:${change.id}`, change);
-    }
-    const changes = order.map(
-      ({ entity, id }): Change => visible.get(`${entity}:${id}`) ?? { entity, op: 'delete', id },
-    );
-    return { changes, cursor, more, reset: false, bootstrap: null, lastMutationId };
-  });
+      const idsByEntity = new Map<EntityName, string[]>();
+      const order: { entity: EntityName; id: string }[] = [];
+      const seen = new Set<string>();
+      for (const row of page.toReversed()) {
+        const key = `${row.entity}:${row.entityId}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const entity = row.entity as EntityName;
+        order.unshift({ entity, id: row.entityId });
+        idsByEntity.set(entity, [...(idsByEntity.get(entity) ?? []), row.entityId]);
+      }
+      const visible = new Map<string, Change>();
+      for (const [entity, ids] of idsByEntity) {
+        for (const change of await loadVisible(tx, actor, entity, ids)) visible.set(`${entity}:${change.id}`, change);
+      }
+      const changes = order.map(
+        ({ entity, id }): Change => visible.get(`${entity}:${id}`) ?? { entity, op: 'delete', id },
+      );
+      return { changes, cursor, more, reset: false, bootstrap: null, lastMutationId };
+    },
+    { snapshot: true },
+  );
 }

@@ -1,0 +1,51 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import type { Db } from './client';
+import { migrationsFolder } from './migrations-folder';
+import * as schema from './schema-pg';
+
+/** Connections one node keeps open: enough for the writes of one node's event loop, and its reads beside them. */
+const POOL_SIZE = 10;
+
+/** The advisory lock migrations and the first seed take: two nodes starting at once take turns. */
+export const STARTUP_LOCK = 0x0ff1ce01;
+
+/**
+ * Connects to the PostgreSQL of DATABASE_URL and applies the committed migrations of api/drizzle-pg. Nodes that
+ * start together migrate one after the other (an advisory lock); the later ones find nothing left to do. A write
+ * is acknowledged once PostgreSQL has committed it to disk: `synchronous_commit` is on for every connection.
+ *
+ * The handle is typed as the SQLite one: the domain's queries are written once, against the tables of schema.ts,
+ * which are the PostgreSQL ones in this process (see dialect.ts).
+ */
+export async function openPostgres(url: string): Promise<Db> {
+  // Whatever the server's default, a commit returns once it is on disk. (`options` is a connection parameter of
+  // pg 8 that its type declarations of the version drizzle resolves do not list.)
+  const config: pg.PoolConfig & { options: string } = {
+    connectionString: url,
+    max: POOL_SIZE,
+    options: '-c synchronous_commit=on',
+  };
+  const pool = new pg.Pool(config);
+  const db = drizzle({ client: pool, schema, casing: 'snake_case' });
+  await withStartupLock(pool, () => migrate(db, { migrationsFolder: migrationsFolder('drizzle-pg') }));
+  return db as unknown as Db;
+}
+
+export type PoolClient = pg.PoolClient;
+
+/** Runs `work` while holding the startup lock on one connection of the pool. */
+export async function withStartupLock<T>(pool: { connect(): Promise<PoolClient> }, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK]);
+    try {
+      return await work();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}

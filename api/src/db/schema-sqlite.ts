@@ -1,0 +1,460 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type {
+  AttachmentKind,
+  NotificationType,
+  PresenceStatus,
+  QuietHours,
+  ReactionEmoji,
+  Role,
+  TaskPriority,
+  TaskStatus,
+  TeamChatNoticeLevel,
+} from '@office/sync-protocol';
+
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    googleSub: text('google_sub'),
+    role: text('role').$type<Role>().notNull().default('employee'),
+    department: text('department'),
+    avatar: text('avatar'),
+    status: text('status').$type<PresenceStatus>().notNull().default('offline'),
+    lastSeen: text('last_seen'),
+    deactivatedAt: text('deactivated_at'),
+    createdAt: text('created_at').notNull().default(now),
+    updatedAt: text('updated_at').notNull().default(now),
+    /** The change-log sequence number of this row's last change. */
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    // A message's @mentions are looked up by name, ignoring case, without reading the whole directory.
+    index('users_name_lower').on(sql`lower(${t.name})`),
+  ],
+);
+
+/** One row per committed change, in commit order (SQLite has one writer). */
+export const changeLog = sqliteTable('change_log', {
+  seq: integer('seq').primaryKey({ autoIncrement: true }),
+  entity: text('entity').notNull(),
+  entityId: text('entity_id').notNull(),
+  op: text('op').$type<'put' | 'delete'>().notNull(),
+  createdAt: text('created_at').notNull().default(now),
+});
+
+/** Who may see a change: `team`, `role:<role>` or `user:<id>`. */
+export const changeAudience = sqliteTable(
+  'change_audience',
+  {
+    principal: text('principal').notNull(),
+    seq: integer('seq')
+      .notNull()
+      .references(() => changeLog.seq, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.principal, t.seq] }), index('change_audience_seq').on(t.seq)],
+);
+
+/** Each local database of the PWA is a sync client of one user. */
+export const syncClients = sqliteTable('sync_clients', {
+  clientId: text('client_id').primaryKey(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id),
+  lastMutationId: integer('last_mutation_id').notNull().default(0),
+  createdAt: text('created_at').notNull().default(now),
+  /** When the client's latest applied change was made (clamped): no later change of it may claim an earlier time. */
+  lastChangeAt: text('last_push_at'),
+});
+
+/** The stored outcome of each processed mutation, so a replay answers the same. */
+export const syncMutations = sqliteTable(
+  'sync_mutations',
+  {
+    clientId: text('client_id')
+      .notNull()
+      .references(() => syncClients.clientId, { onDelete: 'cascade' }),
+    mutationId: integer('mutation_id').notNull(),
+    name: text('name').notNull(),
+    status: text('status').$type<'applied' | 'rejected'>().notNull(),
+    code: text('code'),
+    message: text('message'),
+    processedAt: text('processed_at').notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.mutationId] })],
+);
+
+/** Small key/value facts about the database (the change-log floor). */
+export const meta = sqliteTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    /** Null once the assignee's account was removed: the task stays, unassigned. */
+    assignedTo: text('assigned_to').references(() => users.id),
+    assignedBy: text('assigned_by')
+      .notNull()
+      .references(() => users.id),
+    priority: text('priority').$type<TaskPriority>().notNull().default('medium'),
+    status: text('status').$type<TaskStatus>().notNull().default('pending'),
+    dueDate: text('due_date').notNull(),
+    statusVersion: integer('status_version').notNull().default(0),
+    /** When the user made the change that set the current status (clamped client time). */
+    statusChangedAt: text('status_changed_at').notNull(),
+    dueSoonNotifiedAt: text('due_soon_notified_at'),
+    overdueNotifiedAt: text('overdue_notified_at'),
+    deletedAt: text('deleted_at'),
+    createdAt: text('created_at').notNull().default(now),
+    updatedAt: text('updated_at').notNull().default(now),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [
+    index('tasks_assigned_to').on(t.assignedTo),
+    index('tasks_assigned_by').on(t.assignedBy),
+    index('tasks_due_date').on(t.dueDate),
+    // The task list pages read the newest changes first.
+    index('tasks_updated').on(t.updatedAt),
+  ],
+);
+
+export const taskComments = sqliteTable(
+  'task_comments',
+  {
+    id: text('id').primaryKey(),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    text: text('text').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('task_comments_task').on(t.taskId, t.createdAt)],
+);
+
+export const taskStatusHistory = sqliteTable(
+  'task_status_history',
+  {
+    id: text('id').primaryKey(),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id),
+    status: text('status').$type<TaskStatus>().notNull(),
+    updatedBy: text('updated_by')
+      .notNull()
+      .references(() => users.id),
+    /** When the user made the change (clamped client time), which orders the history. */
+    updatedAt: text('updated_at').notNull(),
+    note: text('note'),
+    superseded: integer('superseded', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [index('task_status_history_task').on(t.taskId, t.updatedAt)],
+);
+
+export const notifications = sqliteTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    recipientId: text('recipient_id')
+      .notNull()
+      .references(() => users.id),
+    senderId: text('sender_id').references(() => users.id),
+    type: text('type').$type<NotificationType>().notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    relatedTaskId: text('related_task_id'),
+    data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default({}),
+    /** The direct message a direct_message notice is about: one notice per message. */
+    messageId: text('message_id'),
+    readAt: text('read_at'),
+    /** Set until the background push queue has handed it to web push (api/src/push). */
+    pushPending: integer('push_pending', { mode: 'boolean' }).notNull().default(false),
+    createdAt: text('created_at').notNull().default(now),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [
+    index('notifications_recipient').on(t.recipientId, t.createdAt),
+    // The unread count reads this index only (those after the person's read marker).
+    index('notifications_unread')
+      .on(t.recipientId, t.createdAt)
+      .where(sql`${t.readAt} IS NULL`),
+    uniqueIndex('notifications_message').on(t.recipientId, t.messageId),
+    index('notifications_push_pending')
+      .on(t.id)
+      .where(sql`${t.pushPending} = 1`),
+  ],
+);
+
+/**
+ * One person's read state of notifications (its id is the user's). Team chat notices are derived from the
+ * messages, not stored per person: each message by someone else since `chatSince` (null: since the person
+ * joined) is one; every notice up to `readThrough` is read, later ones when marked in chat_notice_reads.
+ */
+export const notificationMarkers = sqliteTable('notification_markers', {
+  id: text('id')
+    .primaryKey()
+    .references(() => users.id),
+  chatSince: text('chat_since'),
+  readThrough: text('read_through'),
+  version: integer('version').notNull().default(0),
+});
+
+/**
+ * A person's notification preferences, once they change one or a device reports their time zone; without a
+ * row, the spec's defaults. `digestDueAt` is the next 08:00 in their time zone: the digest job reads it by index.
+ */
+export const notificationPreferences = sqliteTable(
+  'notification_preferences',
+  {
+    id: text('id')
+      .primaryKey()
+      .references(() => users.id),
+    teamChat: text('team_chat').$type<TeamChatNoticeLevel>().notNull().default('all'),
+    directMessages: integer('direct_messages', { mode: 'boolean' }).notNull().default(true),
+    taskNotices: integer('task_notices', { mode: 'boolean' }).notNull().default(true),
+    morningDigest: integer('morning_digest', { mode: 'boolean' }).notNull().default(true),
+    quietHours: text('quiet_hours', { mode: 'json' }).$type<QuietHours | null>(),
+    timeZone: text('time_zone'),
+    digestDueAt: text('digest_due_at'),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [index('notification_preferences_digest_due').on(t.digestDueAt)],
+);
+
+/** Team chat notices a person marked read one by one, after their marker's readThrough. */
+export const chatNoticeReads = sqliteTable(
+  'chat_notice_reads',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    messageId: text('message_id').notNull(),
+    /** The message's time: marks at or before a new readThrough are dropped. */
+    messageCreatedAt: text('message_created_at').notNull(),
+    readAt: text('read_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.messageId] }),
+    index('chat_notice_reads_time').on(t.userId, t.messageCreatedAt),
+  ],
+);
+
+export const chatMessages = sqliteTable(
+  'chat_messages',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    text: text('text').notNull().default(''),
+    type: text('type').$type<'text' | 'file'>().notNull().default('text'),
+    edited: integer('edited', { mode: 'boolean' }).notNull().default(false),
+    deletedAt: text('deleted_at'),
+    /** Set until the background push queue has told the team (api/src/push). */
+    pushPending: integer('push_pending', { mode: 'boolean' }).notNull().default(false),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [
+    // Every read of messages by time reads live ones: chat_messages_live serves them (and the push queue has its own).
+    // Team chat notices: listed newest first and counted from these indexes, never by a scan.
+    index('chat_messages_live')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.deletedAt} IS NULL`),
+    index('chat_messages_author_live')
+      .on(t.userId, t.createdAt)
+      .where(sql`${t.deletedAt} IS NULL`),
+    index('chat_messages_push_pending')
+      .on(t.createdAt)
+      .where(sql`${t.pushPending} = 1`),
+  ],
+);
+
+export const chatAttachments = sqliteTable(
+  'chat_attachments',
+  {
+    filename: text('filename').primaryKey(),
+    messageId: text('message_id')
+      .notNull()
+      .references(() => chatMessages.id),
+    originalName: text('original_name').notNull(),
+    mimetype: text('mimetype').notNull(),
+    size: integer('size').notNull(),
+    kind: text('kind').$type<AttachmentKind>().notNull(),
+  },
+  (t) => [index('chat_attachments_message').on(t.messageId)],
+);
+
+/**
+ * One person's reaction to a team chat message: one row, whatever the size of the team. The key makes a
+ * reaction given twice one row; reactions are read per message through the key's leading column.
+ */
+export const chatReactions = sqliteTable(
+  'chat_reactions',
+  {
+    messageId: text('message_id')
+      .notNull()
+      .references(() => chatMessages.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    emoji: text('emoji').$type<ReactionEmoji>().notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.emoji] })],
+);
+
+/** A conversation between two users; its id follows from theirs (conversationIdFor). */
+export const conversations = sqliteTable(
+  'conversations',
+  {
+    id: text('id').primaryKey(),
+    /** The participants in id order, with how far each has read (server time of the newest message read). */
+    userA: text('user_a')
+      .notNull()
+      .references(() => users.id),
+    userB: text('user_b')
+      .notNull()
+      .references(() => users.id),
+    userAReadAt: text('user_a_read_at'),
+    userBReadAt: text('user_b_read_at'),
+    /** Null when there is no message yet, or the last one was deleted (spec section 4). */
+    lastMessageId: text('last_message_id'),
+    lastMessageAt: text('last_message_at'),
+    createdAt: text('created_at').notNull(),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [uniqueIndex('conversations_pair').on(t.userA, t.userB), index('conversations_user_b').on(t.userB)],
+);
+
+export const directMessages = sqliteTable(
+  'direct_messages',
+  {
+    id: text('id').primaryKey(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id),
+    senderId: text('sender_id')
+      .notNull()
+      .references(() => users.id),
+    text: text('text').notNull().default(''),
+    deletedAt: text('deleted_at'),
+    createdAt: text('created_at').notNull(),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [index('direct_messages_conversation').on(t.conversationId, t.createdAt)],
+);
+
+export const directAttachments = sqliteTable(
+  'direct_attachments',
+  {
+    filename: text('filename').primaryKey(),
+    messageId: text('message_id')
+      .notNull()
+      .references(() => directMessages.id),
+    originalName: text('original_name').notNull(),
+    mimetype: text('mimetype').notNull(),
+    size: integer('size').notNull(),
+    kind: text('kind').$type<AttachmentKind>().notNull(),
+  },
+  (t) => [index('direct_attachments_message').on(t.messageId)],
+);
+
+/** One person's reaction to a direct message, as chatReactions is for the team chat. */
+export const directReactions = sqliteTable(
+  'direct_reactions',
+  {
+    messageId: text('message_id')
+      .notNull()
+      .references(() => directMessages.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    emoji: text('emoji').$type<ReactionEmoji>().notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.emoji] })],
+);
+
+/** A browser's web push subscription; one user may have several devices. */
+export const pushSubscriptions = sqliteTable(
+  'push_subscriptions',
+  {
+    endpoint: text('endpoint').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [index('push_subscriptions_user').on(t.userId)],
+);
+
+/**
+ * A signed-in device: every token names one (its `sid`). Logout ends it, a password change ends the user's
+ * others and deactivation all of them; an ended session's row is gone, so its token is refused at once.
+ */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: text('created_at').notNull(),
+    /** The token's own expiry: a row past it is kept only until the user's next sign-in clears it. */
+    expiresAt: text('expires_at').notNull(),
+  },
+  (t) => [index('sessions_user').on(t.userId)],
+);
+
+/** A push waiting to be sent to one subscription, or to be tried again (bounded; see api/src/push). */
+export const pushDeliveries = sqliteTable(
+  'push_deliveries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    endpoint: text('endpoint')
+      .notNull()
+      .references(() => pushSubscriptions.endpoint, { onDelete: 'cascade' }),
+    /** The PushPayload as JSON; it is encrypted to the subscription's keys when sent. */
+    payload: text('payload').notNull(),
+    /** The push service's Topic header: a newer push with the same topic replaces an undelivered one. */
+    topic: text('topic'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at').notNull(),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [index('push_deliveries_due').on(t.nextAttemptAt)],
+);
+
+/** Per person: when a team chat push last went out, and the messages held since (one push per 30 s). */
+export const pushChatStates = sqliteTable(
+  'push_chat_states',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => users.id),
+    lastSentAt: text('last_sent_at'),
+    heldCount: integer('held_count').notNull().default(0),
+    /** The newest held message: named when it is the only one. */
+    heldMessageId: text('held_message_id'),
+    /** When the held messages are summed up in one push; null while none is held. */
+    flushAt: text('flush_at'),
+  },
+  (t) => [index('push_chat_states_flush').on(t.flushAt)],
+);

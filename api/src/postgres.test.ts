@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { uuidv7 } from '@office/sync-protocol';
+import pg from 'pg';
+import { createTestDatabase, startTestPostgres, type TestPostgres } from './db/test-postgres';
+import { apiClient, mutation, signInDemoPeople, type DemoName, type Session } from './test-api-client';
+import { connectSocket, nextEvent, startTestServer, type TestServer } from './test-support';
+
+// The tables are chosen when they are first imported (db/dialect.ts): this file speaks PostgreSQL throughout.
+vi.hoisted(() => {
+  process.env.DATABASE_URL = 'postgres://chosen-per-server';
+});
+
+let postgres: TestPostgres;
+let server: TestServer;
+let databaseUrl: string;
+let people: Record<DemoName, Session>;
+const { call, pull, push } = apiClient(() => server.app);
+
+/** A query straight to the server's database, outside the app. */
+async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  postgres = await startTestPostgres();
+  databaseUrl = await createTestDatabase(postgres.url);
+  server = await startTestServer({ config: { databaseUrl } });
+  people = await signInDemoPeople(server.app);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await postgres?.stop();
+});
+
+describe('the API on PostgreSQL', () => {
+  test('the demo workspace is seeded into PostgreSQL, and sign-in reads it', async () => {
+    const [{ n }] = (await query<{ n: string }>('SELECT count(*) AS n FROM users')) as [{ n: string }];
+    expect(Number(n)).toBe(5);
+    expect(people.alice.user.email).toBe('alice@demo.local');
+    const me = await call<{ user: { email: string } }>(people.bob, 'GET', '/api/auth/me');
+    expect(me).toMatchObject({ status: 200, body: { user: { email: 'bob@demo.local' } } });
+  });
+
+  test('a chat message posted over HTTP is one row in PostgreSQL, reaches a socket and comes back in a pull', async () => {
+    const clientId = uuidv7();
+    const before = await pull(people.bob, clientId, 0);
+    const socket = await connectSocket(server.url, people.bob.token);
+    try {
+      const heard = nextEvent(socket, 'sync.change');
+      const sent = await call<{ message: { id: string } }>(people.alice, 'POST', '/api/messages', {
+        text: 'Hello from PostgreSQL',
+      });
+      expect(sent.status).toBe(201);
+      const id = sent.body.message.id;
+      expect(await heard).toMatchObject({ change: { entity: 'chatMessage', op: 'put', id } });
+      expect(await query('SELECT text, push_pending FROM chat_messages WHERE id = $1', [id])).toEqual([
+        { text: 'Hello from PostgreSQL', push_pending: expect.any(Boolean) as unknown },
+      ]);
+      const after = await pull(people.bob, clientId, before.cursor);
+      expect(after.changes).toContainEqual(expect.objectContaining({ entity: 'chatMessage', id }));
+      expect(after.cursor).toBeGreaterThan(before.cursor);
+    } finally {
+      socket.close();
+    }
+  });
+
+  test('a pushed batch applies once: its retry answers duplicates and writes nothing more', async () => {
+    const clientId = uuidv7();
+    await pull(people.carol, clientId, 0);
+    const ids = [uuidv7(), uuidv7(), uuidv7()];
+    const batch = ids.map((id, index) => mutation(index + 1, 'chat.send', { id, text: `Queued ${index + 1}` }));
+    const first = await push(people.carol, clientId, batch);
+    expect(first.outcomes.map((outcome) => outcome.status)).toEqual(['applied', 'applied', 'applied']);
+    const again = await push(people.carol, clientId, batch);
+    expect(again.outcomes.map((outcome) => outcome.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    const rows = await query<{ id: string }>('SELECT id FROM chat_messages WHERE id = ANY($1) ORDER BY id', [ids]);
+    expect(rows.map((row) => row.id)).toEqual([...ids].sort());
+    const outcomes = await query('SELECT mutation_id, status FROM sync_mutations WHERE client_id = $1', [clientId]);
+    expect(outcomes).toHaveLength(3);
+  });
+
+  test('a refusal inside a batch rolls back only its own savepoint', async () => {
+    const clientId = uuidv7();
+    await pull(people.alice, clientId, 0);
+    const kept = uuidv7();
+    const answer = await push(people.alice, clientId, [
+      mutation(1, 'chat.edit', { id: uuidv7(), text: 'No such message' }),
+      mutation(2, 'chat.send', { id: kept, text: 'After the refusal' }),
+    ]);
+    expect(answer.outcomes).toEqual([
+      expect.objectContaining({ id: 1, status: 'rejected', code: 'message_not_found' }),
+      { id: 2, status: 'applied' },
+    ]);
+    expect(await query('SELECT text FROM chat_messages WHERE id = $1', [kept])).toEqual([
+      { text: 'After the refusal' },
+    ]);
+  });
+
+  test("an acknowledged write is on disk: the app's connections commit synchronously, whatever the server's default", async () => {
+    // The test server runs with synchronous_commit off (test-postgres.ts); the app turns it on for its own connections.
+    expect(await query('SHOW synchronous_commit')).toEqual([{ synchronous_commit: 'off' }]);
+    const pool = server.app.db.$client as unknown as pg.Pool;
+    expect((await pool.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'on' }]);
+  });
+
+  test('tasks, comments and notifications work as on SQLite', async () => {
+    const created = await call<{ task: { id: string } }>(people.manager, 'POST', '/api/tasks', {
+      title: 'Ship the PostgreSQL build',
+      description: 'Run every node on one database',
+      assignedTo: people.alice.user.id,
+      priority: 'high',
+      dueDate: new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10),
+    });
+    expect(created.status).toBe(201);
+    const taskId = created.body.task.id;
+    const comment = await call(people.alice, 'POST', `/api/tasks/${taskId}/comments`, { text: 'On it' });
+    expect(comment.status).toBe(201);
+    const notices = await call<{ notifications: { type: string; relatedTask: string | null }[]; unreadCount: number }>(
+      people.alice,
+      'GET',
+      '/api/notifications',
+    );
+    expect(notices.status).toBe(200);
+    expect(notices.body.notifications).toContainEqual(
+      expect.objectContaining({ type: 'task_assigned', relatedTask: taskId }),
+    );
+    expect(notices.body.unreadCount).toBeGreaterThan(0);
+    const readAll = await call(people.alice, 'PATCH', '/api/notifications/read-all');
+    expect(readAll.status).toBe(200);
+    const after = await call<{ unreadCount: number }>(people.alice, 'GET', '/api/notifications');
+    expect(after.body.unreadCount).toBe(0);
+  });
+});
+
+describe('change-log order on PostgreSQL, with two nodes on one database', () => {
+  test('8 writers on two nodes and readers pulling in between: no cursor ever skips a change', async () => {
+    const second = await startTestServer({ config: { databaseUrl }, seed: false });
+    try {
+      const nodes = [server, second];
+      const writers = 8;
+      const perWriter = 15;
+      const readers = [uuidv7(), uuidv7(), uuidv7()];
+      const cursors = await Promise.all(readers.map(async (clientId) => (await pull(people.bob, clientId, 0)).cursor));
+      const seen = readers.map(() => new Set<string>());
+      let writing = true;
+      const write = async (writer: number) => {
+        const node = nodes[writer % 2] ?? server;
+        const author =
+          ([people.alice, people.carol, people.manager, people.admin] as const)[writer % 4] ?? people.alice;
+        const ids: string[] = [];
+        for (let i = 0; i < perWriter; i++) {
+          const id = uuidv7();
+          const res = await node.app.inject({
+            method: 'POST',
+            url: '/api/messages',
+            headers: { authorization: `Bearer ${author.token}` },
+            payload: { id, text: `Writer ${writer} message ${i}` },
+          });
+          expect(res.statusCode, res.body).toBe(201);
+          ids.push(id);
+        }
+        return ids;
+      };
+      // Each reader pulls incrementally from alternating nodes while the writers run, then once more after.
+      const read = async (reader: number) => {
+        const clientId = readers[reader] ?? '';
+        let pulls = 0;
+        const once = async () => {
+          const node = nodes[pulls++ % 2] ?? server;
+          const answer = await apiClient(() => node.app).pull(people.bob, clientId, cursors[reader] ?? 0);
+          expect(answer.reset).toBe(false);
+          for (const change of answer.changes) if (change.entity === 'chatMessage') seen[reader]?.add(change.id);
+          cursors[reader] = answer.cursor;
+        };
+        while (writing) await once();
+        await once();
+      };
+      const reading = readers.map((_, reader) => read(reader));
+      const written = (await Promise.all(Array.from({ length: writers }, (_, writer) => write(writer)))).flat();
+      writing = false;
+      await Promise.all(reading);
+      expect(written).toHaveLength(writers * perWriter);
+      for (const ids of seen) expect(written.filter((id) => !ids.has(id))).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+});
