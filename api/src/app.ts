@@ -6,6 +6,8 @@ import { limits, uploadLimits } from '@office/sync-protocol';
 import type { Config } from './config';
 import { googleJwks } from './domain/users/accounts';
 import { LoginThrottle } from './domain/users/login-throttle';
+import { poolOf } from './db/postgres';
+import { inMemoryLimiters, sharedLimiters } from './rate-limiters';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { drainPlugin } from './plugins/drain';
@@ -101,8 +103,11 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   await app.register(protocolVersionPlugin);
   await app.register(dbPlugin, { config });
   await app.register(authPlugin);
+  // Several nodes share one count per person and address; one node counts in memory.
+  const pool = poolOf(app.db);
+  const limiters = pool ? sharedLimiters(pool) : inMemoryLimiters;
   await app.register(rateLimitPlugin, {
-    limiter: new RequestLimiter({ perUser: config.rateLimitPerUser, perIp: config.rateLimitPerIp }),
+    limiter: new RequestLimiter({ perUser: config.rateLimitPerUser, perIp: config.rateLimitPerIp }, limiters),
   });
   await app.register(realtimePlugin);
   await app.register(pushPlugin, push ?? {});
@@ -110,7 +115,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   const accounts = {
     db: app.db,
     flush: app.flush,
-    throttle: throttle ?? new LoginThrottle(),
+    throttle: throttle ?? new LoginThrottle({ create: limiters }),
     google: {
       clientId: config.googleClientId,
       jwks: config.googleClientId ? googleJwks(config.googleJwksUrl) : null,

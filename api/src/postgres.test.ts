@@ -1,9 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
-import pg from 'pg';
-import { createTestDatabase, startTestPostgres, type TestPostgres } from './db/test-postgres';
+import type pg from 'pg';
+import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from './db/test-postgres';
+import { runHourlyDueChecks } from './jobs/due-checks';
 import { apiClient, mutation, signInDemoPeople, type DemoName, type Session } from './test-api-client';
-import { connectSocket, nextEvent, startTestServer, type TestServer } from './test-support';
+import { leadership } from './db/leadership';
+import {
+  connectSocket,
+  nextEvent,
+  nextEventWhere,
+  recordEvents,
+  startTestServer,
+  waitUntil,
+  type TestServer,
+} from './test-support';
 
 // The tables are chosen when they are first imported (db/dialect.ts): this file speaks PostgreSQL throughout.
 vi.hoisted(() => {
@@ -17,15 +27,8 @@ let people: Record<DemoName, Session>;
 const { call, pull, push } = apiClient(() => server.app);
 
 /** A query straight to the server's database, outside the app. */
-async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = <T extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+  queryPostgres<T>(databaseUrl, text, values);
 
 beforeAll(async () => {
   postgres = await startTestPostgres();
@@ -192,4 +195,120 @@ describe('change-log order on PostgreSQL, with two nodes on one database', () =>
       await second.close();
     }
   }, 60_000);
+});
+
+describe('realtime across nodes', () => {
+  test('a REST write on node A reaches a socket on node B, and a pull on node B', async () => {
+    const nodeB = await startTestServer({ config: { databaseUrl }, seed: false });
+    try {
+      // The nodes find each other through the adapter's heartbeats.
+      await waitUntil(async () => (await nodeB.app.realtime.io.of('/').adapter.serverCount()) === 2, 10_000);
+      const clientId = uuidv7();
+      const onB = apiClient(() => nodeB.app);
+      const { cursor } = await onB.pull(people.bob, clientId, 0);
+      const socket = await connectSocket(nodeB.url, people.bob.token);
+      try {
+        const heard = nextEvent(socket, 'sync.change');
+        const sent = await call<{ message: { id: string } }>(people.alice, 'POST', '/api/messages', {
+          text: 'Across the nodes',
+        });
+        expect(sent.status).toBe(201);
+        expect(await heard).toMatchObject({ change: { entity: 'chatMessage', id: sent.body.message.id } });
+        const pulled = await onB.pull(people.bob, clientId, cursor);
+        expect(pulled.changes).toContainEqual(expect.objectContaining({ id: sent.body.message.id }));
+      } finally {
+        socket.close();
+      }
+    } finally {
+      await nodeB.close();
+    }
+  }, 30_000);
+});
+
+describe('state the nodes share', () => {
+  test("one person's request allowance is counted across both nodes", async () => {
+    const url = await createTestDatabase(postgres.url);
+    const limited = { databaseUrl: url, rateLimitPerUser: 6 };
+    const nodeA = await startTestServer({ config: limited });
+    const nodeB = await startTestServer({ config: limited, seed: false });
+    try {
+      const alice = (await signInDemoPeople(nodeA.app)).alice;
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const node = i % 2 === 0 ? nodeA : nodeB;
+        const res = await node.app.inject({
+          method: 'GET',
+          url: '/api/auth/me',
+          headers: { authorization: `Bearer ${alice.token}` },
+        });
+        statuses.push(res.statusCode);
+      }
+      // Six requests in the minute, three on each node: the seventh is refused on whichever node it reaches.
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+    } finally {
+      await nodeB.close();
+      await nodeA.close();
+    }
+  }, 30_000);
+
+  test('the hourly overdue job runs once in an hour with two nodes', async () => {
+    const nodeB = await startTestServer({ config: { databaseUrl }, seed: false });
+    try {
+      const at = new Date('2031-05-06T14:20:00Z');
+      const runs = await Promise.all(
+        [server, nodeB, server, nodeB].map((node) => runHourlyDueChecks(node.app.db, node.app.flush, at)),
+      );
+      expect(runs.filter((run) => run !== null)).toHaveLength(1);
+    } finally {
+      await nodeB.close();
+    }
+  }, 30_000);
+
+  test('a person connected to two nodes stays online when one connection closes, and goes offline with the last', async () => {
+    const nodeB = await startTestServer({ config: { databaseUrl }, seed: false });
+    try {
+      await waitUntil(async () => (await nodeB.app.realtime.io.of('/').adapter.serverCount()) === 2, 10_000);
+      const carolId = people.carol.user.id;
+      const watcher = await connectSocket(server.url, people.bob.token);
+      const offline = recordEvents(watcher, 'user-offline');
+      const onA = await connectSocket(server.url, people.carol.token);
+      const onB = await connectSocket(nodeB.url, people.carol.token);
+      await waitUntil(() => nodeB.app.realtime.presence.isOnline(carolId));
+      onA.close();
+      await waitUntil(() => !server.app.realtime.presence.isOnline(carolId));
+      // A cluster-wide round trip after the disconnect's own look at the other nodes.
+      await server.app.realtime.io.fetchSockets();
+      const status = async () =>
+        (await query<{ status: string }>('SELECT status FROM users WHERE id = $1', [carolId]))[0]?.status;
+      expect(await status()).toBe('online');
+      const gone = nextEventWhere(watcher, 'user-offline', (event) => event.userId === carolId);
+      onB.close();
+      await gone;
+      expect(await status()).toBe('offline');
+      expect(offline.filter((event) => event.userId === carolId)).toHaveLength(1);
+      watcher.close();
+    } finally {
+      await nodeB.close();
+    }
+  }, 30_000);
+
+  test('one node leads the push queue; when it resigns another takes the lead', async () => {
+    const nodeB = await startTestServer({ config: { databaseUrl }, seed: false });
+    const first = leadership(server.app.db, 0x7e57);
+    const second = leadership(nodeB.app.db, 0x7e57);
+    try {
+      const [a, b] = await Promise.all([first.leads(), second.leads()]);
+      expect([a, b].filter(Boolean)).toHaveLength(1);
+      const [leader, other] = a ? [first, second] : [second, first];
+      expect(await leader.leads()).toBe(true);
+      expect(await other.leads()).toBe(false);
+      await leader.resign();
+      expect(await other.leads()).toBe(true);
+      expect(await leader.leads()).toBe(false);
+    } finally {
+      await first.resign();
+      await second.resign();
+      await nodeB.close();
+    }
+  }, 30_000);
 });

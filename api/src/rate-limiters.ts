@@ -1,4 +1,5 @@
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type pg from 'pg';
+import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /** What one limiter counts: `points` per `duration` seconds for each key under `keyPrefix`. */
 export interface LimiterOptions {
@@ -15,3 +16,15 @@ export interface LimiterOptions {
 export type LimiterFactory = (options: LimiterOptions) => RateLimiterAbstract;
 
 export const inMemoryLimiters: LimiterFactory = (options) => new RateLimiterMemory(options);
+
+/** Limiters every node shares: their counts live in PostgreSQL (the rate_limits table of api/drizzle-pg). */
+export const sharedLimiters =
+  (pool: pg.Pool): LimiterFactory =>
+  (options) =>
+    new RateLimiterPostgres({
+      ...options,
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+    });

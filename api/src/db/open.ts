@@ -23,12 +23,12 @@ export async function openWorkspaceDatabase(config: {
   databaseUrl: string | null;
 }): Promise<WorkspaceDatabase> {
   if (config.databaseUrl) {
-    const db = await openPostgres(config.databaseUrl);
+    const { db, close } = await openPostgres(config.databaseUrl);
     return {
       db,
       durable: () => Promise.resolve(),
       exclusively: (work) => withStartupLock(db.$client as unknown as { connect(): Promise<PoolClient> }, work),
-      close: () => (db.$client as unknown as { end(): Promise<void> }).end(),
+      close,
     };
   }
   const file = join(config.dataDir, 'workspace.db');

@@ -2,6 +2,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Db } from './client';
+import { dialect } from './dialect';
 import { migrationsFolder } from './migrations-folder';
 import * as schema from './schema-pg';
 
@@ -19,18 +20,25 @@ export const STARTUP_LOCK = 0x0ff1ce01;
  * The handle is typed as the SQLite one: the domain's queries are written once, against the tables of schema.ts,
  * which are the PostgreSQL ones in this process (see dialect.ts).
  */
-export async function openPostgres(url: string): Promise<Db> {
-  // Whatever the server's default, a commit returns once it is on disk. (`options` is a connection parameter of
-  // pg 8 that its type declarations of the version drizzle resolves do not list.)
-  const config: pg.PoolConfig & { options: string } = {
-    connectionString: url,
-    max: POOL_SIZE,
-    options: '-c synchronous_commit=on',
-  };
-  const pool = new pg.Pool(config);
+export async function openPostgres(url: string): Promise<{ db: Db; close: () => Promise<void> }> {
+  // Whatever the server's default, a commit returns once it is on disk.
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, options: '-c synchronous_commit=on' });
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_error, client) => checkedOut.delete(client));
   const db = drizzle({ client: pool, schema, casing: 'snake_case' });
   await withStartupLock(pool, () => migrate(db, { migrationsFolder: migrationsFolder('drizzle-pg') }));
-  return db as unknown as Db;
+  return {
+    db: db as unknown as Db,
+    // Called last, once realtime and the push queue have stopped: a connection still checked out then is one
+    // nobody gives back (the Socket.IO adapter's listener, when the node closes while it is still connecting), and
+    // the pool would wait for it for ever.
+    close: async () => {
+      const ended = pool.end();
+      for (const client of checkedOut) client.release(true);
+      await ended;
+    },
+  };
 }
 
 export type PoolClient = pg.PoolClient;
@@ -49,3 +57,6 @@ export async function withStartupLock<T>(pool: { connect(): Promise<PoolClient> 
     client.release();
   }
 }
+
+/** The connection pool behind a PostgreSQL handle (realtime across nodes shares it); null on SQLite. */
+export const poolOf = (db: Db): pg.Pool | null => (dialect === 'postgres' ? (db.$client as unknown as pg.Pool) : null);

@@ -62,7 +62,11 @@ interface Shape {
 }
 type Shapes = Record<string, Shape>;
 
-const isOurs = (table: string) => !table.startsWith('__drizzle') && !table.startsWith('sqlite_');
+/** Tables of PostgreSQL-only migrations, for the libraries that share state across nodes. */
+const clusterTables = new Set(['socket_io_attachments', 'rate_limits']);
+/** The domain's tables: not drizzle's bookkeeping, SQLite's own, or the cluster libraries'. */
+const isOurs = (table: string) =>
+  !table.startsWith('__drizzle') && !table.startsWith('sqlite_') && !clusterTables.has(table);
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 const byKey = (fk: ForeignKey) => `${fk.columns.join()}>${fk.references}`;
 

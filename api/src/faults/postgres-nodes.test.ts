@@ -1,8 +1,7 @@
-import pg from 'pg';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
-import { createTestDatabase, startTestPostgres, type TestPostgres } from '../db/test-postgres';
+import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../db/test-postgres';
 import { stopServerProcess } from '../test-process';
 import { callJson, signInOverHttp, useChildServers } from './fault-support';
 
@@ -30,22 +29,12 @@ const startNode = (databaseUrl: string, seed = true) =>
     },
   });
 
-async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 describe('several nodes on one PostgreSQL', () => {
   test('two nodes starting at once migrate and seed once; a token from one works on the other', async () => {
     const url = await createTestDatabase(postgres.url);
     const [a, b] = await Promise.all([startNode(url), startNode(url)]);
-    expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 5 }]);
-    expect(await query(url, 'SELECT title FROM tasks GROUP BY title HAVING count(*) > 1')).toEqual([]);
+    expect(await queryPostgres(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 5 }]);
+    expect(await queryPostgres(url, 'SELECT title FROM tasks GROUP BY title HAVING count(*) > 1')).toEqual([]);
     const alice = await signInOverHttp(a.url, 'alice@demo.local');
     const me = await callJson<{ user: { email: string } }>(b.url, 'GET', '/api/auth/me', { token: alice.token });
     expect(me).toMatchObject({ status: 200, body: { user: { email: 'alice@demo.local' } } });
@@ -78,7 +67,7 @@ describe('several nodes on one PostgreSQL', () => {
     stop = true;
     await Promise.all(senders);
 
-    const rows = await query<{ id: string; n: number }>(
+    const rows = await queryPostgres<{ id: string; n: number }>(
       url,
       'SELECT id, count(*)::int AS n FROM chat_messages WHERE id = ANY($1) GROUP BY id',
       [acknowledged],

@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { tasks } from '../db/schema';
 import { defineCommand, runCommand, type EffectsFlusher } from '../domain/commands';
 import { notify } from '../domain/notifications/notify';
+import { claimSlot, hourSlot } from './claims';
 import { runEvery, systemActor } from './schedule';
 import { z } from 'zod';
 
@@ -75,6 +76,19 @@ export async function runDueChecks(
   return runCommand(db, flush, systemActor, dueChecksCommand, { today: isoToday(now) });
 }
 
-/** Runs the checks at start and every hour until the server closes. */
+/**
+ * The hourly run: the checks, unless they already ran in this clock hour (on another node, or here before a
+ * restart); then null.
+ */
+export async function runHourlyDueChecks(
+  db: Db,
+  flush: EffectsFlusher,
+  now: Date = new Date(),
+): Promise<{ dueSoon: number; overdue: number } | null> {
+  if (!(await claimSlot(db, 'due-checks', hourSlot(now)))) return null;
+  return runDueChecks(db, flush, now);
+}
+
+/** Runs the checks at start and every hour until the server closes; once per clock hour across nodes. */
 export const scheduleDueChecks = (db: Db, flush: EffectsFlusher, log: (error: unknown) => void): (() => void) =>
-  runEvery(DUE_CHECK_INTERVAL_MS, () => runDueChecks(db, flush), log);
+  runEvery(DUE_CHECK_INTERVAL_MS, () => runHourlyDueChecks(db, flush), log);

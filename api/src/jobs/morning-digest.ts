@@ -6,6 +6,7 @@ import { notificationPreferences, tasks } from '../db/schema';
 import { defineCommand, runCommand, type EffectsFlusher } from '../domain/commands';
 import { notify } from '../domain/notifications/notify';
 import { DIGEST_LATE_MS, nextDigestAt } from '../domain/notifications/preferences';
+import { claimSlot, periodSlot } from './claims';
 import { runEvery, systemActor } from './schedule';
 
 /** People handled per step; more wait for the next step, right after. */
@@ -118,10 +119,21 @@ export async function runMorningDigests(db: Db, flush: EffectsFlusher, now: Date
   return sent;
 }
 
-/** Looks for due digests every `intervalMs` (a minute keeps 08:00 to the minute) until the server closes. */
+/**
+ * Looks for due digests every `intervalMs` (a minute keeps 08:00 to the minute) until the server closes. One node
+ * looks per period: two looking at once could both send the same person's digest.
+ */
 export const scheduleMorningDigests = (
   db: Db,
   flush: EffectsFlusher,
   intervalMs: number,
   log: (error: unknown) => void,
-): (() => void) => runEvery(intervalMs, () => runMorningDigests(db, flush), log);
+): (() => void) =>
+  runEvery(
+    intervalMs,
+    async () => {
+      const now = new Date();
+      if (await claimSlot(db, 'morning-digest', periodSlot(now, intervalMs))) await runMorningDigests(db, flush, now);
+    },
+    log,
+  );

@@ -4,6 +4,13 @@ import { users } from '../db/schema';
 import { inSlices } from '../domain/read-support';
 import { PushQueue, type PushQueueOptions } from './push-queue';
 import { loadVapidKeys } from './vapid';
+import { leadership } from '../db/leadership';
+import { poolOf } from '../db/postgres';
+
+/** The advisory lock of the push queue's leader, when several nodes share one PostgreSQL. */
+const PUSH_QUEUE_LOCK = 0x0ff1ce03;
+/** How soon the leader's queue sees what another node flagged for push. */
+const CLUSTER_POLL_MS = 1_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,9 +24,13 @@ export type PushTuning = Partial<Pick<PushQueueOptions, 'chatWindowMs' | 'retryB
 /** Web push: the VAPID keys and the background queue the flusher wakes once a write is durable. */
 export const pushPlugin = fp<PushTuning>(
   (app, tuning, done) => {
-    /** Connected and not away: the app is open and visible, the bell shows it already. */
+    const several = poolOf(app.db) !== null;
+    /**
+     * Connected and not away: the app is open and visible, the bell shows it already. Several nodes: a person
+     * connected to another node is online in the row they share (realtime/presence.ts).
+     */
     const visibleUsers = async (ids: string[]): Promise<Set<string>> => {
-      const connected = ids.filter((id) => app.realtime.presence.isOnline(id));
+      const connected = several ? ids : ids.filter((id) => app.realtime.presence.isOnline(id));
       const online = await inSlices(connected, (slice) =>
         app.db
           .select({ id: users.id })
@@ -30,6 +41,7 @@ export const pushPlugin = fp<PushTuning>(
     };
     const push = new PushQueue({
       db: app.db,
+      ...(several ? { leadership: leadership(app.db, PUSH_QUEUE_LOCK), pollMs: CLUSTER_POLL_MS } : {}),
       keys: loadVapidKeys(app.config.dataDir),
       visibleUsers,
       log: (error, message) => app.log.warn({ err: error }, message),

@@ -17,6 +17,7 @@ import { inSlices, usersById } from '../domain/read-support';
 import { EndpointRefused } from './endpoint-guard';
 import { sendPushRequest } from './send';
 import type { VapidKeys } from './vapid';
+import type { Leadership } from '../db/leadership';
 
 /** How long a push service keeps an undelivered message: a day-old notification is still worth showing. */
 const PUSH_TTL_SECONDS = 24 * 60 * 60;
@@ -31,6 +32,13 @@ export interface PushQueueOptions {
   log(error: unknown, message: string): void;
   /** PUSH_ALLOW_LOOPBACK: lets the tests' own push receiver on loopback (http) be an endpoint. */
   allowLoopback: boolean;
+  /** With several nodes, only the leading one runs the queue (two would send the same push twice). */
+  leadership?: Leadership;
+  /**
+   * With several nodes, the leader looks at least this often: a write on another node wakes that node's queue,
+   * not the leader's.
+   */
+  pollMs?: number;
   /** At most one team chat push per person per this many ms; what comes meanwhile is summed up. */
   chatWindowMs?: number;
   /** Sends in flight at once. */
@@ -46,7 +54,9 @@ export interface PushQueueOptions {
   timeoutMs?: number;
 }
 
-type Settings = Required<Omit<PushQueueOptions, 'db' | 'keys' | 'visibleUsers' | 'log' | 'allowLoopback'>>;
+type Settings = Required<
+  Omit<PushQueueOptions, 'db' | 'keys' | 'visibleUsers' | 'log' | 'allowLoopback' | 'leadership' | 'pollMs'>
+>;
 
 const defaults: Settings = {
   chatWindowMs: 30_000,
@@ -62,6 +72,8 @@ const defaults: Settings = {
 const BATCH = 500;
 /** A wake coalesces the writes of this many ms into one tick (a busy chat is one tick, not one per message). */
 const WAKE_DELAY_MS = 200;
+/** How often a node that does not lead asks again, without pollMs. */
+const LEAD_RETRY_MS = 5_000;
 
 type DeliveryRow = typeof pushDeliveries.$inferSelect;
 type NewDelivery = { userId: string; payload: PushPayload; topic: string | null };
@@ -84,6 +96,8 @@ export class PushQueue {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private timerAt = Number.POSITIVE_INFINITY;
   private ticking = false;
+  /** The tick running now, which a stop waits for. */
+  private running: Promise<void> = Promise.resolve();
   private stopped = false;
   private readonly sending = new Map<number, Promise<void>>();
 
@@ -108,7 +122,9 @@ export class PushQueue {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.running;
     await Promise.allSettled([...this.sending.values()]);
+    await this.options.leadership?.resign();
   }
 
   /** Resolves once nothing is being sent and nothing is due now (the tests wait on it). */
@@ -134,10 +150,20 @@ export class PushQueue {
     }, delayMs);
   }
 
-  private async tick(): Promise<void> {
-    if (this.ticking || this.stopped) return;
+  private tick(): Promise<void> {
+    if (this.ticking || this.stopped) return this.running;
+    this.running = this.step();
+    return this.running;
+  }
+
+  private async step(): Promise<void> {
     this.ticking = true;
     try {
+      if (this.options.leadership && !(await this.options.leadership.leads())) {
+        // Another node runs the queue; this one takes over if that node goes.
+        this.schedule(this.options.pollMs ?? LEAD_RETRY_MS);
+        return;
+      }
       const now = Date.now();
       let more = false;
       if ((await this.queuedCount()) < this.settings.maxQueued) {
@@ -147,7 +173,8 @@ export class PushQueue {
       }
       await this.sendDue(now);
       const next = more ? 0 : await this.nextDueIn(Date.now());
-      if (next !== null) this.schedule(next);
+      const poll = this.options.pollMs;
+      if (next !== null || poll !== undefined) this.schedule(Math.min(next ?? Infinity, poll ?? Infinity));
     } catch (error) {
       this.options.log(error, 'push queue step failed');
       this.schedule(1000);

@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
+import { createAdapter } from '@socket.io/postgres-adapter';
+import { poolOf } from '../db/postgres';
 import { presenceStatuses, rooms, timeZoneSchema, type Actor } from '@office/sync-protocol';
 import type { FastifyInstance } from 'fastify';
 import type { ChangeRef } from '../domain/change-log';
@@ -48,16 +50,31 @@ async function adoptTimeZone(app: FastifyInstance, actor: Actor, given: unknown)
   }
 }
 
+/** How often, with several nodes, people marked present but connected nowhere are put offline. */
+const PRESENCE_RECONCILE_MS = 60_000;
+
 export const realtimePlugin = fp(
   (app, _opts, done) => {
     // Connection-state recovery stays off (the default): missed changes come back through pull, never a replayed buffer.
+    const pool = poolOf(app.db);
     const io: IoServer = new Server(app.server, {
       path: '/socket.io',
       serveClient: false,
+      // On PostgreSQL several nodes serve the workspace: every event reaches the sockets of every node (LISTEN/NOTIFY).
+      ...(pool
+        ? {
+            adapter: createAdapter(pool, {
+              errorHandler: (error) => app.log.error({ err: error }, 'realtime relay failed'),
+            }),
+          }
+        : {}),
       // A handshake while the server drains is refused at the transport, which clients retry with backoff.
       allowRequest: (_request, answer) => answer(null, !app.isDraining()),
     });
-    const presence = new PresenceTracker(app.db);
+    const presence = new PresenceTracker(
+      app.db,
+      pool ? async (userId) => (await io.in(rooms.user(userId)).fetchSockets()).length > 0 : undefined,
+    );
 
     const admit = async (socket: IoSocket): Promise<void> => {
       const token: unknown = socket.handshake.auth?.token;
@@ -176,11 +193,25 @@ export const realtimePlugin = fp(
       io.local.disconnectSockets(true);
       hookDone();
     });
+    // Several nodes: a node that died left its people marked present; the others put that right.
+    const reconciling = pool
+      ? setInterval(() => {
+          void (async () => {
+            const connected = new Set((await io.fetchSockets()).map((socket) => socket.data.actor.id));
+            for (const { userId, lastSeen } of await presence.reconcile(connected))
+              io.to(rooms.team).emit('user-offline', { userId, lastSeen });
+          })().catch((error: unknown) => app.log.error({ err: error }, 'reconciling presence failed'));
+        }, PRESENCE_RECONCILE_MS)
+      : null;
+    reconciling?.unref();
     app.addHook('onClose', (_instance, hookDone) => {
+      if (reconciling) clearInterval(reconciling);
       void io.close(() => hookDone());
     });
-    // Ready once the last run's presence is cleared, before any socket connects.
-    presence.resetAll().then(() => done(), done);
+    // One node: ready once the last run's presence is cleared, before any socket connects. Several nodes: the
+    // others' people are connected now, so only the reconciliation clears what a dead node left.
+    if (pool) done();
+    else presence.resetAll().then(() => done(), done);
   },
   { name: 'realtime', dependencies: ['db', 'auth', 'drain', 'rate-limit'] },
 );

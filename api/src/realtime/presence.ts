@@ -6,12 +6,17 @@ import { users } from '../db/schema';
 
 /**
  * Who is connected, by user. Presence is live state, not history: it updates the user's row
- * without a change-log entry, and travels as the spec's presence events.
+ * without a change-log entry, and travels as the spec's presence events. With several nodes the row is what
+ * they share: a person is online while connected to any node.
  */
 export class PresenceTracker {
   private readonly sockets = new Map<string, Set<string>>();
 
-  constructor(private readonly db: Db) {}
+  /** `elsewhere`: whether the person has a socket on another node (several nodes); one node has no elsewhere. */
+  constructor(
+    private readonly db: Db,
+    private readonly elsewhere: (userId: string) => Promise<boolean> = () => Promise.resolve(false),
+  ) {}
 
   /** Resolves true when this is the user's first open socket, once their status is stored. */
   async connect(userId: string, socketId: string): Promise<boolean> {
@@ -23,12 +28,32 @@ export class PresenceTracker {
     return first;
   }
 
-  /** Returns the last-seen time when this was the user's last open socket. */
+  /** Returns the last-seen time when this was the user's last open socket, on every node. */
   async disconnect(userId: string, socketId: string): Promise<string | null> {
     const set = this.sockets.get(userId);
     if (!set?.delete(socketId) || set.size > 0) return null;
     this.sockets.delete(userId);
+    if (await this.elsewhere(userId)) return null;
     return this.store(userId, 'offline');
+  }
+
+  /**
+   * Several nodes: everyone marked present who has no socket on any node goes offline (a node that died left
+   * them marked). Returns who went offline, with the time.
+   */
+  async reconcile(connected: ReadonlySet<string>): Promise<{ userId: string; lastSeen: string }[]> {
+    const lastSeen = new Date().toISOString();
+    const marked = await this.db.select({ id: users.id }).from(users).where(ne(users.status, 'offline'));
+    const gone = marked.map((row) => row.id).filter((id) => !connected.has(id) && !this.isOnline(id));
+    if (!gone.length) return [];
+    await transaction(this.db, async (tx) => {
+      for (const id of gone)
+        await tx
+          .update(users)
+          .set({ status: 'offline', lastSeen })
+          .where(and(eq(users.id, id), ne(users.status, 'offline')));
+    });
+    return gone.map((userId) => ({ userId, lastSeen }));
   }
 
   isOnline(userId: string): boolean {
