@@ -1,5 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/** The API tests that go through a test server or the domain: the same files run on SQLite and on PostgreSQL. */
+const apiIntegrationTests = [
+  'api/src/routes/**/*.test.ts',
+  'api/src/realtime/*.test.ts',
+  'api/src/push/*.test.ts',
+  'api/src/jobs/*.test.ts',
+  'api/src/domain/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -9,6 +18,19 @@ export default defineConfig({
           name: 'api',
           include: ['api/src/**/*.test.ts'],
           environment: 'node',
+          testTimeout: 20_000,
+          hookTimeout: 20_000,
+        },
+      },
+      {
+        // The API integration suite again, on one embedded PostgreSQL shared by its files (DATABASE_URL is set
+        // in each file by the setup file; every test server gets a database of its own).
+        test: {
+          name: 'api-pg',
+          include: apiIntegrationTests,
+          environment: 'node',
+          globalSetup: ['api/src/db/pg-global-setup.ts'],
+          setupFiles: ['api/src/db/pg-test-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 20_000,
         },

@@ -10,6 +10,9 @@ import { isoToday, type ClientToServerEvents, type ServerToClientEvents, type Us
 import { buildApp, type BuildOptions } from './app';
 import { loadConfig, type Config } from './config';
 import type { Db } from './db/client';
+import { dialect } from './db/dialect';
+import { openWorkspaceDatabase, type WorkspaceDatabase } from './db/open';
+import { createTestDatabase, dropTestDatabase } from './db/test-postgres';
 import { changeAudience, changeLog } from './db/schema';
 import { DEMO_PASSWORD, seedDemo } from './db/seed';
 import { UploadStore } from './domain/chat/uploads';
@@ -21,11 +24,60 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The real app on a real SQLite file in a fresh temp dir, listening on a free loopback port. */
+/** The database made for each data folder on PostgreSQL: a server started again on a folder finds its data. */
+const databaseOfDataDir = new Map<string, string>();
+
+/** On PostgreSQL, the server DATABASE_URL names (see db/pg-test-setup.ts); null on SQLite. */
+const testPostgresUrl = (): string | null => (dialect === 'postgres' ? (process.env.DATABASE_URL ?? null) : null);
+
+/**
+ * On PostgreSQL, the database of a test server on `dataDir`: a new one the first time, so test files and servers
+ * stay independent as they are on SQLite.
+ */
+async function testDatabaseFor(dataDir: string): Promise<string | null> {
+  const serverUrl = testPostgresUrl();
+  if (!serverUrl) return null;
+  let url = databaseOfDataDir.get(dataDir);
+  if (!url) {
+    url = await createTestDatabase(serverUrl);
+    databaseOfDataDir.set(dataDir, url);
+  }
+  return url;
+}
+
+/** Drops the database of a data folder that is gone. */
+async function dropDatabaseOf(dataDir: string): Promise<void> {
+  const serverUrl = testPostgresUrl();
+  const url = databaseOfDataDir.get(dataDir);
+  if (!serverUrl || !url) return;
+  databaseOfDataDir.delete(dataDir);
+  await dropTestDatabase(serverUrl, url);
+}
+
+/**
+ * The workspace database alone, as the app would open it on `dataDir`: for tests of the domain without a server.
+ * Closing it drops it on PostgreSQL (the caller removes the folder).
+ */
+export async function openTestDatabase(dataDir: string): Promise<WorkspaceDatabase> {
+  const workspace = await openWorkspaceDatabase({ dataDir, databaseUrl: await testDatabaseFor(dataDir) });
+  return {
+    ...workspace,
+    close: async () => {
+      await workspace.close();
+      await dropDatabaseOf(dataDir);
+    },
+  };
+}
+
+/**
+ * The real app on a real database, listening on a free loopback port: a SQLite file in a fresh temp dir or, when
+ * the dialect is PostgreSQL and the config names no database, a fresh database on the test PostgreSQL.
+ */
 export async function startTestServer(
   options: { seed?: boolean; config?: Partial<Config>; dataDir?: string } & Omit<BuildOptions, 'config'> = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'office-api-'));
+  const databaseUrl = options.config?.databaseUrl ?? (await testDatabaseFor(dataDir));
   const config = loadConfig(
     {},
     {
@@ -37,6 +89,7 @@ export async function startTestServer(
       rateLimitPerUser: 0,
       rateLimitPerIp: 0,
       ...options.config,
+      databaseUrl,
     },
   );
   const app = await buildApp({ ...options, config, logger: false });
@@ -49,7 +102,10 @@ export async function startTestServer(
     url: `http://127.0.0.1:${port}`,
     close: async () => {
       await app.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      // A data folder of the caller's may be started on again; one of our own goes, and its database with it.
+      if (options.dataDir) return;
+      rmSync(dataDir, { recursive: true, force: true });
+      await dropDatabaseOf(dataDir);
     },
   };
 }

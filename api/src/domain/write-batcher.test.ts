@@ -31,7 +31,7 @@ test('chat messages posted together share one transaction; a refusal among them 
   expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201, 201, 409, 201, 201, 201, 201]);
   expect(answers[4]?.json()).toMatchObject({ code: 'duplicate_id', message: errorCatalogue.duplicate_id.message });
   expect(transactions.mock.calls.length).toBeLessThan(ids.length);
-  const stored = app.db.select().from(chatMessages).where(inArray(chatMessages.id, ids)).all();
+  const stored = await app.db.select().from(chatMessages).where(inArray(chatMessages.id, ids));
   expect(stored).toHaveLength(ids.length);
-  expect(app.db.select().from(chatMessages).where(eq(chatMessages.id, taken)).get()?.text).toBe('The original');
+  expect((await app.db.select().from(chatMessages).where(eq(chatMessages.id, taken)))[0]?.text).toBe('The original');
 });

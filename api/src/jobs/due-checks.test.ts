@@ -35,7 +35,7 @@ async function setup() {
     register(server, 'Erin Employee', 'erin@test.local'),
     register(server, 'Finn Employee', 'finn@test.local'),
   ]);
-  server.app.db.update(users).set({ role: 'manager' }).where(eq(users.id, maya.user.id)).run();
+  await server.app.db.update(users).set({ role: 'manager' }).where(eq(users.id, maya.user.id));
   const db = server.app.db;
 
   async function call(
@@ -58,17 +58,17 @@ async function setup() {
   /** Runs the job as the server would, at a chosen moment. */
   const runAt = (when: Date) => runDueChecks(db, server.app.flush, when);
   /** Notices about a task as [recipient, type, sender, title, message]. */
-  const notices = (taskId: string) =>
-    db
-      .select()
-      .from(notifications)
-      .where(eq(notifications.relatedTaskId, taskId))
-      .orderBy(asc(notifications.createdAt), asc(notifications.recipientId))
-      .all()
-      .map((n) => [n.recipientId, n.type, n.senderId, n.title, n.message] as const);
-  const dueNotices = (taskId: string) =>
-    notices(taskId).filter(([, type]) => type === 'task_due_soon' || type === 'task_overdue');
-  const taskRow = (id: string) => db.select().from(tasks).where(eq(tasks.id, id)).get();
+  const notices = async (taskId: string) =>
+    (
+      await db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.relatedTaskId, taskId))
+        .orderBy(asc(notifications.createdAt), asc(notifications.recipientId))
+    ).map((n) => [n.recipientId, n.type, n.senderId, n.title, n.message] as const);
+  const dueNotices = async (taskId: string) =>
+    (await notices(taskId)).filter(([, type]) => type === 'task_due_soon' || type === 'task_overdue');
+  const taskRow = async (id: string) => (await db.select().from(tasks).where(eq(tasks.id, id)))[0];
 
   return { server, db, maya, erin, finn, call, createTask, runAt, notices, dueNotices, taskRow };
 }
@@ -87,18 +87,18 @@ describe('due-soon and overdue checks', () => {
     const task = await createTask('Send the invoices', due);
 
     expect(await runAt(dayFrom(due, -2))).toEqual({ dueSoon: 0, overdue: 0 });
-    expect(dueNotices(task.id)).toEqual([]);
+    expect(await dueNotices(task.id)).toEqual([]);
 
     expect(await runAt(dayFrom(due, -1, 8))).toEqual({ dueSoon: 1, overdue: 0 });
-    const flaggedAt = taskRow(task.id)?.dueSoonNotifiedAt;
+    const flaggedAt = (await taskRow(task.id))?.dueSoonNotifiedAt;
     expect(flaggedAt).toEqual(expect.any(String));
     expect(await runAt(dayFrom(due, -1, 9))).toEqual({ dueSoon: 0, overdue: 0 });
     expect(await runAt(dayFrom(due, -1, 23))).toEqual({ dueSoon: 0, overdue: 0 });
 
-    expect(dueNotices(task.id)).toEqual([
+    expect(await dueNotices(task.id)).toEqual([
       [erin.user.id, 'task_due_soon', null, 'Task Due Soon', '"Send the invoices" is due tomorrow'],
     ]);
-    expect(taskRow(task.id)).toMatchObject({ dueSoonNotifiedAt: flaggedAt, overdueNotifiedAt: null });
+    expect(await taskRow(task.id)).toMatchObject({ dueSoonNotifiedAt: flaggedAt, overdueNotifiedAt: null });
   });
 
   test('an overdue task that is not completed gets one task_overdue notice, is flagged, and never gets another', async () => {
@@ -108,18 +108,18 @@ describe('due-soon and overdue checks', () => {
     await call(erin, 'PUT', `/api/tasks/${task.id}`, { status: 'working' });
 
     expect(await runAt(dayFrom(due, 1))).toEqual({ dueSoon: 0, overdue: 1 });
-    const flaggedAt = taskRow(task.id)?.overdueNotifiedAt;
+    const flaggedAt = (await taskRow(task.id))?.overdueNotifiedAt;
     expect(flaggedAt).toEqual(expect.any(String));
     const message = `"Renew the domain" was due on ${due} and is not completed`;
     const expected = [
       [erin.user.id, 'task_overdue', null, 'Task Overdue', message],
       [maya.user.id, 'task_overdue', null, 'Task Overdue', message],
     ].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
-    expect(dueNotices(task.id)).toEqual(expected);
+    expect(await dueNotices(task.id)).toEqual(expected);
 
     for (const days of [1, 2, 5]) expect(await runAt(dayFrom(due, days, 15))).toEqual({ dueSoon: 0, overdue: 0 });
-    expect(dueNotices(task.id)).toEqual(expected);
-    expect(taskRow(task.id)?.overdueNotifiedAt).toBe(flaggedAt);
+    expect(await dueNotices(task.id)).toEqual(expected);
+    expect((await taskRow(task.id))?.overdueNotifiedAt).toBe(flaggedAt);
   });
 
   test('a task becomes overdue only after its due date, not on the day itself', async () => {
@@ -128,16 +128,16 @@ describe('due-soon and overdue checks', () => {
     const task = await createTask('Book the venue', due);
 
     await runAt(dayFrom(due, -1));
-    expect(dueNotices(task.id).map(([, type]) => type)).toEqual(['task_due_soon']);
+    expect((await dueNotices(task.id)).map(([, type]) => type)).toEqual(['task_due_soon']);
 
     expect(await runAt(dayFrom(due, 0, 0))).toEqual({ dueSoon: 0, overdue: 0 });
     expect(await runAt(dayFrom(due, 0, 23))).toEqual({ dueSoon: 0, overdue: 0 });
-    expect(taskRow(task.id)?.overdueNotifiedAt).toBeNull();
-    expect(dueNotices(task.id).map(([, type]) => type)).toEqual(['task_due_soon']);
+    expect((await taskRow(task.id))?.overdueNotifiedAt).toBeNull();
+    expect((await dueNotices(task.id)).map(([, type]) => type)).toEqual(['task_due_soon']);
 
     expect(await runAt(dayFrom(due, 1, 0))).toEqual({ dueSoon: 0, overdue: 1 });
-    expect(taskRow(task.id)?.overdueNotifiedAt).not.toBeNull();
-    expect(dueNotices(task.id).filter(([, type]) => type === 'task_overdue')).toHaveLength(2);
+    expect((await taskRow(task.id))?.overdueNotifiedAt).not.toBeNull();
+    expect((await dueNotices(task.id)).filter(([, type]) => type === 'task_overdue')).toHaveLength(2);
   });
 
   test('a completed task gets neither a due-soon nor an overdue notice', async () => {
@@ -149,8 +149,12 @@ describe('due-soon and overdue checks', () => {
     expect(await runAt(dayFrom(due, -1))).toEqual({ dueSoon: 0, overdue: 0 });
     expect(await runAt(dayFrom(due, 3))).toEqual({ dueSoon: 0, overdue: 0 });
 
-    expect(dueNotices(task.id)).toEqual([]);
-    expect(taskRow(task.id)).toMatchObject({ status: 'completed', dueSoonNotifiedAt: null, overdueNotifiedAt: null });
+    expect(await dueNotices(task.id)).toEqual([]);
+    expect(await taskRow(task.id)).toMatchObject({
+      status: 'completed',
+      dueSoonNotifiedAt: null,
+      overdueNotifiedAt: null,
+    });
   });
 
   test('a deleted task gets no notices, while a live one due the same day does', async () => {
@@ -163,9 +167,9 @@ describe('due-soon and overdue checks', () => {
     expect(await runAt(dayFrom(due, -1))).toEqual({ dueSoon: 1, overdue: 0 });
     expect(await runAt(dayFrom(due, 2))).toEqual({ dueSoon: 0, overdue: 1 });
 
-    expect(dueNotices(gone.id)).toEqual([]);
-    expect(taskRow(gone.id)).toMatchObject({ dueSoonNotifiedAt: null, overdueNotifiedAt: null });
-    expect(dueNotices(kept.id).map(([recipient, type]) => [recipient, type])).toEqual(
+    expect(await dueNotices(gone.id)).toEqual([]);
+    expect(await taskRow(gone.id)).toMatchObject({ dueSoonNotifiedAt: null, overdueNotifiedAt: null });
+    expect((await dueNotices(kept.id)).map(([recipient, type]) => [recipient, type])).toEqual(
       expect.arrayContaining([
         [finn.user.id, 'task_due_soon'],
         [finn.user.id, 'task_overdue'],
@@ -180,15 +184,15 @@ describe('due-soon and overdue checks', () => {
     const task = await createTask('Quarterly review', due);
     await runAt(dayFrom(due, -1));
     await runAt(dayFrom(due, 1));
-    expect(taskRow(task.id)?.overdueNotifiedAt).not.toBeNull();
+    expect((await taskRow(task.id))?.overdueNotifiedAt).not.toBeNull();
 
     const later = dueIn(10);
     await call(maya, 'PUT', `/api/tasks/${task.id}`, { dueDate: later });
-    expect(taskRow(task.id)).toMatchObject({ dueDate: later, dueSoonNotifiedAt: null, overdueNotifiedAt: null });
+    expect(await taskRow(task.id)).toMatchObject({ dueDate: later, dueSoonNotifiedAt: null, overdueNotifiedAt: null });
 
     expect(await runAt(dayFrom(later, -1))).toEqual({ dueSoon: 1, overdue: 0 });
     expect(await runAt(dayFrom(later, 1))).toEqual({ dueSoon: 0, overdue: 1 });
-    const erins = dueNotices(task.id).filter(([recipient]) => recipient === erin.user.id);
+    const erins = (await dueNotices(task.id)).filter(([recipient]) => recipient === erin.user.id);
     expect(erins.map(([, type, , , message]) => `${type}: ${message}`).sort()).toEqual([
       'task_due_soon: "Quarterly review" is due tomorrow',
       'task_due_soon: "Quarterly review" is due tomorrow',
@@ -209,7 +213,7 @@ describe('due-soon and overdue checks', () => {
 
     await runAt(dayFrom(due, -1));
 
-    const row = db.select().from(notifications).where(eq(notifications.type, 'task_due_soon')).get();
+    const [row] = await db.select().from(notifications).where(eq(notifications.type, 'task_due_soon'));
     expect(row?.relatedTaskId).toBe(task.id);
     const deadline = Date.now() + 3000;
     while (!seen.some((e) => e.change.id === row?.id) && Date.now() < deadline) {

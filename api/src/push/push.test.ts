@@ -83,8 +83,8 @@ beforeAll(async () => {
 
 afterEach(async () => {
   await deliveriesSettled();
-  db().delete(pushSubscriptions).run();
-  db().delete(pushChatStates).run();
+  await db().delete(pushSubscriptions);
+  await db().delete(pushChatStates);
 });
 
 afterAll(async () => {
@@ -188,9 +188,9 @@ function expectVapid(request: Received, serverKey: string): { aud: string; exp: 
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const subscriptionRows = () => db().select().from(pushSubscriptions).all();
-const subscriptionRow = (endpoint: string) =>
-  db().select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint)).get();
+const subscriptionRows = () => db().select().from(pushSubscriptions);
+const subscriptionRow = async (endpoint: string) =>
+  (await db().select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint)))[0];
 
 async function subscribe(session: Session, subscriber: Subscriber): Promise<void> {
   const res = await call(session, 'POST', '/api/push/subscribe', subscriber.subscription);
@@ -213,12 +213,13 @@ async function assignTask(to: Session): Promise<{ id: string; title: string }> {
 }
 
 /** The id of the notification a task made for a user. */
-const notificationAbout = (taskId: string, userId: string) =>
-  db()
-    .select({ id: notifications.id })
-    .from(notifications)
-    .where(and(eq(notifications.relatedTaskId, taskId), eq(notifications.recipientId, userId)))
-    .get()?.id;
+const notificationAbout = async (taskId: string, userId: string) =>
+  (
+    await db()
+      .select({ id: notifications.id })
+      .from(notifications)
+      .where(and(eq(notifications.relatedTaskId, taskId), eq(notifications.recipientId, userId)))
+  )[0]?.id;
 
 describe('GET /api/push/public-key', () => {
   test('is the VAPID public key, an uncompressed P-256 point, readable without signing in', async () => {
@@ -294,7 +295,7 @@ describe('POST and DELETE /api/push/subscribe', () => {
       'unauthenticated',
       errorCatalogue.unauthenticated.message,
     );
-    expect(subscriptionRows()).toEqual([]);
+    expect(await subscriptionRows()).toEqual([]);
   });
 
   test('keys web push cannot encrypt to (not a P-256 point, a short auth secret) are refused with 400', async () => {
@@ -317,7 +318,7 @@ describe('POST and DELETE /api/push/subscribe', () => {
     const shortAuth = randomBytes(8).toString('base64url');
     const res = await call(alice, 'POST', '/api/push/subscribe', { ...good, keys: { ...good.keys, auth: shortAuth } });
     expect(res.status).toBe(400);
-    expect(subscriptionRows()).toEqual([]);
+    expect(await subscriptionRows()).toEqual([]);
 
     // A browser's keys, padded or not, are fine.
     await subscribe(alice, newSubscriber(endpointFor('browser')));
@@ -326,7 +327,7 @@ describe('POST and DELETE /api/push/subscribe', () => {
     const paddedKeys = { p256dh: pad(padded.subscription.keys.p256dh), auth: pad(padded.subscription.keys.auth) };
     const ok = await call(alice, 'POST', '/api/push/subscribe', { ...padded.subscription, keys: paddedKeys });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
-    expect(subscriptionRows()).toHaveLength(2);
+    expect(await subscriptionRows()).toHaveLength(2);
   });
 
   test('the same endpoint twice is one subscription with the newest keys; subscribed by another user it moves to them', async () => {
@@ -335,7 +336,7 @@ describe('POST and DELETE /api/push/subscribe', () => {
     await subscribe(alice, newSubscriber(endpoint));
     const renewed = newSubscriber(endpoint);
     await subscribe(alice, renewed);
-    expect(subscriptionRows()).toEqual([
+    expect(await subscriptionRows()).toEqual([
       expect.objectContaining({
         endpoint,
         userId: alice.user.id,
@@ -346,7 +347,7 @@ describe('POST and DELETE /api/push/subscribe', () => {
 
     // The browser now belongs to Bob's session: its pushes are his.
     await subscribe(bob, renewed);
-    expect(subscriptionRows()).toEqual([expect.objectContaining({ endpoint, userId: bob.user.id })]);
+    expect(await subscriptionRows()).toEqual([expect.objectContaining({ endpoint, userId: bob.user.id })]);
   });
 
   test("DELETE removes the caller's subscription and never another user's", async () => {
@@ -361,7 +362,7 @@ describe('POST and DELETE /api/push/subscribe', () => {
     const refused = await unsubscribe(bob, alices.endpoint);
     expect(refused.status).toBe(200);
     expect(refused.body).toEqual({ success: true, removed: 0 });
-    expect(subscriptionRow(alices.endpoint)).toMatchObject({ userId: alice.user.id });
+    expect(await subscriptionRow(alices.endpoint)).toMatchObject({ userId: alice.user.id });
 
     expectRefusal(
       await unsubscribe(null, alices.endpoint),
@@ -374,8 +375,8 @@ describe('POST and DELETE /api/push/subscribe', () => {
 
     const removed = await unsubscribe(alice, alices.endpoint);
     expect(removed.body).toEqual({ success: true, removed: 1 });
-    expect(subscriptionRow(alices.endpoint)).toBeUndefined();
-    expect(subscriptionRow(bobs.endpoint)).toMatchObject({ userId: bob.user.id });
+    expect(await subscriptionRow(alices.endpoint)).toBeUndefined();
+    expect(await subscriptionRow(bobs.endpoint)).toMatchObject({ userId: bob.user.id });
     expect((await unsubscribe(alice, alices.endpoint)).body).toEqual({ success: true, removed: 0 });
   });
 });
@@ -412,7 +413,7 @@ describe('web push delivery', () => {
     const { payload, rs, senderKey } = decrypt(request.body, alices);
     expect(rs).toBe(4096);
     expect(senderKey.toString('base64url')).not.toBe(serverKey);
-    const notificationId = notificationAbout(task.id, alice.user.id);
+    const notificationId = await notificationAbout(task.id, alice.user.id);
     expect(notificationId).toBeDefined();
     expect(pushPayloadSchema.parse(payload)).toEqual({
       title: 'New Task Assigned',
@@ -458,9 +459,9 @@ describe('web push delivery', () => {
     await waitForRequests(gone.endpoint);
     await waitForRequests(missing.endpoint);
     await deliveriesSettled();
-    expect(subscriptionRow(gone.endpoint)).toBeUndefined();
-    expect(subscriptionRow(missing.endpoint)).toBeUndefined();
-    expect(subscriptionRow(kept.endpoint)).toMatchObject({ userId: alice.user.id });
+    expect(await subscriptionRow(gone.endpoint)).toBeUndefined();
+    expect(await subscriptionRow(missing.endpoint)).toBeUndefined();
+    expect(await subscriptionRow(kept.endpoint)).toMatchObject({ userId: alice.user.id });
 
     await assignTask(alice);
     await waitForRequests(kept.endpoint, 2);
@@ -490,30 +491,31 @@ describe('web push delivery', () => {
     expect(tries.map((request) => payloadOf(request, failing))).toEqual(
       Array.from({ length: 3 }, () => payloadOf(delivered, working)),
     );
-    expect(subscriptionRows().map((row) => row.endpoint)).toEqual(
+    expect((await subscriptionRows()).map((row) => row.endpoint)).toEqual(
       expect.arrayContaining([refused.endpoint, failing.endpoint, working.endpoint]),
     );
     // The unreachable one waits for its next try, with its attempts counted.
-    const waiting = db().select().from(pushDeliveries).where(eq(pushDeliveries.endpoint, refused.endpoint)).all();
+    const waiting = await db().select().from(pushDeliveries).where(eq(pushDeliveries.endpoint, refused.endpoint));
     expect(waiting).toEqual([expect.objectContaining({ attempts: expect.any(Number) as unknown })]);
     expect(waiting[0]?.attempts).toBeGreaterThanOrEqual(1);
-    db().delete(pushDeliveries).run();
+    await db().delete(pushDeliveries);
   });
 
   test('no push while the recipient has the app open and visible; one once they are away', async () => {
     const { alice } = people;
     const subscriber = newSubscriber(endpointFor('visible'));
     await subscribe(alice, subscriber);
-    const statusOf = (id: string) => db().select({ status: users.status }).from(users).where(eq(users.id, id)).get();
+    const statusOf = async (id: string) =>
+      (await db().select({ status: users.status }).from(users).where(eq(users.id, id)))[0];
 
     const socket = await server.connect(alice.token);
-    await waitUntil(() => statusOf(alice.user.id)?.status === 'online');
+    await waitUntil(async () => (await statusOf(alice.user.id))?.status === 'online');
     await assignTask(alice);
     await deliveriesSettled();
     expect(requestsTo(subscriber.endpoint)).toEqual([]);
 
     socket.emit('update-presence', { status: 'away' });
-    await waitUntil(() => statusOf(alice.user.id)?.status === 'away');
+    await waitUntil(async () => (await statusOf(alice.user.id))?.status === 'away');
     const task = await assignTask(alice);
     const [request] = await waitForRequests(subscriber.endpoint);
     if (!request) throw new Error('no push request');
@@ -533,7 +535,11 @@ describe('web push delivery', () => {
       expect(sent.status).toBe(201);
     }
     const requests = await waitForRequests(subscriber.endpoint, 2);
-    expect(requests.map((request) => payloadOf(request, subscriber))).toEqual([
+    // Sent side by side, they may arrive in either order: in the order of their notices (UUIDv7 ids) they are these.
+    const payloads = requests
+      .map((request) => payloadOf(request, subscriber))
+      .sort((a, b) => (a.notificationId ?? '').localeCompare(b.notificationId ?? ''));
+    expect(payloads).toEqual([
       expect.objectContaining({
         title: `New Direct Message from ${bob.user.name}`,
         body: 'Are you there?',
@@ -561,14 +567,16 @@ describe('team chat push: coalesced per person, skipped for whoever is in the ap
     await subscribe(carol, inApp);
     await subscribe(bob, author);
     const carolSocket = await server.connect(carol.token);
-    await waitUntil(() => db().select().from(users).where(eq(users.id, carol.user.id)).get()?.status === 'online');
+    await waitUntil(
+      async () => (await db().select().from(users).where(eq(users.id, carol.user.id)))[0]?.status === 'online',
+    );
 
     const first = await post(bob, uniqueText('Lunch plans'));
     const [now] = await waitForRequests(away.endpoint);
     if (!now) throw new Error('no push request');
     expect(payloadOf(now, away)).toEqual({
       title: `New message from ${bob.user.name}`,
-      body: messageText(first),
+      body: await messageText(first),
       url: '/chat',
       tag: 'team-chat',
       notificationId: first,
@@ -597,7 +605,7 @@ describe('team chat push: coalesced per person, skipped for whoever is in the ap
     await deliveriesSettled();
     expect(requestsTo(inApp.endpoint)).toEqual([]);
     expect(requestsTo(author.endpoint)).toEqual([]);
-    expect(db().select().from(notifications).where(eq(notifications.type, 'chat_message')).all()).toEqual([]);
+    expect(await db().select().from(notifications).where(eq(notifications.type, 'chat_message'))).toEqual([]);
     carolSocket.close();
   });
 
@@ -631,7 +639,7 @@ describe('team chat push: coalesced per person, skipped for whoever is in the ap
     const mentioning = await post(bob, text);
     const [, mention, held] = await waitForRequests(subscriber.endpoint, 3);
     if (!mention || !held) throw new Error('missing pushes');
-    const stored = db().select().from(notifications).where(eq(notifications.type, 'mention')).all();
+    const stored = await db().select().from(notifications).where(eq(notifications.type, 'mention'));
     const notice = stored.find((row) => row.data.messageId === mentioning);
     expect(payloadOf(mention, subscriber)).toEqual({
       title: `${bob.user.name} mentioned you in Team Chat`,
@@ -652,8 +660,8 @@ describe('notification preferences in push', () => {
   /** "HH:MM" in UTC, `minutes` from now. */
   const utcClock = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString().slice(11, 16);
 
-  afterEach(() => {
-    db().delete(notificationPreferences).run();
+  afterEach(async () => {
+    await db().delete(notificationPreferences);
   });
 
   test('team chat set to mentions only: no team chat push, the mention still comes at once', async () => {
@@ -683,7 +691,7 @@ describe('notification preferences in push', () => {
     const quiet = await assignTask(alice);
     await deliveriesSettled();
     expect(requestsTo(subscriber.endpoint)).toEqual([]);
-    const stored = db().select().from(notifications).where(eq(notifications.relatedTaskId, quiet.id)).all();
+    const stored = await db().select().from(notifications).where(eq(notifications.relatedTaskId, quiet.id));
     expect(stored.map((row) => row.recipientId)).toContain(alice.user.id);
 
     await setPreferences(alice, { quietHours: { from: utcClock(60), to: utcClock(120) } });
@@ -725,7 +733,7 @@ describe('the push queue is stored', () => {
       expect((await inject(first.app, bob, '/api/messages', { text: 'Before the restart' })).statusCode).toBe(201);
       await waitForRequests(subscriber.endpoint, 1);
       const held = await inject(first.app, bob, '/api/messages', { text: 'Held over the restart' });
-      await waitUntil(() => (first.app.db.select().from(pushChatStates).get()?.heldCount ?? 0) === 1);
+      await waitUntil(async () => ((await first.app.db.select().from(pushChatStates))[0]?.heldCount ?? 0) === 1);
       // The queue stops first, so the task's notice stays flagged when the server goes.
       await first.app.push.stop();
       const task = await inject(first.app, manager, '/api/tasks', {
@@ -755,7 +763,7 @@ describe('the push queue is stored', () => {
           ]),
         );
         await second.app.push.settled();
-        expect(second.app.db.select().from(pushDeliveries).all()).toEqual([]);
+        expect(await second.app.db.select().from(pushDeliveries)).toEqual([]);
       } finally {
         await second.close();
       }
@@ -822,20 +830,17 @@ describe('only public push services (server-side request forgery)', () => {
       expect(res.statusCode, endpoint).toBe(400);
       expect(res.json(), endpoint).toMatchObject({ code: 'invalid_input' });
     }
-    expect(strict.app.db.select().from(pushSubscriptions).all()).toEqual([]);
+    expect(await strict.app.db.select().from(pushSubscriptions)).toEqual([]);
   });
 
   test('an endpoint stored before (or behind) the check is checked again at send time and never contacted', async () => {
     const sneaky = newSubscriber(endpointFor('sneaky'));
-    strict.app.db
-      .insert(pushSubscriptions)
-      .values({
-        endpoint: sneaky.endpoint,
-        userId: alice.user.id,
-        p256dh: sneaky.subscription.keys.p256dh,
-        auth: sneaky.subscription.keys.auth,
-      })
-      .run();
+    await strict.app.db.insert(pushSubscriptions).values({
+      endpoint: sneaky.endpoint,
+      userId: alice.user.id,
+      p256dh: sneaky.subscription.keys.p256dh,
+      auth: sneaky.subscription.keys.auth,
+    });
     const manager = (
       await strict.app.inject({
         method: 'POST',
@@ -851,11 +856,12 @@ describe('only public push services (server-side request forgery)', () => {
     });
     expect(res.statusCode).toBe(201);
     await waitUntil(
-      () => strict.app.db.select().from(notifications).where(eq(notifications.pushPending, true)).all().length === 0,
+      async () =>
+        (await strict.app.db.select().from(notifications).where(eq(notifications.pushPending, true))).length === 0,
     );
     await strict.app.push.settled();
     expect(requestsTo(sneaky.endpoint)).toEqual([]);
-    expect(strict.app.db.select().from(pushDeliveries).all()).toEqual([]);
+    expect(await strict.app.db.select().from(pushDeliveries)).toEqual([]);
   });
 });
 
@@ -884,9 +890,9 @@ describe('redirects', () => {
       await waitUntil(() => redirected.length === 1);
       await deliveriesSettled();
       expect(targetHits).toEqual([]);
-      expect(db().select().from(pushDeliveries).all()).toEqual([]);
+      expect(await db().select().from(pushDeliveries)).toEqual([]);
       // A redirect is not a reason to drop the subscription.
-      expect(subscriptionRow(subscriber.endpoint)).toBeDefined();
+      expect(await subscriptionRow(subscriber.endpoint)).toBeDefined();
     } finally {
       await new Promise((resolve) => redirector.close(resolve));
       await new Promise((resolve) => target.close(resolve));
@@ -895,8 +901,8 @@ describe('redirects', () => {
 });
 
 /** What a chat message's push says: its text (the tests' texts are short). */
-function messageText(id: string): string {
-  const row = db().select().from(chatMessages).where(eq(chatMessages.id, id)).get();
+async function messageText(id: string): Promise<string> {
+  const [row] = await db().select().from(chatMessages).where(eq(chatMessages.id, id));
   if (!row) throw new Error(`no message ${id}`);
   return row.text;
 }

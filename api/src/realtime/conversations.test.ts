@@ -64,7 +64,7 @@ async function unreadOf(session: Session, conversationId: string): Promise<numbe
     ?.unreadCount;
 }
 
-const rowsWithText = (text: string) => db().select().from(directMessages).where(eq(directMessages.text, text)).all();
+const rowsWithText = (text: string) => db().select().from(directMessages).where(eq(directMessages.text, text));
 
 describe('joining a conversation', () => {
   test('a non-participant is refused with an error event, stays out of the room and hears no typing', async () => {
@@ -195,16 +195,12 @@ describe('send-message', () => {
       sender: { id: alice.user.id, name: 'Alice Johnson' },
       attachments: [],
     });
-    expect(rowsWithText(text)).toEqual([
+    expect(await rowsWithText(text)).toEqual([
       expect.objectContaining({ id: message.id, senderId: alice.user.id, conversationId: aliceBob(), deletedAt: null }),
     ]);
     expect(await aliceHears).toEqual({ message, conversationId: aliceBob() });
     expect(await bobHears).toEqual({ message, conversationId: aliceBob() });
-    const notices = db()
-      .select()
-      .from(notifications)
-      .all()
-      .filter((n) => n.data.messageId === message.id);
+    const notices = (await db().select().from(notifications)).filter((n) => n.data.messageId === message.id);
     expect(notices.map((n) => [n.recipientId, n.type])).toEqual([[bob.user.id, 'direct_message']]);
     await sleep(100);
     expect(carolHears).toEqual([]);
@@ -233,7 +229,7 @@ describe('send-message', () => {
     const blank = await sendOverSocket(aliceSocket, { conversationId: aliceBob(), text: '   ' });
     expect(blank).toEqual({ error: { code: 'invalid_input', message: directTexts.empty } });
 
-    expect(rowsWithText(text)).toEqual([]);
+    expect(await rowsWithText(text)).toEqual([]);
     expect(await currentVersion(db())).toBe(before);
     await sleep(100);
     expect(heard).toEqual([[], [], []]);

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { io as connect } from 'socket.io-client';
 import { errorCatalogue, PROTOCOL_VERSION, type ErrorBody } from '@office/sync-protocol';
-import { notificationPreferences, users } from '../db/schema';
+import { changeLog, notificationPreferences, users } from '../db/schema';
 import {
   bearer,
   connectSocket,
@@ -59,7 +59,7 @@ async function refusal(url: string, token?: string): Promise<ErrorBody> {
   return error.data as ErrorBody;
 }
 
-const rowOf = (s: TestServer, id: string) => s.app.db.select().from(users).where(eq(users.id, id)).get();
+const rowOf = async (s: TestServer, id: string) => (await s.app.db.select().from(users).where(eq(users.id, id)))[0];
 
 describe('socket authentication', () => {
   test('a socket with a good token connects and marks the user online', async () => {
@@ -67,7 +67,8 @@ describe('socket authentication', () => {
     const { socket, userId } = await connectAs(s, 'alice@demo.local');
 
     expect(socket.connected).toBe(true);
-    expect(rowOf(s, userId)?.status).toBe('online');
+    // The server stores the connection once it has accepted it, after the client hears it is connected.
+    await waitUntil(async () => (await rowOf(s, userId))?.status === 'online');
     expect(s.app.realtime.presence.isOnline(userId)).toBe(true);
   });
 
@@ -95,7 +96,7 @@ describe('socket authentication', () => {
     const data = await refusal(s.url, await makeToken());
 
     expect(data.code).toBe('unauthenticated');
-    expect(s.app.db.select().from(users).where(eq(users.status, 'online')).all()).toEqual([]);
+    expect(await s.app.db.select().from(users).where(eq(users.status, 'online'))).toEqual([]);
   });
 
   test('a socket whose session has ended (logout) is refused', async () => {
@@ -105,7 +106,7 @@ describe('socket authentication', () => {
     expect(out.statusCode).toBe(200);
 
     expect((await refusal(s.url, token)).code).toBe('unauthenticated');
-    expect(rowOf(s, user.id)?.status).toBe('offline');
+    expect((await rowOf(s, user.id))?.status).toBe('offline');
   });
 
   test('a handshake announcing another protocol version is refused as client_outdated; one announcing ours or none connects', async () => {
@@ -158,14 +159,14 @@ describe('presence', () => {
     await connectWith(s, token);
 
     expect(await online).toEqual({ userId: bob.id });
-    expect(rowOf(s, bob.id)?.status).toBe('online');
+    expect((await rowOf(s, bob.id))?.status).toBe('online');
   });
 
   test('disconnecting the last socket of a user sends user-offline and stores offline', async () => {
     const s = await start();
     const alice = await connectAs(s, 'alice@demo.local');
     const bob = await connectAs(s, 'bob@demo.local');
-    expect(rowOf(s, alice.userId)?.status).toBe('online');
+    expect((await rowOf(s, alice.userId))?.status).toBe('online');
 
     const offline = nextEventWhere(bob.socket, 'user-offline', (p) => p.userId === alice.userId);
     alice.socket.close();
@@ -173,7 +174,7 @@ describe('presence', () => {
 
     expect(payload.userId).toBe(alice.userId);
     expect(Number.isNaN(Date.parse(payload.lastSeen))).toBe(false);
-    expect(rowOf(s, alice.userId)).toMatchObject({ status: 'offline', lastSeen: payload.lastSeen });
+    expect(await rowOf(s, alice.userId)).toMatchObject({ status: 'offline', lastSeen: payload.lastSeen });
     expect(s.app.realtime.presence.isOnline(alice.userId)).toBe(false);
   });
 
@@ -197,13 +198,13 @@ describe('presence', () => {
 
     expect(offline).toEqual([]);
     expect(online.filter((p) => p.userId === alice.userId)).toEqual([]);
-    expect(rowOf(s, alice.userId)?.status).toBe('away');
+    expect((await rowOf(s, alice.userId))?.status).toBe('away');
     expect(s.app.realtime.presence.isOnline(alice.userId)).toBe(true);
 
     const last = nextEventWhere(bob.socket, 'user-offline', (p) => p.userId === alice.userId);
     aliceSecond.close();
     expect((await last).userId).toBe(alice.userId);
-    expect(rowOf(s, alice.userId)?.status).toBe('offline');
+    expect((await rowOf(s, alice.userId))?.status).toBe('offline');
   });
 
   test('a connecting socket hears who is online or away now, so a device that was disconnected corrects itself', async () => {
@@ -253,17 +254,32 @@ describe('presence', () => {
       sockets.push(socket);
       await nextEvent(socket, 'presence.snapshot');
     };
-    const stored = () =>
-      s.app.db.select().from(notificationPreferences).where(eq(notificationPreferences.id, user.id)).get();
+    const stored = async () =>
+      (await s.app.db.select().from(notificationPreferences).where(eq(notificationPreferences.id, user.id)))[0];
 
+    // The server adopts the zone beside accepting the socket, not before the snapshot: wait for the write.
     await handshake('Asia/Kolkata');
-    expect(stored()).toMatchObject({ timeZone: 'Asia/Kolkata', teamChat: 'all' });
-    expect(stored()?.digestDueAt).toEqual(expect.any(String));
-    const version = stored()?.version;
+    await waitUntil(async () => (await stored())?.timeZone === 'Asia/Kolkata');
+    expect(await stored()).toMatchObject({ timeZone: 'Asia/Kolkata', teamChat: 'all' });
+    expect((await stored())?.digestDueAt).toEqual(expect.any(String));
+    const version = (await stored())?.version ?? 0;
 
     await handshake('Asia/Kolkata');
     await handshake('Nowhere/Special');
-    expect(stored()).toMatchObject({ timeZone: 'Asia/Kolkata', version });
+    // A new known zone last: once it is stored, the two before it were handled long since, and wrote nothing.
+    await handshake('Europe/Paris');
+    await waitUntil(async () => (await stored())?.timeZone === 'Europe/Paris');
+    const writes = await s.app.db
+      .select({ seq: changeLog.seq })
+      .from(changeLog)
+      .where(
+        and(
+          gt(changeLog.seq, version),
+          eq(changeLog.entity, 'notificationPreferences'),
+          eq(changeLog.entityId, user.id),
+        ),
+      );
+    expect(writes).toHaveLength(1);
   });
 
   test('update-presence away tells the others and stores away', async () => {
@@ -277,12 +293,12 @@ describe('presence', () => {
 
     expect(payload).toMatchObject({ userId: alice.userId, status: 'away' });
     expect(typeof payload.lastSeen).toBe('string');
-    expect(rowOf(s, alice.userId)).toMatchObject({ status: 'away', lastSeen: payload.lastSeen });
+    expect(await rowOf(s, alice.userId)).toMatchObject({ status: 'away', lastSeen: payload.lastSeen });
 
     const back = nextEventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
     alice.socket.emit('update-presence', { status: 'online' });
     expect((await back).status).toBe('online');
-    expect(rowOf(s, alice.userId)?.status).toBe('online');
+    expect((await rowOf(s, alice.userId))?.status).toBe('online');
   });
 
   test('update-presence with offline or an unknown status is refused with an error event', async () => {
@@ -298,7 +314,7 @@ describe('presence', () => {
       expect(await error).toEqual({ code: 'invalid_input', message: 'Presence must be online or away.' });
     }
 
-    expect(rowOf(s, alice.userId)?.status).toBe('online');
+    expect((await rowOf(s, alice.userId))?.status).toBe('online');
     // A valid update afterwards is the first and only one bob hears.
     const away = nextEventWhere(bob.socket, 'user-presence-update', (p) => p.userId === alice.userId);
     alice.socket.emit('update-presence', { status: 'away' });

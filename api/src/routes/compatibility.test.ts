@@ -37,7 +37,8 @@ describe('a request without a body but labelled as JSON is an empty body', () =>
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ success: true, message: 'Task deleted successfully' });
-    expect(db().select().from(tasks).where(eq(tasks.id, task.id)).get()?.deletedAt).toEqual(expect.any(String));
+    const [row] = await db().select().from(tasks).where(eq(tasks.id, task.id));
+    expect(row?.deletedAt).toEqual(expect.any(String));
   });
 
   test('PATCH /api/direct-messages/conversations/{id}/read with Content-Type: application/json and no body marks it read', async () => {
@@ -54,7 +55,7 @@ describe('a request without a body but labelled as JSON is an empty body', () =>
       headers: { ...bearer(alice.token), ...json },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const row = db().select().from(conversations).where(eq(conversations.id, conversationId)).get();
+    const [row] = await db().select().from(conversations).where(eq(conversations.id, conversationId));
     const aliceReadAt = row?.userA === alice.user.id ? row.userAReadAt : row?.userBReadAt;
     expect(aliceReadAt).toBe(res.json<{ readAt: string }>().readAt);
   });
@@ -158,10 +159,10 @@ describe('the protocol version a client announces', () => {
     });
     expect(res.statusCode).toBe(409);
     expect(res.json<{ code: string }>().code).toBe('client_outdated');
-    const stored = db()
+    const stored = await db()
       .select()
       .from(directMessages)
       .where(and(eq(directMessages.text, text), isNull(directMessages.deletedAt)));
-    expect(stored.all()).toEqual([]);
+    expect(stored).toEqual([]);
   });
 });

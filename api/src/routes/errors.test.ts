@@ -43,7 +43,7 @@ function expectError(res: LightMyRequestResponse, status: number, code: ErrorCod
 const postRaw = (app: TestServer['app'], url: string, payload: string, contentType: string) =>
   app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType } });
 
-const userCount = (s: TestServer) => s.app.db.select().from(users).all().length;
+const userCount = async (s: TestServer) => (await s.app.db.select().from(users)).length;
 
 describe('request errors', () => {
   test('malformed JSON answers 400 malformed_json', async () => {
@@ -60,12 +60,12 @@ describe('request errors', () => {
 
   test('a body over 1 MB answers 413 payload_too_large and creates nothing', async () => {
     const s = await start();
-    const before = userCount(s);
+    const before = await userCount(s);
     const payload = JSON.stringify({ name: 'Big', email: 'big@example.com', password: 'x'.repeat(1_100_000) });
     const res = await postRaw(s.app, '/api/auth/register', payload, 'application/json');
 
     expectError(res, 413, 'payload_too_large', 'The request is too large.');
-    expect(userCount(s)).toBe(before);
+    expect(await userCount(s)).toBe(before);
   });
 
   test('a body just under 1 MB is read, then refused by validation with 400', async () => {
@@ -112,7 +112,7 @@ describe('request errors', () => {
     ['true', 'true'],
   ])('a JSON body that is %s answers 400', async (_what, payload) => {
     const s = await start();
-    const before = userCount(s);
+    const before = await userCount(s);
     const { token, user } = await signIn(s.app, 'alice@demo.local');
     const requests: { method: 'POST' | 'PUT'; url: string; headers?: Record<string, string> }[] = [
       { method: 'POST', url: '/api/auth/login' },
@@ -128,8 +128,9 @@ describe('request errors', () => {
       expect(res.statusCode, request.url).toBe(400);
       expect(expectErrorShape(res).code, request.url).toBe('invalid_input');
     }
-    expect(userCount(s)).toBe(before);
-    expect(s.app.db.select().from(users).where(eq(users.id, user.id)).get()).toMatchObject({
+    expect(await userCount(s)).toBe(before);
+    const [row] = await s.app.db.select().from(users).where(eq(users.id, user.id));
+    expect(row).toMatchObject({
       name: user.name,
       email: user.email,
     });

@@ -11,6 +11,7 @@ import {
   type SendMessageAck,
   type User,
 } from '@office/sync-protocol';
+import { dialect } from '../db/dialect';
 import { chatAttachments, chatMessages, tasks, users } from '../db/schema';
 import { avatarUrlPrefix } from '../domain/users/avatars';
 import { multipartForm, pngBytes, postMultipart } from '../test-multipart';
@@ -20,7 +21,7 @@ import { expectRefusal, mutation, useSeededServer } from '../test-api-client';
 // One seeded server for the whole file; every test registers or writes its own rows.
 const { server, people, db, call, push, registerEmployee } = useSeededServer();
 
-const userRow = (id: string) => db().select().from(users).where(eq(users.id, id)).get();
+const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0];
 
 describe('names', () => {
   // Right-to-left override, zero-width space, zero-width joiner, left-to-right isolate, byte order mark.
@@ -34,7 +35,7 @@ describe('names', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.user.name).toBe('Admin Mallory');
-    expect(userRow(res.body.user.id)?.name).toBe('Admin Mallory');
+    expect((await userRow(res.body.user.id))?.name).toBe('Admin Mallory');
   });
 
   test('a profile update drops them too, and a name made only of them is no name', async () => {
@@ -51,7 +52,7 @@ describe('names', () => {
       email: ned.email,
     });
     expectRefusal(invisible, 400, 'invalid_input', 'Name and email are required');
-    expect(userRow(ned.user.id)?.name).toBe('Ned Renamed');
+    expect((await userRow(ned.user.id))?.name).toBe('Ned Renamed');
   });
 
   test("an uploaded file's name loses the controls that would make it read as another", async () => {
@@ -61,9 +62,9 @@ describe('names', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const [file] = res.body.message.attachments;
     expect(file?.originalName).toBe('reportgnp.exe.png');
-    expect(
-      db().select().from(chatAttachments).where(eq(chatAttachments.messageId, res.body.message.id)).get(),
-    ).toMatchObject({ originalName: 'reportgnp.exe.png' });
+    expect(await db().select().from(chatAttachments).where(eq(chatAttachments.messageId, res.body.message.id))).toEqual(
+      [expect.objectContaining({ originalName: 'reportgnp.exe.png' })],
+    );
   });
 });
 
@@ -88,14 +89,14 @@ describe('NUL characters', () => {
     ['a sign-in password', () => call(null, 'POST', '/api/auth/login', { email: 'alice@demo.local', password: nul })],
     ['a query parameter', () => call(people.alice, 'GET', `/api/tasks?page=${encodeURIComponent(nul)}`)],
   ])('in %s are refused with a clear 400 and nothing is stored', async (_what, send) => {
-    const counts = () => [
-      db().select().from(chatMessages).all().length,
-      db().select().from(tasks).all().length,
-      db().select().from(users).all().length,
+    const counts = async () => [
+      (await db().select().from(chatMessages)).length,
+      (await db().select().from(tasks)).length,
+      (await db().select().from(users)).length,
     ];
-    const before = counts();
+    const before = await counts();
     expectRefusal(await send(), 400, 'invalid_input', nulCharacterMessage);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   test('inside a push only the mutation that carries one is rejected; the rest of the batch applies', async () => {
@@ -108,7 +109,7 @@ describe('NUL characters', () => {
       { id: 1, status: 'rejected', code: 'invalid_input', message: nulCharacterMessage },
       { id: 2, status: 'applied' },
     ]);
-    expect(db().select().from(chatMessages).where(eq(chatMessages.text, text)).all()).toHaveLength(1);
+    expect(await db().select().from(chatMessages).where(eq(chatMessages.text, text))).toHaveLength(1);
   });
 
   test('over a socket the write is refused with an error event and its acknowledgement', async () => {
@@ -141,7 +142,9 @@ describe('files under DATA_DIR', () => {
 
     expect(modeOf(dataDir)).toBe(0o700);
     const present = readdirSync(dataDir);
-    expect(present).toEqual(expect.arrayContaining(['workspace.db', 'jwt-secret', 'uploads', 'avatars']));
+    // On PostgreSQL the database is not a file of the data folder.
+    const database = dialect === 'sqlite' ? ['workspace.db'] : [];
+    expect(present).toEqual(expect.arrayContaining([...database, 'jwt-secret', 'uploads', 'avatars']));
     for (const file of ['workspace.db', 'workspace.db-wal', 'workspace.db-shm', 'jwt-secret'].filter((name) =>
       present.includes(name),
     ))
@@ -151,7 +154,7 @@ describe('files under DATA_DIR', () => {
       for (const file of readdirSync(join(dataDir, folder)))
         expect(modeOf(join(dataDir, folder, file)), file).toBe(0o600);
     }
-    const avatarName = (userRow(ivy.user.id)?.avatar ?? '').slice(avatarUrlPrefix.length);
+    const avatarName = ((await userRow(ivy.user.id))?.avatar ?? '').slice(avatarUrlPrefix.length);
     expect(modeOf(join(dataDir, 'avatars', avatarName))).toBe(0o600);
     const stored = upload.body.message.attachments[0]?.filename ?? '';
     expect(modeOf(join(dataDir, 'uploads', stored))).toBe(0o600);

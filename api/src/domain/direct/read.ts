@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import {
   readByOf,
   type Conversation,
@@ -167,7 +167,7 @@ export async function listConversationsOf(db: Db | Tx, userId: string): Promise<
 export async function conversationsForViewer(db: Db | Tx, userId: string): Promise<ConversationForViewer[]> {
   const list = await listConversationsOf(db, userId);
   const unread = await db
-    .select({ id: directMessages.conversationId, unread: sql<number>`count(*)` })
+    .select({ id: directMessages.conversationId, unread: count() })
     .from(directMessages)
     .innerJoin(conversations, eq(conversations.id, directMessages.conversationId))
     .where(

@@ -4,46 +4,61 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { asc, eq, gt } from 'drizzle-orm';
 import { errorCatalogue, uuidv7, type Actor, type Mutation, type PushRequest } from '@office/sync-protocol';
-import { openDatabase, type Db } from '../../db/client';
+import type { Db } from '../../db/client';
+import type { WorkspaceDatabase } from '../../db/open';
 import { changeLog, syncClients, syncMutations, users } from '../../db/schema';
 import { seedDemo } from '../../db/seed';
 import { currentVersion } from '../change-log';
 import type { CommandContext, PendingEffects } from '../commands';
 import { DomainError } from '../errors';
 import { updateDetailsCommand } from '../users/commands';
+import { openTestDatabase } from '../../test-support';
 import { processPush } from './push';
 
 let dir: string;
+let workspace: WorkspaceDatabase;
 let db: Db;
-/** What each flush saw: the committed changes and the user's name at that moment. */
-let flushed: { seqs: number[]; names: string[]; committed: boolean[] }[];
+interface Flushed {
+  seqs: number[];
+  names: string[];
+  committed: boolean[];
+}
+/** What each flush saw: the committed changes and the user's name at that moment (read as it flushes). */
+let flushes: Promise<Flushed>[];
+const flushed = () => Promise.all(flushes);
 
 const flush = (pending: PendingEffects): void => {
-  flushed.push({
-    seqs: pending.changes.map((c) => c.seq),
-    names: pending.changes.map((c) => db.select().from(users).where(eq(users.id, c.id)).get()?.name ?? '?'),
-    // Flushing happens after the commit: the change is visible outside any transaction.
-    committed: pending.changes.map(
-      (c) => db.select().from(changeLog).where(eq(changeLog.seq, c.seq)).get() !== undefined,
-    ),
-  });
+  const changes = pending.changes;
+  flushes.push(
+    (async () => ({
+      seqs: changes.map((c) => c.seq),
+      names: await Promise.all(
+        changes.map(async (c) => (await db.select().from(users).where(eq(users.id, c.id)))[0]?.name ?? '?'),
+      ),
+      // Flushing happens after the commit: the change is visible outside any transaction.
+      committed: await Promise.all(
+        changes.map(async (c) => (await db.select().from(changeLog).where(eq(changeLog.seq, c.seq))).length === 1),
+      ),
+    }))(),
+  );
 };
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'office-push-'));
-  db = openDatabase(join(dir, 'workspace.db'));
+  workspace = await openTestDatabase(dir);
+  db = workspace.db;
   await seedDemo(db, () => {});
-  flushed = [];
+  flushes = [];
 });
 
-afterEach(() => {
+afterEach(async () => {
   vi.restoreAllMocks();
-  db.$client.close();
+  await workspace.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function actorOf(email: string): Actor & { name: string } {
-  const row = db.select().from(users).where(eq(users.email, email)).get();
+async function actorOf(email: string): Promise<Actor & { name: string }> {
+  const [row] = await db.select().from(users).where(eq(users.email, email));
   if (!row) throw new Error(`no user ${email}`);
   return { id: row.id, role: row.role, name: row.name };
 }
@@ -56,24 +71,20 @@ const details = (id: number, name: string, email = 'alice@demo.local', at = new 
 });
 
 const request = (clientId: string, mutations: Mutation[]): PushRequest => ({ clientId, mutations });
-const nameOf = (id: string) => db.select().from(users).where(eq(users.id, id)).get()?.name;
+const nameOf = async (id: string) => (await db.select().from(users).where(eq(users.id, id)))[0]?.name;
 const changesAfter = (seq: number) =>
-  db.select().from(changeLog).where(gt(changeLog.seq, seq)).orderBy(asc(changeLog.seq)).all();
+  db.select().from(changeLog).where(gt(changeLog.seq, seq)).orderBy(asc(changeLog.seq));
 const mutationRows = (clientId: string) =>
-  db
-    .select()
-    .from(syncMutations)
-    .where(eq(syncMutations.clientId, clientId))
-    .orderBy(asc(syncMutations.mutationId))
-    .all();
-const clientRow = (clientId: string) => db.select().from(syncClients).where(eq(syncClients.clientId, clientId)).get();
+  db.select().from(syncMutations).where(eq(syncMutations.clientId, clientId)).orderBy(asc(syncMutations.mutationId));
+const clientRow = async (clientId: string) =>
+  (await db.select().from(syncClients).where(eq(syncClients.clientId, clientId)))[0];
 
 const realRun = updateDetailsCommand.run.bind(updateDetailsCommand);
 type RunArgs = { name: string; email: string };
 
 describe('processPush', () => {
   test('a batch runs in order in one transaction and is flushed once, after its commit', async () => {
-    const alice = actorOf('alice@demo.local');
+    const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = await currentVersion(db);
     const ran: string[] = [];
@@ -92,15 +103,15 @@ describe('processPush', () => {
     expect(answer.outcomes.map((o) => o.status)).toEqual(['applied', 'applied', 'applied']);
     expect(ran).toEqual(['A', 'B', 'C']);
     // One flush for the batch, after the commit: each change is visible and the name is the batch's last.
-    expect(flushed).toEqual([
+    expect(await flushed()).toEqual([
       { seqs: [before + 1, before + 2, before + 3], names: ['C', 'C', 'C'], committed: [true, true, true] },
     ]);
-    expect(changesAfter(before).map((row) => row.seq)).toEqual([before + 1, before + 2, before + 3]);
-    expect(nameOf(alice.id)).toBe('C');
+    expect((await changesAfter(before)).map((row) => row.seq)).toEqual([before + 1, before + 2, before + 3]);
+    expect(await nameOf(alice.id)).toBe('C');
   });
 
   test('a refused command leaves none of its writes, while its outcome and the client progress commit', async () => {
-    const alice = actorOf('alice@demo.local');
+    const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = await currentVersion(db);
     vi.spyOn(updateDetailsCommand, 'run').mockImplementationOnce(async (ctx: CommandContext, args: RunArgs) => {
@@ -116,18 +127,21 @@ describe('processPush', () => {
       { id: 2, status: 'applied' },
     ]);
     expect(answer.lastMutationId).toBe(2);
-    expect(nameOf(alice.id)).toBe('Kept');
-    expect(changesAfter(before).map((row) => row.seq)).toEqual([before + 1]);
+    expect(await nameOf(alice.id)).toBe('Kept');
+    // One change, the applied one's. (Its number need not be before + 1: on PostgreSQL the refused one's rolled-back
+    // append used a number of the sequence.)
+    const changes = await changesAfter(before);
+    expect(changes).toHaveLength(1);
     // The refused mutation publishes nothing; the applied one publishes its own change only.
-    expect(flushed.map((f) => f.seqs)).toEqual([[before + 1]]);
-    expect(mutationRows(clientId).map((row) => [row.mutationId, row.status, row.code])).toEqual([
+    expect((await flushed()).map((f) => f.seqs)).toEqual([[changes[0]?.seq]]);
+    expect((await mutationRows(clientId)).map((row) => [row.mutationId, row.status, row.code])).toEqual([
       [1, 'rejected', 'duplicate_id'],
       [2, 'applied', null],
     ]);
   });
 
   test('a server fault in mid-batch rolls the whole batch back: nothing of it stays, and the retry runs it all', async () => {
-    const alice = actorOf('alice@demo.local');
+    const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = await currentVersion(db);
     const batch = [details(1, 'One'), details(2, 'Two'), details(3, 'Three')];
@@ -139,15 +153,15 @@ describe('processPush', () => {
         throw new Error('disk I/O error');
       });
 
-    const name = nameOf(alice.id);
+    const name = await nameOf(alice.id);
     await expect(processPush(db, flush, alice, request(clientId, batch))).rejects.toThrow('disk I/O error');
 
     // Not even the first mutation, which ran fine, is kept or acknowledged; nothing was published.
-    expect(nameOf(alice.id)).toBe(name);
-    expect(changesAfter(before)).toEqual([]);
-    expect(clientRow(clientId)?.lastMutationId).toBe(0);
-    expect(mutationRows(clientId)).toEqual([]);
-    expect(flushed).toEqual([]);
+    expect(await nameOf(alice.id)).toBe(name);
+    expect(await changesAfter(before)).toEqual([]);
+    expect((await clientRow(clientId))?.lastMutationId).toBe(0);
+    expect(await mutationRows(clientId)).toEqual([]);
+    expect(await flushed()).toEqual([]);
 
     const retry = await processPush(db, flush, alice, request(clientId, batch));
     expect(retry.outcomes).toEqual([
@@ -155,13 +169,13 @@ describe('processPush', () => {
       { id: 2, status: 'applied' },
       { id: 3, status: 'applied' },
     ]);
-    expect(nameOf(alice.id)).toBe('Three');
-    expect(changesAfter(before)).toHaveLength(3);
-    expect(clientRow(clientId)?.lastMutationId).toBe(3);
+    expect(await nameOf(alice.id)).toBe('Three');
+    expect(await changesAfter(before)).toHaveLength(3);
+    expect((await clientRow(clientId))?.lastMutationId).toBe(3);
   });
 
   test('the same id twice in one batch runs once and answers the second as a duplicate', async () => {
-    const alice = actorOf('alice@demo.local');
+    const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = await currentVersion(db);
 
@@ -171,25 +185,25 @@ describe('processPush', () => {
       { id: 1, status: 'applied' },
       { id: 1, status: 'duplicate', original: 'applied' },
     ]);
-    expect(nameOf(alice.id)).toBe('Once');
-    expect(changesAfter(before)).toHaveLength(1);
+    expect(await nameOf(alice.id)).toBe('Once');
+    expect(await changesAfter(before)).toHaveLength(1);
   });
 
   test('an update that changes nothing is applied without a change-log row', async () => {
-    const alice = actorOf('alice@demo.local');
+    const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
     const before = await currentVersion(db);
 
     const answer = await processPush(db, flush, alice, request(clientId, [details(1, alice.name)]));
 
     expect(answer).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1, version: before });
-    expect(changesAfter(before)).toEqual([]);
-    expect(mutationRows(clientId).map((row) => row.status)).toEqual(['applied']);
+    expect(await changesAfter(before)).toEqual([]);
+    expect((await mutationRows(clientId)).map((row) => row.status)).toEqual(['applied']);
   });
 
   test("a client id belongs to its first user: another user's push is refused before anything runs", async () => {
-    const alice = actorOf('alice@demo.local');
-    const bob = actorOf('bob@demo.local');
+    const alice = await actorOf('alice@demo.local');
+    const bob = await actorOf('bob@demo.local');
     const clientId = uuidv7();
     await processPush(db, flush, alice, request(clientId, [details(1, 'Alice One')]));
     const before = await currentVersion(db);
@@ -205,9 +219,9 @@ describe('processPush', () => {
     expect(refusal).toBeInstanceOf(DomainError);
     expect(refusal).toMatchObject({ code: 'client_not_yours', status: 403 });
     expect(run).not.toHaveBeenCalled();
-    expect(nameOf(bob.id)).toBe('Bob Smith');
-    expect(changesAfter(before)).toEqual([]);
-    expect(clientRow(clientId)).toMatchObject({ userId: alice.id, lastMutationId: 1 });
+    expect(await nameOf(bob.id)).toBe('Bob Smith');
+    expect(await changesAfter(before)).toEqual([]);
+    expect(await clientRow(clientId)).toMatchObject({ userId: alice.id, lastMutationId: 1 });
   });
 
   /** The time each details change was made at, as the command saw it. */
@@ -221,7 +235,7 @@ describe('processPush', () => {
   }
 
   test("the time a change was made is clamped between the client's previous change and the server's now", async () => {
-    const alice = actorOf('alice@demo.local');
+    const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
     const madeAt = recordMadeAt();
 
@@ -235,7 +249,7 @@ describe('processPush', () => {
     const t1 = Date.now();
     expect(madeAt[0]?.getTime()).toBeGreaterThanOrEqual(t0);
     expect(madeAt[0]?.getTime()).toBeLessThanOrEqual(t1);
-    const firstPush = clientRow(clientId)?.lastChangeAt;
+    const firstPush = (await clientRow(clientId))?.lastChangeAt;
     expect(firstPush).toBeTruthy();
 
     await processPush(db, flush, alice, request(clientId, [details(2, 'Past', undefined, '2000-01-01T00:00:00.000Z')]));
@@ -249,7 +263,7 @@ describe('processPush', () => {
   });
 
   test('a change made while the previous push was in flight keeps its own time, so the order stays', async () => {
-    const alice = actorOf('alice@demo.local');
+    const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
     const madeAt = recordMadeAt();
     await processPush(

@@ -41,7 +41,14 @@ export const createUserCommand = defineCommand({
   async run(ctx, args) {
     await assertEmailFree(ctx.tx, args.email);
     const stamp = ctx.now.toISOString();
-    await ctx.tx.insert(users).values({ ...args, createdAt: stamp, updatedAt: stamp });
+    // Two registrations of one email at once can both find it free (on PostgreSQL, where they run side by side):
+    // the unique index decides, and the later one is told the email is taken instead of failing.
+    const inserted = await ctx.tx
+      .insert(users)
+      .values({ ...args, createdAt: stamp, updatedAt: stamp })
+      .onConflictDoNothing({ target: users.email })
+      .returning({ id: users.id });
+    if (!inserted.length) throw new DomainError('email_taken');
     await ctx.record({ entity: 'user', id: args.id, op: 'put', audience: USER_AUDIENCE });
     return toUserDto(await loadActiveUser(ctx.tx, args.id));
   },

@@ -21,7 +21,7 @@ import { expectRefusal, useSeededServer, type Session } from '../../test-api-cli
 // One seeded server for the whole file; tests that change an account register their own.
 const { server, people, db, call, registerEmployee } = useSeededServer();
 
-const userRow = (id: string) => db().select().from(users).where(eq(users.id, id)).get();
+const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0];
 
 const login = (email: string, password: string) => call(null, 'POST', '/api/auth/login', { email, password });
 const me = (token: string) => call<{ user: User }>({ token, user: people.alice.user }, 'GET', '/api/auth/me');
@@ -29,10 +29,10 @@ const me = (token: string) => call<{ user: User }>({ token, user: people.alice.u
 /** A refusal that left the change log and the user's row as they were. */
 async function expectUnchanged(userId: string, act: () => Promise<void>): Promise<void> {
   const version = await currentVersion(db());
-  const row = userRow(userId);
+  const row = await userRow(userId);
   await act();
   expect(await currentVersion(db())).toBe(version);
-  expect(userRow(userId)).toEqual(row);
+  expect(await userRow(userId)).toEqual(row);
 }
 
 describe('PUT /api/auth/updatedetails', () => {
@@ -107,7 +107,7 @@ describe('PUT /api/auth/updatedetails', () => {
 
     const moved = await update(ed, { name: 'Edward Edit', email: `moved.${ed.email}` });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    expect(userRow(ed.user.id)).toMatchObject({ name: 'Edward Edit', email: `moved.${ed.email}` });
+    expect(await userRow(ed.user.id)).toMatchObject({ name: 'Edward Edit', email: `moved.${ed.email}` });
     expect((await login(`moved.${ed.email}`, ed.password)).status).toBe(200);
     expect((await login(ed.email, ed.password)).status).toBe(401);
     // The token still works: details are not credentials.
@@ -169,7 +169,7 @@ describe('PUT /api/auth/updatepassword', () => {
 
   test('an account without a password (Google sign-up) is told it has none to change', async () => {
     const gina = await registerEmployee('Gina Google');
-    db().update(users).set({ passwordHash: null }).where(eq(users.id, gina.user.id)).run();
+    await db().update(users).set({ passwordHash: null }).where(eq(users.id, gina.user.id));
     expectRefusal(
       await change(gina, { currentPassword: 'secret99', newPassword: 'another1' }),
       400,
@@ -197,11 +197,11 @@ describe('PUT /api/auth/updatepassword', () => {
     // This session carries on with the token it already has, and its socket stays connected.
     expect((await me(pat.token)).body.user.id).toBe(pat.user.id);
     expect(ownSocket.connected).toBe(true);
-    expect(db().select().from(sessions).where(eq(sessions.userId, pat.user.id)).all()).toHaveLength(1);
+    expect(await db().select().from(sessions).where(eq(sessions.userId, pat.user.id))).toHaveLength(1);
 
     expectRefusal(await login(pat.email, pat.password), 401, 'invalid_credentials', 'Invalid email or password');
     expect((await login(pat.email, 'brand-new-1')).status).toBe(200);
-    expect(userRow(pat.user.id)?.passwordHash).toMatch(/^\$argon2id\$/);
+    expect((await userRow(pat.user.id))?.passwordHash).toMatch(/^\$argon2id\$/);
   });
 });
 
@@ -343,7 +343,7 @@ describe('POST /api/auth/upload-avatar and GET /api/auth/avatars/{filename}', ()
     expect(match, first.body.avatarUrl).not.toBeNull();
     const [, pngUrl = '', pngName = ''] = match ?? [];
     expect(first.body.user).toMatchObject({ id: ivy.user.id, avatar: pngUrl });
-    expect(userRow(ivy.user.id)?.avatar).toBe(pngUrl);
+    expect((await userRow(ivy.user.id))?.avatar).toBe(pngUrl);
     expect((await me(ivy.token)).body.user.avatar).toBe(pngUrl);
     expect(filesOnDisk()).toEqual([...before, pngName].sort());
     expect(readFileSync(join(avatarsDir(), pngName)).equals(png)).toBe(true);

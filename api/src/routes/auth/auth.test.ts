@@ -28,10 +28,10 @@ async function startWithGoogle(): Promise<{ server: TestServer; google: GoogleJw
   return { server, google };
 }
 
-const rowByEmail = (server: TestServer, email: string) =>
-  server.app.db.select().from(users).where(eq(users.email, email)).get();
+const rowByEmail = async (server: TestServer, email: string) =>
+  (await server.app.db.select().from(users).where(eq(users.email, email)))[0];
 
-const allRows = (server: TestServer) => server.app.db.select().from(users).all();
+const allRows = (server: TestServer) => server.app.db.select().from(users);
 
 const post = (server: TestServer, url: string, payload: object | string) =>
   server.app.inject({ method: 'POST', url, payload });
@@ -99,7 +99,7 @@ describe('POST /api/auth/register', () => {
     expect(body.user).toMatchObject({ name: 'Dana Doe', email: 'dana@example.com', role: 'employee' });
     expect(body.user._id).toBe(body.user.id);
 
-    const row = rowByEmail(server, 'dana@example.com');
+    const row = await rowByEmail(server, 'dana@example.com');
     expect(row).toMatchObject({ id: body.user.id, name: 'Dana Doe', role: 'employee', deactivatedAt: null });
     expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
     expect(row?.passwordHash).not.toContain('secret99');
@@ -117,18 +117,18 @@ describe('POST /api/auth/register', () => {
 
     expect(res.statusCode).toBe(201);
     expect(res.json<AuthResponse>().user.email).toBe('dana@example.com');
-    expect(rowByEmail(server, 'dana@example.com')).toBeDefined();
-    expect(rowByEmail(server, '  Dana@Example.COM ')).toBeUndefined();
+    expect(await rowByEmail(server, 'dana@example.com')).toBeDefined();
+    expect(await rowByEmail(server, '  Dana@Example.COM ')).toBeUndefined();
   });
 
   test('an email that exists in another case is refused with 409 email_taken', async () => {
     const server = await start();
-    const before = allRows(server).length;
+    const before = (await allRows(server)).length;
     const res = await register(server, { name: 'Other Alice', email: ' ALICE@demo.local ', password: 'secret99' });
 
     expectError(res, 409, 'email_taken', 'An account with this email already exists');
-    expect(allRows(server)).toHaveLength(before);
-    expect(rowByEmail(server, 'alice@demo.local')?.name).toBe('Alice Johnson');
+    expect(await allRows(server)).toHaveLength(before);
+    expect((await rowByEmail(server, 'alice@demo.local'))?.name).toBe('Alice Johnson');
   });
 
   test.each([
@@ -139,10 +139,10 @@ describe('POST /api/auth/register', () => {
     ['a blank name', { name: '   ', email: 'dana@example.com', password: 'secret99' }],
   ])('registration without %s asks to fill in all fields', async (_what, payload) => {
     const server = await start();
-    const before = allRows(server).length;
+    const before = (await allRows(server)).length;
 
     expectError(await register(server, payload), 400, 'invalid_input', 'Please fill in all fields');
-    expect(allRows(server)).toHaveLength(before);
+    expect(await allRows(server)).toHaveLength(before);
   });
 
   test('a password of 5 characters is refused, naming the 6-character minimum', async () => {
@@ -150,7 +150,7 @@ describe('POST /api/auth/register', () => {
     const res = await register(server, { name: 'Dana Doe', email: 'dana@example.com', password: '12345' });
 
     expectError(res, 400, 'invalid_input', /6 characters/);
-    expect(rowByEmail(server, 'dana@example.com')).toBeUndefined();
+    expect(await rowByEmail(server, 'dana@example.com')).toBeUndefined();
     // Six is enough.
     expect(
       (await register(server, { name: 'Dana Doe', email: 'dana@example.com', password: '123456' })).statusCode,
@@ -159,11 +159,11 @@ describe('POST /api/auth/register', () => {
 
   test('an invalid email is refused', async () => {
     const server = await start();
-    const before = allRows(server).length;
+    const before = (await allRows(server)).length;
     const res = await register(server, { name: 'Dana Doe', email: 'dana-at-example', password: 'secret99' });
 
     expectError(res, 400, 'invalid_input', 'Please enter a valid email address');
-    expect(allRows(server)).toHaveLength(before);
+    expect(await allRows(server)).toHaveLength(before);
   });
 
   test.each([
@@ -173,11 +173,11 @@ describe('POST /api/auth/register', () => {
     ['a null name', { name: null, email: 'dana@example.com', password: 'secret99' }],
   ])('registration with %s is a 400, never a 500', async (_what, payload) => {
     const server = await start();
-    const before = allRows(server).length;
+    const before = (await allRows(server)).length;
 
     const body = expectError(await register(server, payload), 400, 'invalid_input');
     expect(body.message.length).toBeGreaterThan(0);
-    expect(allRows(server)).toHaveLength(before);
+    expect(await allRows(server)).toHaveLength(before);
   });
 
   test('two registrations of one email at once give one account and one 409', async () => {
@@ -190,7 +190,7 @@ describe('POST /api/auth/register', () => {
     expect(results.map((res) => res.statusCode).sort()).toEqual([201, 409]);
     const refused = results.find((res) => res.statusCode === 409);
     if (refused) expectError(refused, 409, 'email_taken', 'An account with this email already exists');
-    expect(allRows(server).filter((row) => row.email === 'dana@example.com')).toHaveLength(1);
+    expect((await allRows(server)).filter((row) => row.email === 'dana@example.com')).toHaveLength(1);
   });
 
   test('registration cannot choose a role: the account is an employee', async () => {
@@ -204,7 +204,7 @@ describe('POST /api/auth/register', () => {
 
     expect(res.statusCode).toBe(201);
     expect(res.json<AuthResponse>().user.role).toBe('employee');
-    expect(rowByEmail(server, 'sneaky@example.com')?.role).toBe('employee');
+    expect((await rowByEmail(server, 'sneaky@example.com'))?.role).toBe('employee');
   });
 });
 
@@ -217,7 +217,7 @@ describe('POST /api/auth/login', () => {
     const body = res.json<AuthResponse>();
     expect(body.ok).toBe(true);
     expect(body.user).toMatchObject({ email: 'alice@demo.local', name: 'Alice Johnson', role: 'employee' });
-    expect(body.user.id).toBe(rowByEmail(server, 'alice@demo.local')?.id);
+    expect(body.user.id).toBe((await rowByEmail(server, 'alice@demo.local'))?.id);
     expect(decodeJwt(body.token).sub).toBe(body.user.id);
     expect((await get(server, '/api/auth/me', body.token)).statusCode).toBe(200);
   });
@@ -241,11 +241,10 @@ describe('POST /api/auth/login', () => {
 
   test('a deactivated account cannot sign in, even with the right password', async () => {
     const server = await start();
-    server.app.db
+    await server.app.db
       .update(users)
       .set({ deactivatedAt: new Date().toISOString() })
-      .where(eq(users.email, 'alice@demo.local'))
-      .run();
+      .where(eq(users.email, 'alice@demo.local'));
 
     expectError(
       await login(server, 'alice@demo.local', DEMO_PASSWORD),
@@ -471,7 +470,7 @@ describe('tokens', () => {
 
   test('a token signed with the right secret but another algorithm is refused', async () => {
     const server = await start();
-    const alice = rowByEmail(server, 'alice@demo.local');
+    const alice = await rowByEmail(server, 'alice@demo.local');
     if (!alice) throw new Error('no alice');
     const hs512 = await new SignJWT({ sid: (await aliceSession(server)).sid })
       .setProtectedHeader({ alg: 'HS512', typ: 'JWT' })
@@ -485,7 +484,7 @@ describe('tokens', () => {
 
   test('an unsigned token with alg none is refused', async () => {
     const server = await start();
-    const alice = rowByEmail(server, 'alice@demo.local');
+    const alice = await rowByEmail(server, 'alice@demo.local');
     if (!alice) throw new Error('no alice');
     const { sid } = await aliceSession(server);
     const unsigned = new UnsecuredJWT({ sid }).setSubject(alice.id).setIssuedAt().setExpirationTime('1h').encode();
@@ -507,7 +506,7 @@ describe('tokens', () => {
 
   test('an expired token is refused with 401 token_expired', async () => {
     const server = await start();
-    const alice = rowByEmail(server, 'alice@demo.local');
+    const alice = await rowByEmail(server, 'alice@demo.local');
     if (!alice) throw new Error('no alice');
 
     const expired = await signWith(
@@ -526,10 +525,7 @@ describe('tokens', () => {
     expect((await get(server, '/api/auth/me', ended.token)).statusCode).toBe(200);
 
     const { sid } = decodeJwt(ended.token);
-    server.app.db
-      .delete(sessions)
-      .where(eq(sessions.id, String(sid)))
-      .run();
+    await server.app.db.delete(sessions).where(eq(sessions.id, String(sid)));
 
     for (const url of protectedReads) unauthenticated(await get(server, url, ended.token));
     expect((await get(server, '/api/auth/me', other.token)).statusCode).toBe(200);
@@ -537,7 +533,7 @@ describe('tokens', () => {
 
   test("a token naming another user's session is refused", async () => {
     const server = await start();
-    const bob = rowByEmail(server, 'bob@demo.local');
+    const bob = await rowByEmail(server, 'bob@demo.local');
     if (!bob) throw new Error('no bob');
     const { sid } = await aliceSession(server);
 
@@ -550,22 +546,21 @@ describe('tokens', () => {
     const server = await start();
     const { token, user } = await signIn(server.app, 'alice@demo.local');
     const { sid, exp } = decodeJwt(token);
-    const row = server.app.db
+    const [row] = await server.app.db
       .select()
       .from(sessions)
-      .where(eq(sessions.id, String(sid)))
-      .get();
+      .where(eq(sessions.id, String(sid)));
     expect(row?.userId).toBe(user.id);
     // The session ends when its token does (the token's exp has whole seconds).
     expect(Math.abs(Date.parse(row?.expiresAt ?? '') - (exp ?? 0) * 1000)).toBeLessThan(1000);
     await signIn(server.app, 'alice@demo.local');
-    expect(server.app.db.select().from(sessions).where(eq(sessions.userId, user.id)).all()).toHaveLength(2);
+    expect(await server.app.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(2);
   });
 
   test('a token of a deactivated user is refused', async () => {
     const server = await start();
     const { token, user } = await signIn(server.app, 'alice@demo.local');
-    server.app.db.update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, user.id)).run();
+    await server.app.db.update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, user.id));
 
     unauthenticated(await get(server, '/api/auth/me', token));
   });
@@ -594,7 +589,7 @@ describe('user reads', () => {
 
     expect(res.statusCode).toBe(200);
     const { user } = res.json<{ user: User }>();
-    const row = rowByEmail(server, 'alice@demo.local');
+    const row = await rowByEmail(server, 'alice@demo.local');
     expect(user).toMatchObject({
       id: row?.id,
       _id: row?.id,
@@ -612,7 +607,7 @@ describe('user reads', () => {
 
     expect(res.statusCode).toBe(200);
     const listed = res.json<{ users: User[] }>().users;
-    const others = allRows(server).filter((row) => row.id !== user.id);
+    const others = (await allRows(server)).filter((row) => row.id !== user.id);
     expect(listed.map((u) => u.id).sort()).toEqual(others.map((row) => row.id).sort());
     for (const u of listed) expect(u._id).toBe(u.id);
   });
@@ -620,18 +615,17 @@ describe('user reads', () => {
   test.each(['all-users', 'team-members'])('%s lists every active user with their department', async (path) => {
     const server = await start();
     const { token } = await signIn(server.app, 'manager@demo.local');
-    const carol = rowByEmail(server, 'carol@demo.local');
-    server.app.db
+    const carol = await rowByEmail(server, 'carol@demo.local');
+    await server.app.db
       .update(users)
       .set({ deactivatedAt: new Date().toISOString() })
-      .where(eq(users.email, 'carol@demo.local'))
-      .run();
+      .where(eq(users.email, 'carol@demo.local'));
 
     const res = await get(server, `/api/auth/${path}`, token);
     expect(res.statusCode).toBe(200);
     const listed = res.json<{ users: User[] }>().users;
 
-    const active = allRows(server).filter((row) => !row.deactivatedAt);
+    const active = (await allRows(server)).filter((row) => !row.deactivatedAt);
     expect(listed.map((u) => u.id).sort()).toEqual(active.map((row) => row.id).sort());
     expect(listed.map((u) => u.id)).not.toContain(carol?.id);
     for (const u of listed) {
@@ -668,9 +662,9 @@ describe('PUT /api/auth/updatedetails', () => {
       email: 'alice.cooper@demo.local',
     });
 
-    const row = server.app.db.select().from(users).where(eq(users.id, user.id)).get();
+    const [row] = await server.app.db.select().from(users).where(eq(users.id, user.id));
     expect(row).toMatchObject({ name: 'Alice Cooper', email: 'alice.cooper@demo.local' });
-    expect(rowByEmail(server, 'alice@demo.local')).toBeUndefined();
+    expect(await rowByEmail(server, 'alice@demo.local')).toBeUndefined();
     // The session goes on, and the new email signs in.
     expect((await get(server, '/api/auth/me', token)).json<{ user: User }>().user.email).toBe(
       'alice.cooper@demo.local',
@@ -687,7 +681,7 @@ describe('PUT /api/auth/updatedetails', () => {
     const { token, user } = await signIn(server.app, 'alice@demo.local');
 
     expectError(await update(server, token, payload), 400, 'invalid_input', 'Name and email are required');
-    expect(server.app.db.select().from(users).where(eq(users.id, user.id)).get()).toMatchObject({
+    expect((await server.app.db.select().from(users).where(eq(users.id, user.id)))[0]).toMatchObject({
       name: 'Alice Johnson',
       email: 'alice@demo.local',
     });
@@ -703,8 +697,8 @@ describe('PUT /api/auth/updatedetails', () => {
       'email_taken',
       'An account with this email already exists',
     );
-    expect(server.app.db.select().from(users).where(eq(users.id, user.id)).get()?.email).toBe('alice@demo.local');
-    expect(allRows(server).filter((row) => row.email === 'bob@demo.local')).toHaveLength(1);
+    expect((await server.app.db.select().from(users).where(eq(users.id, user.id)))[0]?.email).toBe('alice@demo.local');
+    expect((await allRows(server)).filter((row) => row.email === 'bob@demo.local')).toHaveLength(1);
   });
 
   test('a malformed email is refused with 400', async () => {
@@ -717,7 +711,7 @@ describe('PUT /api/auth/updatedetails', () => {
       'invalid_input',
       'Please enter a valid email address',
     );
-    expect(server.app.db.select().from(users).where(eq(users.id, user.id)).get()?.email).toBe('alice@demo.local');
+    expect((await server.app.db.select().from(users).where(eq(users.id, user.id)))[0]?.email).toBe('alice@demo.local');
   });
 
   test("keeping one's own email with a new name is allowed", async () => {
@@ -726,7 +720,7 @@ describe('PUT /api/auth/updatedetails', () => {
     const res = await update(server, token, { name: 'Alice J.', email: 'ALICE@demo.local' });
 
     expect(res.statusCode).toBe(200);
-    expect(server.app.db.select().from(users).where(eq(users.id, user.id)).get()).toMatchObject({
+    expect((await server.app.db.select().from(users).where(eq(users.id, user.id)))[0]).toMatchObject({
       name: 'Alice J.',
       email: 'alice@demo.local',
     });
@@ -738,7 +732,7 @@ describe('POST /api/auth/google', () => {
 
   test('a valid ID token for an unknown email creates an employee account and signs it in', async () => {
     const { server, google } = await startWithGoogle();
-    const before = allRows(server).length;
+    const before = (await allRows(server)).length;
     const tokenId = await google.signIdToken({ sub: 'google-123', email: 'Gina@Gmail.com', name: 'Gina Google' });
 
     const res = await googleLogin(server, tokenId);
@@ -747,8 +741,8 @@ describe('POST /api/auth/google', () => {
     expect(body.ok).toBe(true);
     expect(body.user).toMatchObject({ name: 'Gina Google', email: 'gina@gmail.com', role: 'employee' });
 
-    expect(allRows(server)).toHaveLength(before + 1);
-    const row = rowByEmail(server, 'gina@gmail.com');
+    expect(await allRows(server)).toHaveLength(before + 1);
+    const row = await rowByEmail(server, 'gina@gmail.com');
     expect(row).toMatchObject({ id: body.user.id, role: 'employee', googleSub: 'google-123', passwordHash: null });
     expectNoSecrets(body, []);
 
@@ -757,13 +751,13 @@ describe('POST /api/auth/google', () => {
     // Signing in again finds the same account.
     const again = await googleLogin(server, await google.signIdToken({ sub: 'google-123', email: 'gina@gmail.com' }));
     expect(again.json<AuthResponse>().user.id).toBe(body.user.id);
-    expect(allRows(server)).toHaveLength(before + 1);
+    expect(await allRows(server)).toHaveLength(before + 1);
   });
 
   test('a valid ID token for an existing email signs that user in', async () => {
     const { server, google } = await startWithGoogle();
-    const before = allRows(server).length;
-    const alice = rowByEmail(server, 'alice@demo.local');
+    const before = (await allRows(server)).length;
+    const alice = await rowByEmail(server, 'alice@demo.local');
 
     const res = await googleLogin(
       server,
@@ -773,7 +767,7 @@ describe('POST /api/auth/google', () => {
     const body = res.json<AuthResponse>();
     expect(body.user).toMatchObject({ id: alice?.id, name: 'Alice Johnson', role: 'employee' });
     expect(decodeJwt(body.token).sub).toBe(alice?.id);
-    expect(allRows(server)).toHaveLength(before);
+    expect(await allRows(server)).toHaveLength(before);
   });
 
   const past = () => Math.floor(Date.now() / 1000) - 600;
@@ -784,7 +778,7 @@ describe('POST /api/auth/google', () => {
     ['a signature by another key', { foreignKey: true }],
   ])('an ID token with %s is refused with "Google login failed"', async (_what, variant) => {
     const { server, google } = await startWithGoogle();
-    const before = allRows(server).length;
+    const before = (await allRows(server)).length;
     const { expired, ...options } = variant;
     const tokenId = await google.signIdToken(
       { email: 'gina@gmail.com' },
@@ -792,8 +786,8 @@ describe('POST /api/auth/google', () => {
     );
 
     expectError(await googleLogin(server, tokenId), 401, 'google_token_invalid', 'Google login failed');
-    expect(allRows(server)).toHaveLength(before);
-    expect(rowByEmail(server, 'gina@gmail.com')).toBeUndefined();
+    expect(await allRows(server)).toHaveLength(before);
+    expect(await rowByEmail(server, 'gina@gmail.com')).toBeUndefined();
     // The same claims, correctly made, would have been accepted.
     expect((await googleLogin(server, await google.signIdToken({ email: 'gina@gmail.com' }))).statusCode).toBe(200);
   });

@@ -18,7 +18,7 @@ import { expectRefusal, useSeededServer, type Session } from '../../test-api-cli
 // One seeded server for the whole file; every test deletes employees it registered itself.
 const { server, people, db, call, pull, registerEmployee } = useSeededServer();
 
-const userRow = (id: string) => db().select().from(users).where(eq(users.id, id)).get();
+const userRow = async (id: string) => (await db().select().from(users).where(eq(users.id, id)))[0];
 const deleteUser = (by: Session | null, id: string) => call(by, 'DELETE', `/api/auth/users/${id}`);
 
 /** Resolves with the reason the server gave when it drops the socket. */
@@ -56,10 +56,10 @@ async function expectDeleteRefused(
   message: string,
 ): Promise<void> {
   const before = await currentVersion(db());
-  const row = userRow(id);
+  const row = await userRow(id);
   expectRefusal(await deleteUser(by, id), status, code, message);
   expect(await currentVersion(db())).toBe(before);
-  expect(userRow(id)).toEqual(row);
+  expect(await userRow(id)).toEqual(row);
 }
 
 describe('DELETE /api/auth/users/{id}: who may delete whom', () => {
@@ -80,7 +80,7 @@ describe('DELETE /api/auth/users/{id}: who may delete whom', () => {
 
   test('a manager cannot delete an admin or another manager: only employees can be deleted', async () => {
     const other = await registerEmployee('Mark Othermanager');
-    db().update(users).set({ role: 'manager' }).where(eq(users.id, other.user.id)).run();
+    await db().update(users).set({ role: 'manager' }).where(eq(users.id, other.user.id));
 
     for (const id of [people.admin.user.id, other.user.id]) {
       await expectDeleteRefused(people.manager, id, 403, 'forbidden', 'Only employees can be deleted.');
@@ -158,7 +158,7 @@ describe('DELETE /api/auth/users/{id}: what deleting an employee does', () => {
       );
     }
     expect(await Promise.all(dropped)).toEqual(['io server disconnect', 'io server disconnect']);
-    expect(db().select().from(sessions).where(eq(sessions.userId, dora.user.id)).all()).toEqual([]);
+    expect(await db().select().from(sessions).where(eq(sessions.userId, dora.user.id))).toEqual([]);
     await expect(connectSocket(server.url, dora.token)).rejects.toMatchObject({
       data: { code: 'unauthenticated' },
     });
@@ -169,7 +169,10 @@ describe('DELETE /api/auth/users/{id}: what deleting an employee does', () => {
       'Invalid email or password',
     );
     expect(await offline).toMatchObject({ userId: dora.user.id, lastSeen: expect.any(String) as unknown });
-    expect(userRow(dora.user.id)).toMatchObject({ status: 'offline', deactivatedAt: expect.any(String) as unknown });
+    expect(await userRow(dora.user.id)).toMatchObject({
+      status: 'offline',
+      deactivatedAt: expect.any(String) as unknown,
+    });
 
     // Gone from every list.
     for (const url of ['/api/auth/team-members', '/api/auth/users', '/api/auth/all-users']) {

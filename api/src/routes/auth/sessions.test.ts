@@ -12,12 +12,13 @@ const { server, db, call, registerEmployee } = useSeededServer();
 const me = (session: Session) => call<{ user: User }>(session, 'GET', '/api/auth/me');
 const logout = (session: Session | null) => call<SuccessResponse>(session, 'POST', '/api/auth/logout');
 const sessionIdOf = (token: string) => String(decodeJwt(token).sid);
-const sessionRow = (token: string) =>
-  db()
-    .select()
-    .from(sessions)
-    .where(eq(sessions.id, sessionIdOf(token)))
-    .get();
+const sessionRow = async (token: string) =>
+  (
+    await db()
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionIdOf(token)))
+  )[0];
 
 describe('POST /api/auth/logout', () => {
   test('ends this session only: its token and socket stop at once, the same user on another device goes on', async () => {
@@ -30,12 +31,12 @@ describe('POST /api/auth/logout', () => {
     const res = await logout(lee);
     expect(res).toEqual({ status: 200, body: { success: true, message: 'Signed out' } });
 
-    expect(sessionRow(lee.token)).toBeUndefined();
+    expect(await sessionRow(lee.token)).toBeUndefined();
     expectRefusal(await me(lee), 401, 'unauthenticated', errorCatalogue.unauthenticated.message);
     expect(await dropped).toBe('io server disconnect');
     await expect(connectSocket(server.url, lee.token)).rejects.toMatchObject({ data: { code: 'unauthenticated' } });
 
-    expect(sessionRow(phone.token)).toMatchObject({ userId: lee.user.id });
+    expect(await sessionRow(phone.token)).toMatchObject({ userId: lee.user.id });
     expect((await me(phone)).body.user.id).toBe(lee.user.id);
     expect(phoneSocket.connected).toBe(true);
   });
@@ -55,7 +56,7 @@ describe('POST /api/auth/logout', () => {
       headers: { authorization: `Bearer ${ray.token}`, 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(200);
-    expect(sessionRow(ray.token)).toBeUndefined();
+    expect(await sessionRow(ray.token)).toBeUndefined();
   });
 });
 
@@ -63,18 +64,13 @@ describe('session rows', () => {
   test("a sign-in clears the user's expired sessions and keeps the live ones", async () => {
     const eve = await registerEmployee('Eve Expired');
     const stale = { id: '01890000-0000-7000-8000-00000000e0e0', userId: eve.user.id };
-    db()
+    await db()
       .insert(sessions)
-      .values({ ...stale, createdAt: '2020-01-01T00:00:00.000Z', expiresAt: '2020-01-08T00:00:00.000Z' })
-      .run();
+      .values({ ...stale, createdAt: '2020-01-01T00:00:00.000Z', expiresAt: '2020-01-08T00:00:00.000Z' });
 
     const again = await signIn(server.app, eve.email, eve.password);
 
-    const ids = db()
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(eq(sessions.userId, eve.user.id))
-      .all()
+    const ids = (await db().select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, eve.user.id)))
       .map((row) => row.id)
       .sort();
     expect(ids).toEqual([sessionIdOf(eve.token), sessionIdOf(again.token)].sort());
@@ -82,11 +78,10 @@ describe('session rows', () => {
 
   test('a session past its expiry is refused even if its row is still there', async () => {
     const old = await registerEmployee('Olga Old');
-    db()
+    await db()
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
-      .where(eq(sessions.id, sessionIdOf(old.token)))
-      .run();
+      .where(eq(sessions.id, sessionIdOf(old.token)));
     expectRefusal(await me(old), 401, 'unauthenticated', errorCatalogue.unauthenticated.message);
   });
 });

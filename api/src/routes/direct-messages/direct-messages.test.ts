@@ -76,32 +76,29 @@ async function listMessages(session: Session, conversationId: string): Promise<D
 const markRead = (session: Session, conversationId: string) =>
   call<{ success: boolean; readAt: string }>(session, 'PATCH', `${base}/${conversationId}/read`);
 
-const conversationRow = (id: string) => db().select().from(conversations).where(eq(conversations.id, id)).get();
-const messageRow = (id: string) => db().select().from(directMessages).where(eq(directMessages.id, id)).get();
+const conversationRow = async (id: string) =>
+  (await db().select().from(conversations).where(eq(conversations.id, id)))[0];
+const messageRow = async (id: string) => (await db().select().from(directMessages).where(eq(directMessages.id, id)))[0];
 const messageRowsOf = (conversationId: string) =>
-  db().select().from(directMessages).where(eq(directMessages.conversationId, conversationId)).all();
-const liveRowsOf = (conversationId: string) =>
-  db()
-    .select()
-    .from(directMessages)
-    .where(eq(directMessages.conversationId, conversationId))
-    .orderBy(asc(directMessages.createdAt), asc(directMessages.id))
-    .all()
-    .filter((row) => row.deletedAt === null);
-const rowsWithText = (text: string) => db().select().from(directMessages).where(eq(directMessages.text, text)).all();
-const counts = () => ({
-  conversations: db().select({ id: conversations.id }).from(conversations).all().length,
-  messages: db().select({ id: directMessages.id }).from(directMessages).all().length,
-  attachments: db().select({ f: directAttachments.filename }).from(directAttachments).all().length,
-  notifications: db().select({ id: notifications.id }).from(notifications).all().length,
+  db().select().from(directMessages).where(eq(directMessages.conversationId, conversationId));
+const liveRowsOf = async (conversationId: string) =>
+  (
+    await db()
+      .select()
+      .from(directMessages)
+      .where(eq(directMessages.conversationId, conversationId))
+      .orderBy(asc(directMessages.createdAt), asc(directMessages.id))
+  ).filter((row) => row.deletedAt === null);
+const rowsWithText = (text: string) => db().select().from(directMessages).where(eq(directMessages.text, text));
+const counts = async () => ({
+  conversations: (await db().select({ id: conversations.id }).from(conversations)).length,
+  messages: (await db().select({ id: directMessages.id }).from(directMessages)).length,
+  attachments: (await db().select({ f: directAttachments.filename }).from(directAttachments)).length,
+  notifications: (await db().select({ id: notifications.id }).from(notifications)).length,
 });
 /** The notifications about a direct message. */
-const noticesAbout = (messageId: string) =>
-  db()
-    .select()
-    .from(notifications)
-    .all()
-    .filter((n) => n.data.messageId === messageId);
+const noticesAbout = async (messageId: string) =>
+  (await db().select().from(notifications)).filter((n) => n.data.messageId === messageId);
 /** Change-log rows after `seq` as [entity, entityId, op, audience], in commit order. */
 const changesAfter = (seq: number) => changesWithAudienceAfter(db(), seq);
 const pairAudience = (a: Session, b: Session) => [`user:${a.user.id}`, `user:${b.user.id}`].sort();
@@ -133,13 +130,13 @@ async function expectUploadRefused(
   fields: Record<string, string>,
   expected: { status: number; code: ErrorBody['code']; message?: string },
 ): Promise<void> {
-  const before = { files: filesOnDisk(), counts: counts(), version: await currentVersion(db()) };
+  const before = { files: filesOnDisk(), counts: await counts(), version: await currentVersion(db()) };
   const res = await upload<ErrorBody>(session, conversationId, parts, fields);
   expect(res.status, JSON.stringify(res.body)).toBe(expected.status);
   expect(res.body.code).toBe(expected.code);
   if (expected.message !== undefined) expect(res.body.message).toBe(expected.message);
   expect(filesOnDisk()).toEqual(before.files);
-  expect(counts()).toEqual(before.counts);
+  expect(await counts()).toEqual(before.counts);
   expect(await currentVersion(db())).toBe(before.version);
 }
 
@@ -164,11 +161,11 @@ describe('the seeded conversations', () => {
     // The most recently active first: the manager wrote 45 minutes ago, the last word with bob was 218 minutes ago.
     expect(list.map((c) => c.id)).toEqual([managerAlice, aliceBob]);
     for (const conversation of list) {
-      const row = conversationRow(conversation.id);
+      const row = await conversationRow(conversation.id);
       expect(conversation._id).toBe(conversation.id);
       expect(conversation.participants.map((p) => p.id)).toEqual([row?.userA, row?.userB]);
       for (const participant of conversation.participants) {
-        const user = db().select().from(users).where(eq(users.id, participant.id)).get();
+        const [user] = await db().select().from(users).where(eq(users.id, participant.id));
         expect(participant).toEqual({
           _id: user?.id,
           id: user?.id,
@@ -218,8 +215,8 @@ describe('authentication', () => {
   test('every direct-message route refuses a call without a token, and nothing changes', async () => {
     const { alice, bob } = people;
     const id = idOf(alice, bob);
-    const target = liveRowsOf(id)[0];
-    const before = { counts: counts(), version: await currentVersion(db()), files: filesOnDisk() };
+    const target = (await liveRowsOf(id))[0];
+    const before = { counts: await counts(), version: await currentVersion(db()), files: filesOnDisk() };
     for (const [method, url] of [
       ['GET', base],
       ['POST', base],
@@ -239,9 +236,9 @@ describe('authentication', () => {
     expect(multipart.status).toBe(401);
     expect(multipart.body.code).toBe('unauthenticated');
 
-    expect(rowsWithText('sneaky')).toEqual([]);
-    expect(messageRow(target?.id ?? '')?.deletedAt).toBeNull();
-    expect(counts()).toEqual(before.counts);
+    expect(await rowsWithText('sneaky')).toEqual([]);
+    expect((await messageRow(target?.id ?? ''))?.deletedAt).toBeNull();
+    expect(await counts()).toEqual(before.counts);
     expect(filesOnDisk()).toEqual(before.files);
     expect(await currentVersion(db())).toBe(before.version);
   });
@@ -250,7 +247,7 @@ describe('authentication', () => {
 describe('POST /api/direct-messages/conversations', () => {
   test('a missing, empty or malformed recipient, an unknown one or oneself is refused, and nothing is created', async () => {
     const { alice } = people;
-    const before = { counts: counts(), version: await currentVersion(db()) };
+    const before = { counts: await counts(), version: await currentVersion(db()) };
     const cases: [Record<string, unknown>, number, ErrorBody['code'], string | null][] = [
       [{}, 400, 'invalid_input', directTexts.recipientRequired],
       [{ recipientId: '' }, 400, 'invalid_input', directTexts.recipientRequired],
@@ -268,8 +265,8 @@ describe('POST /api/direct-messages/conversations', () => {
       if (message !== null) expect(res.body.message).toBe(message);
     }
     expect(directTexts.recipientRequired).toBe('Recipient ID is required');
-    expect(conversationRow(conversationIdFor(alice.user.id, alice.user.id))).toBeUndefined();
-    expect(counts()).toEqual(before.counts);
+    expect(await conversationRow(conversationIdFor(alice.user.id, alice.user.id))).toBeUndefined();
+    expect(await counts()).toEqual(before.counts);
     expect(await currentVersion(db())).toBe(before.version);
   });
 
@@ -297,7 +294,7 @@ describe('POST /api/direct-messages/conversations', () => {
         lastReadAt: null,
       })),
     );
-    expect(conversationRow(id)).toMatchObject({
+    expect(await conversationRow(id)).toMatchObject({
       userA: first.user.id,
       userB: second.user.id,
       userAReadAt: null,
@@ -317,12 +314,12 @@ describe('POST /api/direct-messages/conversations', () => {
       expect(again.body.conversation).toEqual(conversation);
     }
     expect(
-      db()
-        .select()
-        .from(conversations)
-        .where(or(eq(conversations.userA, dora.user.id), eq(conversations.userB, dora.user.id)))
-        .all()
-        .map((row) => row.id),
+      (
+        await db()
+          .select()
+          .from(conversations)
+          .where(or(eq(conversations.userA, dora.user.id), eq(conversations.userB, dora.user.id)))
+      ).map((row) => row.id),
     ).toEqual([id]);
     expect(await currentVersion(db())).toBe(version);
 
@@ -338,7 +335,7 @@ describe('POST /api/direct-messages/conversations', () => {
   test('a deactivated user cannot be messaged: 404', async () => {
     const { alice } = people;
     const gone = await registerEmployee('Gina Gone');
-    db().update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, gone.user.id)).run();
+    await db().update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, gone.user.id));
     const before = await currentVersion(db());
 
     expectRefusal(
@@ -347,7 +344,7 @@ describe('POST /api/direct-messages/conversations', () => {
       'user_not_found',
       'User not found.',
     );
-    expect(conversationRow(idOf(alice, gone))).toBeUndefined();
+    expect(await conversationRow(idOf(alice, gone))).toBeUndefined();
     expect(await currentVersion(db())).toBe(before);
   });
 });
@@ -356,7 +353,7 @@ describe('unread counts', () => {
   test('each side counts only the other side’s messages newer than their own read marker; PATCH read clears it', async () => {
     const [fay, gus] = await Promise.all([registerEmployee('Fay Unread'), registerEmployee('Gus Unread')]);
     const { id } = await startConversation(fay, gus);
-    const gusIsA = conversationRow(id)?.userA === gus.user.id;
+    const gusIsA = (await conversationRow(id))?.userA === gus.user.id;
 
     const sent: DirectMessage[] = [];
     for (let i = 0; i < 3; i++) sent.push(await sendText(fay, id));
@@ -367,7 +364,7 @@ describe('unread counts', () => {
     const read = await markRead(gus, id);
     expect(read.status, JSON.stringify(read.body)).toBe(200);
     expect(read.body).toEqual({ success: true, readAt: expect.any(String) as unknown });
-    const row = conversationRow(id);
+    const row = await conversationRow(id);
     expect(gusIsA ? row?.userAReadAt : row?.userBReadAt).toBe(read.body.readAt);
     // Fay's marker is where her own last message put it: whoever writes has read what came before.
     expect(gusIsA ? row?.userBReadAt : row?.userAReadAt).toBe(sent.at(-1)?.createdAt);
@@ -426,7 +423,7 @@ describe('messages as JSON', () => {
       _id: messageId,
       id: messageId,
       conversationId: id,
-      participantIds: [conversationRow(id)?.userA, conversationRow(id)?.userB],
+      participantIds: [(await conversationRow(id))?.userA, (await conversationRow(id))?.userB],
       sender: { _id: alice.user.id, id: alice.user.id, name: alice.user.name, avatar: alice.user.avatar },
       content: text,
       text,
@@ -435,7 +432,7 @@ describe('messages as JSON', () => {
       reactions: [],
       version: expect.any(Number) as unknown,
     });
-    expect(messageRow(messageId)).toEqual({
+    expect(await messageRow(messageId)).toEqual({
       id: messageId,
       conversationId: id,
       senderId: alice.user.id,
@@ -444,8 +441,8 @@ describe('messages as JSON', () => {
       createdAt: message.createdAt,
       version: message.version,
     });
-    expect(conversationRow(id)).toMatchObject({ lastMessageId: messageId, lastMessageAt: message.createdAt });
-    const notice = noticesAbout(messageId);
+    expect(await conversationRow(id)).toMatchObject({ lastMessageId: messageId, lastMessageAt: message.createdAt });
+    const notice = await noticesAbout(messageId);
     expect(notice).toHaveLength(1);
     expect(await changesAfter(before)).toEqual([
       ['directMessage', messageId, 'put', pairAudience(alice, bob)],
@@ -467,13 +464,13 @@ describe('messages as JSON', () => {
     const { alice, bob } = people;
     const text = uniqueText('No id from me');
     const message = await sendText(bob, idOf(alice, bob), text);
-    expect(rowsWithText(text)).toEqual([expect.objectContaining({ id: message.id, senderId: bob.user.id })]);
+    expect(await rowsWithText(text)).toEqual([expect.objectContaining({ id: message.id, senderId: bob.user.id })]);
   });
 
   test('an empty text is refused, 1000 characters are accepted and 1001 refused', async () => {
     const { alice, bob } = people;
     const id = idOf(alice, bob);
-    const before = { counts: counts(), version: await currentVersion(db()) };
+    const before = { counts: await counts(), version: await currentVersion(db()) };
     for (const payload of [{ text: '' }, { text: '  \n\t ' }, {}, { text: null }, { text: 7 }]) {
       expectRefusal(
         await call(alice, 'POST', `${base}/${id}/messages`, payload),
@@ -490,7 +487,7 @@ describe('messages as JSON', () => {
       'invalid_input',
       'A message can have at most 1000 characters.',
     );
-    expect(counts()).toEqual(before.counts);
+    expect(await counts()).toEqual(before.counts);
     expect(await currentVersion(db())).toBe(before.version);
 
     const exact = uniqueText('exact').padEnd(chatLimits.textMax, 'x');
@@ -518,7 +515,7 @@ describe('messages as JSON', () => {
       const messages = await listMessages(session, id);
       expect(messages.map((m) => m.content)).toEqual(['one', 'two', 'three', 'four']);
       expect(messages.map(({ readBy: _readBy, ...m }) => m)).toEqual(sent);
-      expect(messages.map((m) => m.id)).toEqual(liveRowsOf(id).map((r) => r.id));
+      expect(messages.map((m) => m.id)).toEqual((await liveRowsOf(id)).map((r) => r.id));
     }
   });
 
@@ -567,8 +564,8 @@ describe('messages as JSON', () => {
       'duplicate_id',
       errorCatalogue.duplicate_id.message,
     );
-    expect(db().select().from(directMessages).where(eq(directMessages.id, messageId)).all()).toHaveLength(1);
-    expect(noticesAbout(messageId)).toHaveLength(1);
+    expect(await db().select().from(directMessages).where(eq(directMessages.id, messageId))).toHaveLength(1);
+    expect(await noticesAbout(messageId)).toHaveLength(1);
     expect(await currentVersion(db())).toBe(version);
   });
 });
@@ -623,18 +620,15 @@ describe('messages with files', () => {
     expect(new Uint8Array(readFileSync(join(uploadsDir(), large?.filename ?? '')))).toEqual(image);
     expect(new Uint8Array(readFileSync(join(uploadsDir(), small?.filename ?? '')))).toEqual(document);
 
-    expect(messageRow(message.id)).toMatchObject({
+    expect(await messageRow(message.id)).toMatchObject({
       senderId: alice.user.id,
       text: 'Here are the files',
       deletedAt: null,
     });
     expect(
-      db()
-        .select()
-        .from(directAttachments)
-        .where(eq(directAttachments.messageId, message.id))
-        .all()
-        .sort((a, b) => a.size - b.size),
+      (await db().select().from(directAttachments).where(eq(directAttachments.messageId, message.id))).sort(
+        (a, b) => a.size - b.size,
+      ),
     ).toEqual([
       {
         filename: small?.filename,
@@ -653,7 +647,7 @@ describe('messages with files', () => {
         kind: 'image',
       },
     ]);
-    expect(conversationRow(id)?.lastMessageId).toBe(message.id);
+    expect((await conversationRow(id))?.lastMessageId).toBe(message.id);
     const listed = (await listMessages(bob, id)).find((m) => m.id === message.id);
     expect(listed?.attachments).toEqual(message.attachments);
   });
@@ -822,20 +816,20 @@ describe('messages with files', () => {
     const messageId = uuidv7();
     const fields = { clientId, mutationId: '1', at: new Date().toISOString(), id: messageId, text: 'Queued offline' };
     const parts = [{ name: 'offline.png', type: 'image/png', content: pngBytes(321) }];
-    const before = { files: filesOnDisk(), counts: counts() };
+    const before = { files: filesOnDisk(), counts: await counts() };
 
     const first = await upload<UploadOutcomeResponse>(alice, id, parts, fields);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toEqual({ outcome: { id: 1, status: 'applied' } });
-    const rows = db().select().from(directMessages).where(eq(directMessages.id, messageId)).all();
+    const rows = await db().select().from(directMessages).where(eq(directMessages.id, messageId));
     expect(rows).toEqual([
       expect.objectContaining({ senderId: alice.user.id, text: 'Queued offline', conversationId: id }),
     ]);
-    const stored = db().select().from(directAttachments).where(eq(directAttachments.messageId, messageId)).all();
+    const stored = await db().select().from(directAttachments).where(eq(directAttachments.messageId, messageId));
     expect(stored.map((f) => [f.originalName, f.size])).toEqual([['offline.png', 321]]);
     expect(filesOnDisk()).toEqual([...before.files, stored[0]?.filename].sort());
-    expect(noticesAbout(messageId)).toHaveLength(1);
-    const afterFirst = { files: filesOnDisk(), counts: counts(), version: await currentVersion(db()) };
+    expect(await noticesAbout(messageId)).toHaveLength(1);
+    const afterFirst = { files: filesOnDisk(), counts: await counts(), version: await currentVersion(db()) };
     expect(afterFirst.counts).toEqual({
       ...before.counts,
       messages: before.counts.messages + 1,
@@ -846,9 +840,9 @@ describe('messages with files', () => {
     const replay = await upload<UploadOutcomeResponse>(alice, id, parts, fields);
     expect(replay.status, JSON.stringify(replay.body)).toBe(200);
     expect(replay.body).toEqual({ outcome: { id: 1, status: 'duplicate', original: 'applied' } });
-    expect(db().select().from(directMessages).where(eq(directMessages.id, messageId)).all()).toHaveLength(1);
+    expect(await db().select().from(directMessages).where(eq(directMessages.id, messageId))).toHaveLength(1);
     expect(filesOnDisk()).toEqual(afterFirst.files);
-    expect(counts()).toEqual(afterFirst.counts);
+    expect(await counts()).toEqual(afterFirst.counts);
     expect(await currentVersion(db())).toBe(afterFirst.version);
 
     // A queued send that breaks a rule is recorded as rejected; the queue moves on and no file stays.
@@ -863,7 +857,7 @@ describe('messages with files', () => {
       outcome: { id: 2, status: 'rejected', code: 'unsupported_media_type', message: unsupported('voice.wav') },
     });
     expect(filesOnDisk()).toEqual(afterFirst.files);
-    expect(counts()).toEqual(afterFirst.counts);
+    expect(await counts()).toEqual(afterFirst.counts);
   });
 
   test('a queued send with bad sync fields or another user’s client id is refused, and its files are removed', async () => {
@@ -905,8 +899,8 @@ describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', ()
 
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ success: true, message: 'Message deleted' });
-    expect(messageRow(last.id)?.deletedAt).toEqual(expect.any(String));
-    expect(conversationRow(id)?.lastMessageId).toBeNull();
+    expect((await messageRow(last.id))?.deletedAt).toEqual(expect.any(String));
+    expect((await conversationRow(id))?.lastMessageId).toBeNull();
     expect(await changesAfter(before)).toEqual([
       ['directMessage', last.id, 'delete', pairAudience(jan, kim)],
       ['conversation', id, 'put', pairAudience(jan, kim)],
@@ -927,7 +921,7 @@ describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', ()
 
     expect((await call(alice, 'DELETE', `${base}/${id}/messages/${earlier.id}`)).status).toBe(200);
 
-    expect(conversationRow(id)?.lastMessageId).toBe(last.id);
+    expect((await conversationRow(id))?.lastMessageId).toBe(last.id);
     expect((await conversationIn(alice, id))?.lastMessage?.id).toBe(last.id);
     expect((await listMessages(bob, id)).map((m) => m.id)).not.toContain(earlier.id);
   });
@@ -955,8 +949,8 @@ describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', ()
         'Message not found.',
       );
     }
-    expect(messageRow(mine.id)?.deletedAt).toBeNull();
-    expect(messageRow(elsewhere.id)?.deletedAt).toBeNull();
+    expect((await messageRow(mine.id))?.deletedAt).toBeNull();
+    expect((await messageRow(elsewhere.id))?.deletedAt).toBeNull();
     expect(await currentVersion(db())).toBe(before);
   });
 });
@@ -971,8 +965,8 @@ describe('a non-participant', () => {
     ]);
     expect(withFile.status).toBe(201);
     const fileUrl = withFile.body.message.attachments[0]?.url ?? '';
-    const row = conversationRow(id);
-    const before = { counts: counts(), version: await currentVersion(db()), files: filesOnDisk() };
+    const row = await conversationRow(id);
+    const before = { counts: await counts(), version: await currentVersion(db()), files: filesOnDisk() };
     const notParticipant = 'You are not a participant in this conversation.';
 
     expectRefusal(await call(carol, 'GET', `${base}/${id}/messages`), 403, 'forbidden', notParticipant);
@@ -1000,10 +994,10 @@ describe('a non-participant', () => {
     expect(got.status).toBe(403);
     expect(((await got.json()) as ErrorBody).code).toBe('forbidden');
 
-    expect(rowsWithText('Let me in')).toEqual([]);
-    expect(messageRow(message.id)?.deletedAt).toBeNull();
-    expect(conversationRow(id)).toEqual(row);
-    expect(counts()).toEqual(before.counts);
+    expect(await rowsWithText('Let me in')).toEqual([]);
+    expect((await messageRow(message.id))?.deletedAt).toBeNull();
+    expect(await conversationRow(id)).toEqual(row);
+    expect(await counts()).toEqual(before.counts);
     expect(filesOnDisk()).toEqual(before.files);
     expect(await currentVersion(db())).toBe(before.version);
     expect((await listConversations(carol)).map((c) => c.id)).not.toContain(id);
@@ -1020,7 +1014,7 @@ describe('notifications', () => {
 
     const message = await sendText(alice, id, text);
 
-    const rows = noticesAbout(message.id);
+    const rows = await noticesAbout(message.id);
     expect(rows).toEqual([
       {
         id: expect.any(String) as unknown,
@@ -1058,7 +1052,7 @@ describe('notifications', () => {
     const { alice, bob } = people;
     const text = uniqueText('Short').padEnd(50, '!');
     const message = await sendText(bob, idOf(alice, bob), text);
-    expect(noticesAbout(message.id).map((n) => [n.recipientId, n.title, n.message])).toEqual([
+    expect((await noticesAbout(message.id)).map((n) => [n.recipientId, n.title, n.message])).toEqual([
       [alice.user.id, 'New Direct Message from Bob Smith', text],
     ]);
   });
@@ -1071,7 +1065,7 @@ describe('notifications', () => {
     expect(res.status).toBe(201);
     expect(res.body.message.content).toBe('');
     expect(
-      noticesAbout(res.body.message.id).map((n) => [n.recipientId, n.type, n.message, n.data.messageText]),
+      (await noticesAbout(res.body.message.id)).map((n) => [n.recipientId, n.type, n.message, n.data.messageText]),
     ).toEqual([[bob.user.id, 'direct_message', 'Shared files', '']]);
   });
 });
@@ -1094,24 +1088,24 @@ describe('direct messages through /api/sync/push and pull', () => {
     const res = await push(lea, clientId, batch);
 
     expect(res.outcomes).toEqual([1, 2, 3, 4].map(outcomeOk));
-    expect(conversationRow(id)).toMatchObject({ lastMessageId: null });
-    expect(messageRowsOf(id).map((r) => [r.id, r.senderId, r.text, r.deletedAt === null])).toEqual([
+    expect(await conversationRow(id)).toMatchObject({ lastMessageId: null });
+    expect((await messageRowsOf(id)).map((r) => [r.id, r.senderId, r.text, r.deletedAt === null])).toEqual([
       [first, lea.user.id, 'written on the train', true],
       [second, lea.user.id, 'and deleted', false],
     ]);
-    expect(noticesAbout(first).map((n) => n.recipientId)).toEqual([max.user.id]);
+    expect((await noticesAbout(first)).map((n) => n.recipientId)).toEqual([max.user.id]);
     expect(await unreadOf(max, id)).toBe(1);
-    const snapshot = { counts: counts(), version: await currentVersion(db()) };
+    const snapshot = { counts: await counts(), version: await currentVersion(db()) };
 
     const replay = await push(lea, clientId, batch);
     expect(replay.outcomes).toEqual([1, 2, 3, 4].map((n) => ({ id: n, status: 'duplicate', original: 'applied' })));
-    expect(counts()).toEqual(snapshot.counts);
+    expect(await counts()).toEqual(snapshot.counts);
     expect(await currentVersion(db())).toBe(snapshot.version);
 
     const read = await push(max, uuidv7(), [mutation(1, 'dm.markRead', { conversationId: id })]);
     expect(read.outcomes).toEqual([outcomeOk(1)]);
     expect(await unreadOf(max, id)).toBe(0);
-    const row = conversationRow(id);
+    const row = await conversationRow(id);
     expect(row?.userA === max.user.id ? row.userAReadAt : row?.userBReadAt).toEqual(expect.any(String));
   });
 
@@ -1123,7 +1117,7 @@ describe('direct messages through /api/sync/push and pull', () => {
     const okId = uuidv7();
     const okText = uniqueText('After the refusals');
     const before = await currentVersion(db());
-    const managerAliceRow = conversationRow(managerAlice);
+    const managerAliceRow = await conversationRow(managerAlice);
 
     const res = await push(bob, uuidv7(), [
       mutation(1, 'dm.delete', { conversationId: aliceBob, id: alicesMessage.id }),
@@ -1157,10 +1151,10 @@ describe('direct messages through /api/sync/push and pull', () => {
       },
       outcomeOk(9),
     ]);
-    expect(messageRow(alicesMessage.id)?.deletedAt).toBeNull();
-    expect(rowsWithText('Sneaking in')).toEqual([]);
-    expect(conversationRow(managerAlice)).toEqual(managerAliceRow);
-    expect(rowsWithText(okText)).toEqual([expect.objectContaining({ id: okId, senderId: bob.user.id })]);
+    expect((await messageRow(alicesMessage.id))?.deletedAt).toBeNull();
+    expect(await rowsWithText('Sneaking in')).toEqual([]);
+    expect(await conversationRow(managerAlice)).toEqual(managerAliceRow);
+    expect(await rowsWithText(okText)).toEqual([expect.objectContaining({ id: okId, senderId: bob.user.id })]);
     // Only the applied send left changes.
     expect((await changesAfter(before)).map(([entity]) => entity)).toEqual([
       'directMessage',
@@ -1172,7 +1166,7 @@ describe('direct messages through /api/sync/push and pull', () => {
   test('a conversation started offline from both sides is one conversation with one id', async () => {
     const { admin, manager } = people;
     const id = idOf(admin, manager);
-    expect(conversationRow(id)).toBeUndefined();
+    expect(await conversationRow(id)).toBeUndefined();
     const [adminClient, managerClient] = [uuidv7(), uuidv7()];
     const [fromAdmin, fromManager] = [uuidv7(), uuidv7()];
     // Both devices signed in (their first pull registers them), then went offline.
@@ -1193,18 +1187,12 @@ describe('direct messages through /api/sync/push and pull', () => {
 
     expect(adminPush.outcomes).toEqual([outcomeOk(1), outcomeOk(2)]);
     expect(managerPush.outcomes).toEqual([outcomeOk(1), outcomeOk(2)]);
-    const rows = db()
-      .select()
-      .from(conversations)
-      .all()
-      .filter((row) => [row.userA, row.userB].sort().join() === [admin.user.id, manager.user.id].sort().join());
+    const rows = (await db().select().from(conversations)).filter(
+      (row) => [row.userA, row.userB].sort().join() === [admin.user.id, manager.user.id].sort().join(),
+    );
     expect(rows.map((row) => row.id)).toEqual([id]);
     // Both were written at the same claimed moment (queued in one millisecond): their order is not the point.
-    expect(
-      liveRowsOf(id)
-        .map((r) => r.text)
-        .sort(),
-    ).toEqual(['Hi from admin', 'Hi from manager']);
+    expect((await liveRowsOf(id)).map((r) => r.text).sort()).toEqual(['Hi from admin', 'Hi from manager']);
     // Neither had seen the other's message when writing their own, so each still has one unread.
     expect(await unreadOf(admin, id)).toBe(1);
     expect(await unreadOf(manager, id)).toBe(1);
@@ -1236,11 +1224,12 @@ describe('direct messages through /api/sync/push and pull', () => {
       expect(direct.length).toBeGreaterThan(0);
       for (const change of direct) expect(involves(change, session.user.id), JSON.stringify(change)).toBe(true);
       // Every live message of the user's conversations, every conversation of theirs.
-      const conversationIds = db()
-        .select({ id: conversations.id })
-        .from(conversations)
-        .where(or(eq(conversations.userA, session.user.id), eq(conversations.userB, session.user.id)))
-        .all()
+      const conversationIds = (
+        await db()
+          .select({ id: conversations.id })
+          .from(conversations)
+          .where(or(eq(conversations.userA, session.user.id), eq(conversations.userB, session.user.id)))
+      )
         .map((r) => r.id)
         .sort();
       expect(
@@ -1249,11 +1238,12 @@ describe('direct messages through /api/sync/push and pull', () => {
           .map((c) => c.id)
           .sort(),
       ).toEqual(conversationIds);
-      const messageIds = db()
-        .select({ id: directMessages.id, conversationId: directMessages.conversationId })
-        .from(directMessages)
-        .where(isNull(directMessages.deletedAt))
-        .all()
+      const messageIds = (
+        await db()
+          .select({ id: directMessages.id, conversationId: directMessages.conversationId })
+          .from(directMessages)
+          .where(isNull(directMessages.deletedAt))
+      )
         .filter((r) => conversationIds.includes(r.conversationId))
         .map((r) => r.id)
         .sort();

@@ -27,7 +27,7 @@ async function createTask(fields: { assignedTo: string; status?: TaskStatus; due
 }
 
 /** The API refuses past due dates, so an overdue task gets its date moved afterwards (as the seed does). */
-const moveDueDate = (id: string, dueDate: string) => db().update(tasks).set({ dueDate }).where(eq(tasks.id, id)).run();
+const moveDueDate = (id: string, dueDate: string) => db().update(tasks).set({ dueDate }).where(eq(tasks.id, id));
 
 async function postChat(session: Session, text: string): Promise<ChatMessage> {
   const res = await call<{ message: ChatMessage }>(session, 'POST', '/api/messages', { text });
@@ -74,12 +74,12 @@ describe('GET /api/employees: the cards', () => {
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
 
     const cards = await employees();
-    const expected = db()
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.role, 'employee'), isNull(users.deactivatedAt)))
-      .all()
-      .map((row) => row.id);
+    const expected = (
+      await db()
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.role, 'employee'), isNull(users.deactivatedAt)))
+    ).map((row) => row.id);
     expect(cards.map((s) => s.user.id).sort()).toEqual([...expected].sort());
     const ids = cards.map((s) => s.user.id);
     for (const name of ['alice', 'bob', 'carol'] as const) expect(ids).toContain(people[name].user.id);
@@ -100,12 +100,11 @@ describe('GET /api/employees: the cards', () => {
   test("the seeded employees' numbers match their tasks and chat messages in the database", async () => {
     const today = isoToday();
     for (const card of await employees()) {
-      const own = db()
+      const own = await db()
         .select()
         .from(tasks)
         .where(and(eq(tasks.assignedTo, card.user.id), isNull(tasks.deletedAt)))
-        .orderBy(desc(tasks.updatedAt))
-        .all();
+        .orderBy(desc(tasks.updatedAt));
       const completed = own.filter((t) => t.status === 'completed').length;
       expect(card.taskCounts, card.user.name).toEqual({
         total: own.length,
@@ -117,11 +116,12 @@ describe('GET /api/employees: the cards', () => {
         overdue: own.filter((t) => t.status !== 'completed' && t.dueDate < today).length,
       });
       expect(card.completionRate).toBe(own.length ? Math.round((completed * 100) / own.length) : 0);
-      const sent = db()
-        .select({ id: chatMessages.id })
-        .from(chatMessages)
-        .where(and(eq(chatMessages.userId, card.user.id), isNull(chatMessages.deletedAt)))
-        .all().length;
+      const sent = (
+        await db()
+          .select({ id: chatMessages.id })
+          .from(chatMessages)
+          .where(and(eq(chatMessages.userId, card.user.id), isNull(chatMessages.deletedAt)))
+      ).length;
       expect(card.teamChatMessages, card.user.name).toBe(sent);
       // Ties in updatedAt may come in either order: compare the stamps, and that each task is the employee's.
       expect(card.recentTasks.map((t) => t.updatedAt)).toEqual(own.slice(0, 5).map((t) => t.updatedAt));
@@ -160,7 +160,7 @@ describe('GET /api/employees: the cards', () => {
     const made: Record<string, Task> = {};
     for (const [key, status, due] of plan) {
       const task = await createTask({ assignedTo: zoe.user.id, status, dueDate: inDays(Math.max(0, due)) });
-      if (due < 0) moveDueDate(task.id, inDays(due));
+      if (due < 0) await moveDueDate(task.id, inDays(due));
       made[key] = task;
       await sleep(3); // distinct updatedAt stamps
     }
@@ -229,6 +229,8 @@ describe('GET /api/employees: the cards', () => {
 
     const before = new Date().toISOString();
     const socket = await server.connect(olly.token);
+    // The server stores the connection once it has accepted it, after the client hears it is connected.
+    await waitUntil(async () => (await summaryOf(olly.user.id)).presence === 'online');
     const online = await summaryOf(olly.user.id);
     expect(online.presence).toBe('online');
     expect(online.user.status).toBe('online');

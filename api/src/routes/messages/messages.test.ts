@@ -58,10 +58,10 @@ const author = (s: Session) => ({
   role: s.user.role,
 });
 
-const messageRow = (id: string) => db().select().from(chatMessages).where(eq(chatMessages.id, id)).get();
-const rowsWithText = (text: string) => db().select().from(chatMessages).where(eq(chatMessages.text, text)).all();
+const messageRow = async (id: string) => (await db().select().from(chatMessages).where(eq(chatMessages.id, id)))[0];
+const rowsWithText = (text: string) => db().select().from(chatMessages).where(eq(chatMessages.text, text));
 const liveRows = () =>
-  db().select().from(chatMessages).where(isNull(chatMessages.deletedAt)).orderBy(asc(chatMessages.createdAt)).all();
+  db().select().from(chatMessages).where(isNull(chatMessages.deletedAt)).orderBy(asc(chatMessages.createdAt));
 /** The notice each demo person's list shows about a chat message, by recipient (derived: none is stored). */
 async function noticesAbout(messageId: string): Promise<Notification[]> {
   const found: Notification[] = [];
@@ -74,20 +74,12 @@ async function noticesAbout(messageId: string): Promise<Notification[]> {
   return found.sort((a, b) => a.recipient.localeCompare(b.recipient));
 }
 /** Notifications stored about a chat message: none, whatever the size of the team. */
-const storedAbout = (messageId: string) =>
-  db()
-    .select()
-    .from(notifications)
-    .all()
-    .filter((n) => n.data.messageId === messageId);
+const storedAbout = async (messageId: string) =>
+  (await db().select().from(notifications)).filter((n) => n.data.messageId === messageId);
 /** Change-log rows after `seq` as [entity, entityId, op, audience], in commit order. */
 const changesAfter = (seq: number) => changesWithAudienceAfter(db(), seq);
-const activeOthers = (session: Session) =>
-  db()
-    .select()
-    .from(users)
-    .where(isNull(users.deactivatedAt))
-    .all()
+const activeOthers = async (session: Session) =>
+  (await db().select().from(users).where(isNull(users.deactivatedAt)))
     .filter((u) => u.id !== session.user.id)
     .map((u) => u.id)
     .sort();
@@ -109,8 +101,8 @@ describe('GET /api/messages', () => {
         errorCatalogue.unauthenticated.message,
       );
     }
-    expect(rowsWithText('sneaky')).toEqual([]);
-    expect(messageRow(target.id)).toMatchObject({ text: target.text, deletedAt: null, edited: false });
+    expect(await rowsWithText('sneaky')).toEqual([]);
+    expect(await messageRow(target.id)).toMatchObject({ text: target.text, deletedAt: null, edited: false });
     expect(await currentVersion(db())).toBe(before);
   });
 
@@ -118,7 +110,7 @@ describe('GET /api/messages', () => {
     const { alice, carol } = people;
     const mine = await send(alice, uniqueText('Latest news'));
     const messages = await listMessages(carol);
-    const rows = liveRows();
+    const rows = await liveRows();
 
     expect(messages.map((m) => m.id)).toEqual(rows.map((r) => r.id));
     const stamps = messages.map((m) => m.timestamp);
@@ -137,11 +129,10 @@ describe('GET /api/messages', () => {
       });
       // The seed shares one image; every other message is text only.
       expect(message.attachments.map((a) => a.kind)).toEqual(row?.type === 'file' ? ['image'] : []);
-      const by = db()
+      const [by] = await db()
         .select()
         .from(users)
-        .where(eq(users.id, row?.userId ?? ''))
-        .get();
+        .where(eq(users.id, row?.userId ?? ''));
       expect(message.userId).toEqual({ _id: by?.id, id: by?.id, name: by?.name, avatar: by?.avatar, role: by?.role });
       expect(message.userName).toBe(by?.name);
     }
@@ -171,7 +162,7 @@ describe('GET /api/messages', () => {
     const { bob, carol } = people;
     const many = 230;
     for (let i = 0; i < many; i += 1) await send(bob, `Paging ${String(i).padStart(3, '0')}`);
-    const all = liveRows().map((row) => row.id);
+    const all = (await liveRows()).map((row) => row.id);
     expect(all.length).toBeGreaterThan(many);
 
     const first = await listPage(carol);
@@ -204,7 +195,7 @@ describe('GET /api/messages', () => {
     const res = await call(bob, 'DELETE', `/api/messages/${gone.id}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
 
-    expect(messageRow(gone.id)?.deletedAt).not.toBeNull();
+    expect((await messageRow(gone.id))?.deletedAt).not.toBeNull();
     for (const session of Object.values(people)) {
       expect((await listMessages(session)).map((m) => m.id)).not.toContain(gone.id);
     }
@@ -233,20 +224,20 @@ describe('POST /api/messages', () => {
       userName: alice.user.name,
       userAvatar: alice.user.avatar,
     });
-    expect(rowsWithText(text)).toEqual([
+    expect(await rowsWithText(text)).toEqual([
       expect.objectContaining({ id, userId: alice.user.id, text, edited: false, deletedAt: null, type: 'text' }),
     ]);
-    expect(messageRow(id)?.createdAt).toBe(message.timestamp);
+    expect((await messageRow(id))?.createdAt).toBe(message.timestamp);
     const changes = await changesAfter(before);
     expect(changes[0]).toEqual(['chatMessage', id, 'put', ['team']]);
-    expect(messageRow(id)?.version).toBe(before + 1);
+    expect((await messageRow(id))?.version).toBe(before + 1);
     expect(message.version).toBe(before + 1);
   });
 
   test('without a client id the server chooses one', async () => {
     const text = uniqueText('No id from me');
     const message = await post(people.bob, { text });
-    expect(rowsWithText(text)).toEqual([expect.objectContaining({ id: message.id, userId: people.bob.user.id })]);
+    expect(await rowsWithText(text)).toEqual([expect.objectContaining({ id: message.id, userId: people.bob.user.id })]);
   });
 
   test('the author is always the caller, whatever userId, userName and userAvatar the payload names', async () => {
@@ -267,10 +258,10 @@ describe('POST /api/messages', () => {
       userAvatar: bob.user.avatar,
       type: 'text',
     });
-    expect(rowsWithText(text)).toEqual([expect.objectContaining({ userId: bob.user.id, type: 'text' })]);
+    expect(await rowsWithText(text)).toEqual([expect.objectContaining({ userId: bob.user.id, type: 'text' })]);
     const notices = await noticesAbout(message.id);
     expect(notices.map((n) => n.sender?.id)).toEqual(
-      Array.from({ length: activeOthers(bob).length }, () => bob.user.id),
+      Array.from({ length: (await activeOthers(bob)).length }, () => bob.user.id),
     );
     expect(notices.map((n) => n.recipient)).not.toContain(bob.user.id);
   });
@@ -286,7 +277,7 @@ describe('POST /api/messages', () => {
         'invalid_input',
         chatTexts.empty,
       );
-      expect(messageRow(id)).toBeUndefined();
+      expect(await messageRow(id)).toBeUndefined();
       expect(await noticesAbout(id)).toEqual([]);
       expect(await currentVersion(db())).toBe(before);
     }
@@ -299,7 +290,7 @@ describe('POST /api/messages', () => {
     expect(exact).toHaveLength(1000);
     const accepted = await post(carol, { id: uuidv7(), text: exact });
     expect(accepted.text).toBe(exact);
-    expect(messageRow(accepted.id)?.text).toHaveLength(1000);
+    expect((await messageRow(accepted.id))?.text).toHaveLength(1000);
 
     // Surrounding blanks do not count: the limit applies to the trimmed text.
     const padded = await post(carol, { id: uuidv7(), text: `   ${uniqueText('pad').padEnd(1000, 'p')}  ` });
@@ -312,7 +303,7 @@ describe('POST /api/messages', () => {
     const res = await call(carol, 'POST', '/api/messages', { id, text: tooLong });
     expectRefusal(res, 400, 'invalid_input', chatTexts.tooLong);
     expect(chatTexts.tooLong).toBe('A message can have at most 1000 characters.');
-    expect(messageRow(id)).toBeUndefined();
+    expect(await messageRow(id)).toBeUndefined();
     expect(await currentVersion(db())).toBe(before);
   });
 
@@ -321,7 +312,7 @@ describe('POST /api/messages', () => {
     const res = await call(people.alice, 'POST', '/api/messages', { id: 'not-a-uuid', text });
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body).toMatchObject({ code: 'invalid_input', details: [expect.objectContaining({ path: 'id' })] });
-    expect(rowsWithText(text)).toEqual([]);
+    expect(await rowsWithText(text)).toEqual([]);
   });
 
   test('a client id sent twice with the same text makes one message; with other text or by someone else it is refused as duplicate_id', async () => {
@@ -331,11 +322,11 @@ describe('POST /api/messages', () => {
     const first = await post(alice, { id, text });
     const version = await currentVersion(db());
     const notices = await noticesAbout(id);
-    expect(notices).toHaveLength(activeOthers(alice).length);
+    expect(notices).toHaveLength((await activeOthers(alice)).length);
 
     const again = await post(alice, { id, text: ` ${text} ` });
     expect(again).toEqual(first);
-    expect(db().select().from(chatMessages).where(eq(chatMessages.id, id)).all()).toHaveLength(1);
+    expect(await db().select().from(chatMessages).where(eq(chatMessages.id, id))).toHaveLength(1);
     expect(await noticesAbout(id)).toEqual(notices);
     expect(await currentVersion(db())).toBe(version);
 
@@ -351,8 +342,8 @@ describe('POST /api/messages', () => {
       'duplicate_id',
       errorCatalogue.duplicate_id.message,
     );
-    expect(messageRow(id)).toMatchObject({ userId: alice.user.id, text, edited: false });
-    expect(rowsWithText(`${text} (changed)`)).toEqual([]);
+    expect(await messageRow(id)).toMatchObject({ userId: alice.user.id, text, edited: false });
+    expect(await rowsWithText(`${text} (changed)`)).toEqual([]);
     expect(await noticesAbout(id)).toEqual(notices);
     expect(await currentVersion(db())).toBe(version);
   });
@@ -369,7 +360,7 @@ describe('POST /api/messages', () => {
       'duplicate_id',
       errorCatalogue.duplicate_id.message,
     );
-    expect(messageRow(message.id)?.deletedAt).not.toBeNull();
+    expect((await messageRow(message.id))?.deletedAt).not.toBeNull();
     expect(await currentVersion(db())).toBe(version);
   });
 });
@@ -383,7 +374,7 @@ describe('chat notifications', () => {
 
     const message = await post(alice, { id: uuidv7(), text });
 
-    const others = activeOthers(alice);
+    const others = await activeOthers(alice);
     expect(others).toHaveLength(4);
     const notices = await noticesAbout(message.id);
     expect(notices.map((n) => n.recipient)).toEqual(others);
@@ -401,7 +392,7 @@ describe('chat notifications', () => {
     }
     expect(notices[0]?.message).toHaveLength(53);
     // One row and one change for the whole team: the notices are derived from the message.
-    expect(storedAbout(message.id)).toEqual([]);
+    expect(await storedAbout(message.id)).toEqual([]);
     expect(await changesAfter(before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
   });
 
@@ -435,7 +426,7 @@ describe('PUT /api/messages/:id', () => {
       timestamp: message.timestamp,
       version: before + 1,
     });
-    expect(messageRow(message.id)).toMatchObject({
+    expect(await messageRow(message.id)).toMatchObject({
       text,
       edited: true,
       userId: alice.user.id,
@@ -469,7 +460,7 @@ describe('PUT /api/messages/:id', () => {
       'invalid_input',
       chatTexts.tooLong,
     );
-    expect(messageRow(message.id)).toMatchObject({ text: message.text, edited: false });
+    expect(await messageRow(message.id)).toMatchObject({ text: message.text, edited: false });
     expect(await currentVersion(db())).toBe(before);
   });
 
@@ -485,7 +476,7 @@ describe('PUT /api/messages/:id', () => {
         chatTexts.notYours,
       );
     }
-    expect(messageRow(message.id)).toMatchObject({ text: message.text, edited: false, userId: alice.user.id });
+    expect(await messageRow(message.id)).toMatchObject({ text: message.text, edited: false, userId: alice.user.id });
     expect(await currentVersion(db())).toBe(before);
   });
 
@@ -501,7 +492,7 @@ describe('PUT /api/messages/:id', () => {
 
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.message).toMatchObject({ id: message.id, text, edited: true, userId: author(bob) });
-    expect(messageRow(message.id)).toMatchObject({ text, edited: true, userId: bob.user.id });
+    expect(await messageRow(message.id)).toMatchObject({ text, edited: true, userId: bob.user.id });
   });
 
   test('editing a deleted or unknown message answers 404 "Message not found."', async () => {
@@ -522,9 +513,9 @@ describe('PUT /api/messages/:id', () => {
         'Message not found.',
       );
     }
-    expect(messageRow(message.id)).toMatchObject({ text: message.text, edited: false });
-    expect(messageRow(message.id)?.deletedAt).not.toBeNull();
-    expect(rowsWithText('Back from the dead')).toEqual([]);
+    expect(await messageRow(message.id)).toMatchObject({ text: message.text, edited: false });
+    expect((await messageRow(message.id))?.deletedAt).not.toBeNull();
+    expect(await rowsWithText('Back from the dead')).toEqual([]);
     expect(await currentVersion(db())).toBe(before);
   });
 });
@@ -544,7 +535,7 @@ describe('DELETE /api/messages/:id', () => {
 
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ success: true, message: 'Message deleted' });
-    const row = messageRow(message.id);
+    const row = await messageRow(message.id);
     expect(row).toMatchObject({ text: message.text, userId: alice.user.id });
     expect(row?.deletedAt).not.toBeNull();
     expect(await changesAfter(before)).toEqual([['chatMessage', message.id, 'delete', ['team']]]);
@@ -564,7 +555,7 @@ describe('DELETE /api/messages/:id', () => {
 
     expectRefusal(await call(bob, 'DELETE', `/api/messages/${message.id}`), 403, 'forbidden', chatTexts.notYours);
 
-    expect(messageRow(message.id)?.deletedAt).toBeNull();
+    expect((await messageRow(message.id))?.deletedAt).toBeNull();
     expect(await currentVersion(db())).toBe(before);
     expect((await listMessages(bob)).map((m) => m.id)).toContain(message.id);
   });
@@ -580,7 +571,7 @@ describe('DELETE /api/messages/:id', () => {
     const res = await call(people[who], 'DELETE', `/api/messages/${message.id}`);
 
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(messageRow(message.id)?.deletedAt).not.toBeNull();
+    expect((await messageRow(message.id))?.deletedAt).not.toBeNull();
     expect(await changesAfter(before)).toEqual([['chatMessage', message.id, 'delete', ['team']]]);
   });
 
@@ -588,7 +579,7 @@ describe('DELETE /api/messages/:id', () => {
     const { alice, admin } = people;
     const message = await send(alice);
     expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
-    const deletedAt = messageRow(message.id)?.deletedAt;
+    const deletedAt = (await messageRow(message.id))?.deletedAt;
     const before = await currentVersion(db());
 
     for (const [session, id] of [
@@ -603,7 +594,7 @@ describe('DELETE /api/messages/:id', () => {
         'Message not found.',
       );
     }
-    expect(messageRow(message.id)?.deletedAt).toBe(deletedAt);
+    expect((await messageRow(message.id))?.deletedAt).toBe(deletedAt);
     expect(await currentVersion(db())).toBe(before);
   });
 });
@@ -621,10 +612,10 @@ describe('chat through /api/sync/push', () => {
 
     expect(first.outcomes).toEqual([{ id: 1, status: 'applied' }]);
     expect(first.lastMutationId).toBe(1);
-    expect(rowsWithText(text)).toEqual([expect.objectContaining({ id, userId: bob.user.id, edited: false })]);
+    expect(await rowsWithText(text)).toEqual([expect.objectContaining({ id, userId: bob.user.id, edited: false })]);
     const notices = await noticesAbout(id);
     expect(notices.map((n) => [n.recipient, n.type, n.sender?.id, n.message])).toEqual(
-      activeOthers(bob).map((recipient) => [recipient, 'chat_message', bob.user.id, text]),
+      (await activeOthers(bob)).map((recipient) => [recipient, 'chat_message', bob.user.id, text]),
     );
     const version = await currentVersion(db());
     expect(first.version).toBe(version);
@@ -634,7 +625,7 @@ describe('chat through /api/sync/push', () => {
     // The same message under a new mutation id (a client that lost its bookkeeping) is idempotent by the message id.
     const resent = await push(bob, clientId, [mutation(2, 'chat.send', { id, text })]);
     expect(resent.outcomes).toEqual([{ id: 2, status: 'applied' }]);
-    expect(db().select().from(chatMessages).where(eq(chatMessages.id, id)).all()).toHaveLength(1);
+    expect(await db().select().from(chatMessages).where(eq(chatMessages.id, id))).toHaveLength(1);
     expect(await noticesAbout(id)).toEqual(notices);
     expect(await currentVersion(db())).toBe(version);
   });
@@ -667,15 +658,15 @@ describe('chat through /api/sync/push', () => {
       { id: 6, status: 'applied' },
     ]);
     expect(res.lastMutationId).toBe(6);
-    expect(messageRow(blankId)).toBeUndefined();
-    expect(messageRow(longId)).toBeUndefined();
-    expect(messageRow(taken.id)).toMatchObject({
+    expect(await messageRow(blankId)).toBeUndefined();
+    expect(await messageRow(longId)).toBeUndefined();
+    expect(await messageRow(taken.id)).toMatchObject({
       userId: bob.user.id,
       text: taken.text,
       edited: false,
       deletedAt: null,
     });
-    expect(rowsWithText(okText)).toEqual([expect.objectContaining({ id: okId, userId: alice.user.id })]);
+    expect(await rowsWithText(okText)).toEqual([expect.objectContaining({ id: okId, userId: alice.user.id })]);
     // Only the applied send left a change: the message, one for the whole team.
     expect(await changesAfter(before)).toEqual([['chatMessage', okId, 'put', ['team']]]);
   });
@@ -700,9 +691,9 @@ describe('chat through /api/sync/push', () => {
       { id: 3, status: 'rejected', code: 'message_not_found', message: 'Message not found.' },
       { id: 4, status: 'rejected', code: 'message_not_found', message: 'Message not found.' },
     ]);
-    expect(messageRow(id)).toMatchObject({ text, edited: false });
-    expect(messageRow(id)?.deletedAt).not.toBeNull();
-    expect(rowsWithText('Edited after the delete')).toEqual([]);
+    expect(await messageRow(id)).toMatchObject({ text, edited: false });
+    expect((await messageRow(id))?.deletedAt).not.toBeNull();
+    expect(await rowsWithText('Edited after the delete')).toEqual([]);
     const messageChanges = (await changesAfter(before)).filter(([entity]) => entity === 'chatMessage');
     expect(messageChanges).toEqual([
       ['chatMessage', id, 'put', ['team']],
@@ -714,7 +705,7 @@ describe('chat through /api/sync/push', () => {
     expect(late.outcomes).toEqual([
       { id: 1, status: 'rejected', code: 'message_not_found', message: 'Message not found.' },
     ]);
-    expect(messageRow(id)?.text).toBe(text);
+    expect((await messageRow(id))?.text).toBe(text);
   });
 });
 
@@ -737,7 +728,7 @@ describe('realtime', () => {
       id: message.id,
       data: { text: message.text, userId: author(alice), edited: false },
     });
-    expect(messageEvent?.seq).toBe(messageRow(message.id)?.version);
+    expect(messageEvent?.seq).toBe((await messageRow(message.id))?.version);
     // The message is Bob's notice (his device derives it); nothing per member travels.
     await sleep(100);
     expect(bobs.filter((e) => e.change.entity === 'notification')).toEqual([]);

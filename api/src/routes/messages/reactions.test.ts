@@ -51,10 +51,9 @@ async function sendDirect(by: Session, to: Session): Promise<DirectMessage> {
   return directMessageSchema.parse(res.body.message);
 }
 
-const chatRows = (messageId: string) =>
-  db().select().from(chatReactions).where(eq(chatReactions.messageId, messageId)).all();
+const chatRows = (messageId: string) => db().select().from(chatReactions).where(eq(chatReactions.messageId, messageId));
 const directRows = (messageId: string) =>
-  db().select().from(directReactions).where(eq(directReactions.messageId, messageId)).all();
+  db().select().from(directReactions).where(eq(directReactions.messageId, messageId));
 
 describe('reactions on team chat messages', () => {
   test('a member sets a reaction on and off; the message lists who gave each emoji, earliest first', async () => {
@@ -68,7 +67,7 @@ describe('reactions on team chat messages', () => {
       { emoji: '👍', userIds: [people.bob.user.id, people.manager.user.id] },
       { emoji: '🎉', userIds: [people.carol.user.id] },
     ]);
-    expect(chatRows(message.id)).toHaveLength(3);
+    expect(await chatRows(message.id)).toHaveLength(3);
 
     const off = await reactChat(people.bob, message.id, '👍', false);
     expect(off.reactions).toEqual([
@@ -76,11 +75,10 @@ describe('reactions on team chat messages', () => {
       { emoji: '🎉', userIds: [people.carol.user.id] },
     ]);
     expect(
-      db()
+      await db()
         .select()
         .from(chatReactions)
-        .where(and(eq(chatReactions.messageId, message.id), eq(chatReactions.userId, people.bob.user.id)))
-        .all(),
+        .where(and(eq(chatReactions.messageId, message.id), eq(chatReactions.userId, people.bob.user.id))),
     ).toEqual([]);
 
     // GET /api/messages carries the reactions too.
@@ -93,19 +91,19 @@ describe('reactions on team chat messages', () => {
     const before = await currentVersion(db());
     await reactChat(people.bob, message.id, '❤️', true);
     expect(await changesWithAudienceAfter(db(), before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
-    expect(chatRows(message.id)).toHaveLength(1);
+    expect(await chatRows(message.id)).toHaveLength(1);
 
     const afterOn = await currentVersion(db());
     const again = await reactChat(people.bob, message.id, '❤️', true);
     expect(again.reactions).toEqual([{ emoji: '❤️', userIds: [people.bob.user.id] }]);
-    expect(chatRows(message.id)).toHaveLength(1);
+    expect(await chatRows(message.id)).toHaveLength(1);
     expect(await currentVersion(db())).toBe(afterOn);
 
     await reactChat(people.bob, message.id, '❤️', false);
     const afterOff = await currentVersion(db());
     await reactChat(people.bob, message.id, '❤️', false);
     expect(await currentVersion(db())).toBe(afterOff);
-    expect(chatRows(message.id)).toEqual([]);
+    expect(await chatRows(message.id)).toEqual([]);
   });
 
   test('every member hears a reaction live, with the message and its reactions', async () => {
@@ -132,14 +130,14 @@ describe('reactions on team chat messages', () => {
     const replay = await push(people.bob, clientId, [on]);
     expect(replay.outcomes).toEqual([{ id: 1, status: 'duplicate', original: 'applied' }]);
     expect(await currentVersion(db())).toBe(afterFirst);
-    expect(chatRows(message.id).map((row) => [row.userId, row.emoji])).toEqual([[people.bob.user.id, '😮']]);
+    expect((await chatRows(message.id)).map((row) => [row.userId, row.emoji])).toEqual([[people.bob.user.id, '😮']]);
 
     // The same choice from a second device is a set, not a toggle: still on.
     const otherDevice = await push(people.bob, uuidv7(), [
       mutation(1, 'chat.react', { id: message.id, emoji: '😮', on: true }),
     ]);
     expect(otherDevice.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-    expect(chatRows(message.id)).toHaveLength(1);
+    expect(await chatRows(message.id)).toHaveLength(1);
     expect(await currentVersion(db())).toBe(afterFirst);
 
     const pulled = await pull(people.carol, uuidv7(), afterFirst - 1);
@@ -161,7 +159,7 @@ describe('reactions on team chat messages', () => {
     expect(pushed.outcomes).toEqual([
       { id: 1, status: 'rejected', code: 'invalid_input', message: unknownReactionMessage },
     ]);
-    expect(chatRows(message.id)).toEqual([]);
+    expect(await chatRows(message.id)).toEqual([]);
   });
 
   test('a reaction needs to say on or off', async () => {
@@ -182,7 +180,7 @@ describe('reactions on team chat messages', () => {
     await reactChat(people.bob, message.id, '👍', true);
     const deleted = await call(people.alice, 'DELETE', `/api/messages/${message.id}`);
     expect(deleted.status).toBe(200);
-    expect(chatRows(message.id)).toEqual([]);
+    expect(await chatRows(message.id)).toEqual([]);
     const late = await call(people.bob, 'PUT', chatReaction(message.id, '👍'), { on: true });
     expectRefusal(late, 404, 'message_not_found', errorCatalogue.message_not_found.message);
   });
@@ -230,7 +228,7 @@ describe('reactions on direct messages', () => {
       { on: true },
     );
     expect(mine.body.message.reactions).toEqual([{ emoji: '❤️', userIds: [people.bob.user.id, people.alice.user.id] }]);
-    expect(directRows(message.id)).toHaveLength(2);
+    expect(await directRows(message.id)).toHaveLength(2);
   });
 
   test('someone outside the conversation cannot react to its messages', async () => {
@@ -244,7 +242,7 @@ describe('reactions on direct messages', () => {
     expect(pushed.outcomes).toEqual([
       { id: 1, status: 'rejected', code: 'forbidden', message: directTexts.notParticipant },
     ]);
-    expect(directRows(message.id)).toEqual([]);
+    expect(await directRows(message.id)).toEqual([]);
   });
 
   test('a message named under another conversation of the caller is not found', async () => {
@@ -268,10 +266,10 @@ describe('reactions on direct messages', () => {
     expect((await push(people.bob, clientId, [on])).outcomes).toEqual([
       { id: 1, status: 'duplicate', original: 'applied' },
     ]);
-    expect(directRows(message.id)).toHaveLength(1);
+    expect(await directRows(message.id)).toHaveLength(1);
 
     const deleted = await call(people.alice, 'DELETE', `${dmBase}/${message.conversationId}/messages/${message.id}`);
     expect(deleted.status).toBe(200);
-    expect(directRows(message.id)).toEqual([]);
+    expect(await directRows(message.id)).toEqual([]);
   });
 });

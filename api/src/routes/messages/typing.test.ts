@@ -21,7 +21,7 @@ async function post<T>(session: Session | null, path: string, body?: unknown): P
   return { status: res.status, body: (await res.json()) as T };
 }
 
-const rowOf = (id: string) => server.app.db.select().from(users).where(eq(users.id, id)).get();
+const rowOf = async (id: string) => (await server.app.db.select().from(users).where(eq(users.id, id)))[0];
 
 describe('typing in the team chat', () => {
   test('the others hear who is typing and when they stop; the typist does not hear themselves', async () => {
@@ -67,9 +67,9 @@ describe('typing in the team chat', () => {
 
   test('typing is live state: nothing about it is stored', async () => {
     const { alice } = people;
-    const before = rowOf(alice.user.id);
+    const before = await rowOf(alice.user.id);
     expect((await post(alice, '/typing', { isTyping: true })).status).toBe(200);
-    expect(rowOf(alice.user.id)).toEqual(before);
+    expect(await rowOf(alice.user.id)).toEqual(before);
   });
 
   test.each([
@@ -127,7 +127,7 @@ describe('presence', () => {
     const body = (await res.json()) as { success: boolean; data: ActiveUser[] };
     expect(body.success).toBe(true);
 
-    const members = server.app.db.select().from(users).where(isNull(users.deactivatedAt)).all();
+    const members = await server.app.db.select().from(users).where(isNull(users.deactivatedAt));
     expect(body.data.map((u) => u.id).sort()).toEqual(members.map((u) => u.id).sort());
     for (const entry of body.data) {
       expect(Object.keys(entry).sort()).toEqual(['_id', 'avatar', 'id', 'lastSeen', 'name', 'status']);
@@ -168,7 +168,7 @@ describe('presence', () => {
     };
     expect(await listed()).toContain(user.id);
 
-    server.app.db.update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, user.id)).run();
+    await server.app.db.update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, user.id));
     expect(await listed()).not.toContain(user.id);
   });
 
@@ -189,7 +189,7 @@ describe('presence', () => {
 
     const event = await update;
     expect(event).toEqual({ userId: alice.user.id, status: 'away', lastSeen: expect.any(String) as unknown });
-    const row = rowOf(alice.user.id);
+    const row = await rowOf(alice.user.id);
     expect(row?.status).toBe('away');
     expect(row?.lastSeen).toBe(event.lastSeen);
 
@@ -201,7 +201,7 @@ describe('presence', () => {
     const back = nextEvent(bobSocket, 'user-presence-update');
     expect((await post(alice, '/status', { status: 'online' })).status).toBe(200);
     expect(await back).toMatchObject({ userId: alice.user.id, status: 'online' });
-    expect(rowOf(alice.user.id)?.status).toBe('online');
+    expect((await rowOf(alice.user.id))?.status).toBe('online');
   });
 
   test.each([
@@ -215,7 +215,7 @@ describe('presence', () => {
     await server.connect(alice.token);
     const bobSocket = await server.connect(bob.token);
     const updates = recordEvents(bobSocket, 'user-presence-update');
-    const before = rowOf(alice.user.id);
+    const before = await rowOf(alice.user.id);
 
     const res = await post<ErrorBody>(alice, '/status', body);
     expect(res.status).toBe(400);
@@ -224,7 +224,7 @@ describe('presence', () => {
 
     await sleep(50);
     expect(updates).toEqual([]);
-    expect(rowOf(alice.user.id)).toEqual(before);
+    expect(await rowOf(alice.user.id)).toEqual(before);
   });
 
   test('setting a status needs a token', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   conversationIdFor,
   notificationSchema,
@@ -19,14 +19,9 @@ import { mutation, useSeededServer, type Session } from '../../test-api-client';
 const { people, db, call, push, registerEmployee } = useSeededServer();
 
 /** The mention notifications stored about a message, as [recipient, title, message]. */
-const mentionsAbout = (messageId: string) =>
-  db()
-    .select()
-    .from(notifications)
-    .where(
-      and(eq(notifications.type, 'mention'), sql`json_extract(${notifications.data}, '$.messageId') = ${messageId}`),
-    )
-    .all()
+const mentionsAbout = async (messageId: string) =>
+  (await db().select().from(notifications).where(eq(notifications.type, 'mention')))
+    .filter((row) => row.data.messageId === messageId)
     .map((row) => [row.recipientId, row.title, row.message]);
 
 async function sendChat(by: Session, text: string): Promise<ChatMessage> {
@@ -53,7 +48,7 @@ describe('mentions in team chat', () => {
 
     const message = await sendChat(bob, text);
 
-    expect(mentionsAbout(message.id)).toEqual([
+    expect(await mentionsAbout(message.id)).toEqual([
       [alice.user.id, 'Bob Smith mentioned you in Team Chat', `${text.slice(0, 50)}...`],
     ]);
     const listed = await call<{ notifications: Notification[] }>(alice, 'GET', '/api/notifications?limit=100');
@@ -77,14 +72,14 @@ describe('mentions in team chat', () => {
 
     const message = await sendChat(people.carol, 'Hi @Ida May Mention and @Gone Mention');
 
-    expect(mentionsAbout(message.id).map(([recipient]) => recipient)).toEqual([idaMay.user.id]);
-    expect(mentionsAbout(message.id).map(([recipient]) => recipient)).not.toContain(ida.user.id);
+    expect((await mentionsAbout(message.id)).map(([recipient]) => recipient)).toEqual([idaMay.user.id]);
+    expect((await mentionsAbout(message.id)).map(([recipient]) => recipient)).not.toContain(ida.user.id);
   });
 
   test('a message with no mention stores no notification at all', async () => {
-    const before = db().select({ id: notifications.id }).from(notifications).all().length;
+    const before = (await db().select({ id: notifications.id }).from(notifications)).length;
     await sendChat(people.alice, `Plain text to everyone, mail bob@Bob Smith ${uniqueText('plain')}`);
-    expect(db().select({ id: notifications.id }).from(notifications).all().length).toBe(before);
+    expect((await db().select({ id: notifications.id }).from(notifications)).length).toBe(before);
   });
 });
 
@@ -95,15 +90,17 @@ describe('mentions in direct messages', () => {
 
     const message = await sendDirect(alice, bob, text);
 
-    expect(mentionsAbout(message.id)).toEqual([[bob.user.id, 'Alice Johnson mentioned you in a direct message', text]]);
-    const row = db()
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.type, 'mention'), eq(notifications.recipientId, bob.user.id)))
-      .all()
-      .find((n) => n.data.messageId === message.id);
+    expect(await mentionsAbout(message.id)).toEqual([
+      [bob.user.id, 'Alice Johnson mentioned you in a direct message', text],
+    ]);
+    const row = (
+      await db()
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.type, 'mention'), eq(notifications.recipientId, bob.user.id)))
+    ).find((n) => n.data.messageId === message.id);
     expect(row?.data).toEqual({ messageId: message.id, conversationId: conversationIdFor(alice.user.id, bob.user.id) });
-    expect(mentionsAbout(message.id).map(([recipient]) => recipient)).not.toContain(carol.user.id);
+    expect((await mentionsAbout(message.id)).map(([recipient]) => recipient)).not.toContain(carol.user.id);
   });
 });
 
@@ -130,10 +127,10 @@ describe('mentions through /api/sync/push', () => {
     expect(first.outcomes.map((outcome) => outcome.status)).toEqual(['applied', 'applied', 'applied']);
     expect(replay.outcomes.map((outcome) => outcome.status)).toEqual(['duplicate', 'duplicate', 'duplicate']);
     expect(again.outcomes.map((outcome) => outcome.status)).toEqual(['applied']);
-    expect(mentionsAbout(chatId)).toEqual([
+    expect(await mentionsAbout(chatId)).toEqual([
       [tia.user.id, 'Sam Queue mentioned you in Team Chat', 'Written offline for @Tia Queue'],
     ]);
-    expect(mentionsAbout(directId)).toEqual([
+    expect(await mentionsAbout(directId)).toEqual([
       [tia.user.id, 'Sam Queue mentioned you in a direct message', '@tia queue, offline too'],
     ]);
   });

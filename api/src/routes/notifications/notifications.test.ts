@@ -21,12 +21,12 @@ import { expectRefusal, mutation, useSeededServer, type Answer, type Session } f
 // makes them: a team chat message is a notice of everyone who had joined when it was sent.
 const { server, people, db, call, pull, push, registerEmployee } = useSeededServer();
 
-const notificationCount = () => db().select({ n: count() }).from(notifications).get()?.n ?? 0;
-const notificationRow = (id: string) => db().select().from(notifications).where(eq(notifications.id, id)).get();
-const markerRow = (userId: string) =>
-  db().select().from(notificationMarkers).where(eq(notificationMarkers.id, userId)).get();
-const readMarks = (userId: string) =>
-  db().select().from(chatNoticeReads).where(eq(chatNoticeReads.userId, userId)).all();
+const notificationCount = async () => (await db().select({ n: count() }).from(notifications))[0]?.n ?? 0;
+const notificationRow = async (id: string) =>
+  (await db().select().from(notifications).where(eq(notifications.id, id)))[0];
+const markerRow = async (userId: string) =>
+  (await db().select().from(notificationMarkers).where(eq(notificationMarkers.id, userId)))[0];
+const readMarks = (userId: string) => db().select().from(chatNoticeReads).where(eq(chatNoticeReads.userId, userId));
 
 type Listed = { success: boolean; notifications: Notification[]; unreadCount: number; nextBefore: string | null };
 type Marked = { success: boolean; notification: Notification };
@@ -59,13 +59,13 @@ const markAllRead = (session: Session | null) =>
   call<{ success: boolean; marked: number }>(session, 'PATCH', '/api/notifications/read-all');
 
 /** Stores a notification row directly, at a chosen time (ties and old rows the commands cannot make). */
-function plant(
+async function plant(
   recipient: Session,
   createdAt: string,
   fields: { title?: string; type?: NotificationType } = {},
-): string {
+): Promise<string> {
   const id = uuidv7(new Date(createdAt).getTime());
-  db()
+  await db()
     .insert(notifications)
     .values({
       id,
@@ -75,8 +75,7 @@ function plant(
       title: fields.title ?? uniqueText('Planted'),
       message: 'Planted for the test',
       createdAt,
-    })
-    .run();
+    });
   return id;
 }
 
@@ -109,12 +108,13 @@ async function directMessage(
 }
 
 /** The stored notice a direct message made for its recipient. */
-const noticeOfMessage = (recipient: Session, messageId: string) =>
-  db()
-    .select()
-    .from(notifications)
-    .where(and(eq(notifications.recipientId, recipient.user.id), eq(notifications.messageId, messageId)))
-    .get();
+const noticeOfMessage = async (recipient: Session, messageId: string) =>
+  (
+    await db()
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.recipientId, recipient.user.id), eq(notifications.messageId, messageId)))
+  )[0];
 
 /** The recipient's notice ids as the list must order them: newest first, the larger id first on a tie. */
 const byNewest = (items: { id: string; createdAt: string }[]) =>
@@ -153,7 +153,7 @@ describe('team chat notices (derived from the message, one row for the whole tea
     expect((await list(ben)).unreadCount).toBe(before.unreadCount + 1);
     expect((await list(ann)).notifications.map((n) => n.id)).not.toContain(id);
     // Nothing stored per member.
-    expect(db().select().from(notifications).where(eq(notifications.type, 'chat_message')).all()).toEqual([]);
+    expect(await db().select().from(notifications).where(eq(notifications.type, 'chat_message'))).toEqual([]);
   });
 
   test('a member who joined after a message sees nothing older; an edit shows in the notice, a delete removes it', async () => {
@@ -181,7 +181,7 @@ describe('team chat notices (derived from the message, one row for the whole tea
     const cal = await registerEmployee('Cal Mark');
     const first = await chat(ann);
     const second = await chat(ann);
-    const rows = notificationCount();
+    const rows = await notificationCount();
 
     const res = await markRead(ben, first);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -191,7 +191,7 @@ describe('team chat notices (derived from the message, one row for the whole tea
       type: 'chat_message',
       recipient: ben.user.id,
     });
-    expect(readMarks(ben.user.id)).toEqual([
+    expect(await readMarks(ben.user.id)).toEqual([
       expect.objectContaining({ messageId: first, messageCreatedAt: res.body.notification.createdAt }),
     ]);
     const bens = await list(ben);
@@ -201,7 +201,7 @@ describe('team chat notices (derived from the message, one row for the whole tea
     const cals = await list(cal);
     expect(cals.notifications.filter((n) => !n.read).map((n) => n.id)).toEqual([second, first]);
     expect(cals.unreadCount).toBe(2);
-    expect(notificationCount()).toBe(rows);
+    expect(await notificationCount()).toBe(rows);
 
     // Again: the same answer, nothing new to sync.
     const version = await currentVersion(db());
@@ -216,7 +216,7 @@ describe('team chat notices (derived from the message, one row for the whole tea
     const ben = await registerEmployee('Ben All');
     for (let i = 0; i < 5; i += 1) await chat(ann);
     const { message } = await directMessage(ann, ben);
-    const planted = plant(ben, new Date().toISOString());
+    const planted = await plant(ben, new Date().toISOString());
     const marked = await chat(ann);
     await markRead(ben, marked);
     expect((await list(ben)).unreadCount).toBe(7);
@@ -227,15 +227,15 @@ describe('team chat notices (derived from the message, one row for the whole tea
     expect(res.body).toEqual({ success: true, marked: 7 });
     // One change-log row: the marker; the stored notices keep their rows as they were.
     expect(await currentVersion(db())).toBe(version + 1);
-    expect(markerRow(ben.user.id)?.readThrough).toEqual(expect.any(String));
-    expect(readMarks(ben.user.id)).toEqual([]);
-    expect(noticeOfMessage(ben, message.id)?.readAt).toBeNull();
-    expect(notificationRow(planted)?.readAt).toBeNull();
+    expect((await markerRow(ben.user.id))?.readThrough).toEqual(expect.any(String));
+    expect(await readMarks(ben.user.id)).toEqual([]);
+    expect((await noticeOfMessage(ben, message.id))?.readAt).toBeNull();
+    expect((await notificationRow(planted))?.readAt).toBeNull();
     const page = await list(ben);
     expect(page.unreadCount).toBe(0);
     expect(page.notifications.every((n) => n.read)).toBe(true);
     expect(page.notifications.map((n) => n.id)).toEqual(
-      expect.arrayContaining([planted, marked, message.id ? noticeOfMessage(ben, message.id)?.id : '']),
+      expect.arrayContaining([planted, marked, message.id ? (await noticeOfMessage(ben, message.id))?.id : '']),
     );
 
     await sleep(5);
@@ -268,7 +268,7 @@ describe('GET /api/notifications', () => {
     const chatId = await chat(bob);
     await sleep(5);
     const { message } = await directMessage(people.alice, nora);
-    const dmNotice = noticeOfMessage(nora, message.id);
+    const dmNotice = await noticeOfMessage(nora, message.id);
     // Someone else's, made in between, never shows.
     const bobs = await directMessage(people.alice, bob);
 
@@ -282,7 +282,7 @@ describe('GET /api/notifications', () => {
     expect(page.notifications.every((n) => n.recipient === nora.user.id && !n.read)).toBe(true);
     expect(page.unreadCount).toBe(3);
     expect(page.nextBefore).toBeNull();
-    expect(page.notifications.map((n) => n.id)).not.toContain(noticeOfMessage(bob, bobs.message.id)?.id);
+    expect(page.notifications.map((n) => n.id)).not.toContain((await noticeOfMessage(bob, bobs.message.id))?.id);
   });
 
   test('pages by limit and before=nextBefore with no duplicates or gaps, even among notices of one instant', async () => {
@@ -291,11 +291,12 @@ describe('GET /api/notifications', () => {
     await sleep(5);
     // Six stored ones sharing one instant (UUIDv7 ids of one millisecond order at random), two later ones,
     // and chat notices in between.
-    const stored = [...Array.from({ length: 6 }, () => ({ id: plant(nora, instant), createdAt: instant }))];
+    const stored: { id: string; createdAt: string }[] = [];
+    for (let i = 0; i < 6; i++) stored.push({ id: await plant(nora, instant), createdAt: instant });
     const chats = [await chat(people.bob), await chat(people.carol), await chat(people.bob)];
     await sleep(5);
     const later = new Date().toISOString();
-    stored.push({ id: plant(nora, later), createdAt: later }, { id: plant(nora, later), createdAt: later });
+    stored.push({ id: await plant(nora, later), createdAt: later }, { id: await plant(nora, later), createdAt: later });
     const chatRows = (await list(nora)).notifications.filter((n) => chats.includes(n.id));
     const expected = byNewest([...stored, ...chatRows]);
     expect(expected).toHaveLength(11);
@@ -314,7 +315,7 @@ describe('GET /api/notifications', () => {
   test("a before naming someone else's notice never shows theirs", async () => {
     const { alice, bob } = people;
     const { message } = await directMessage(alice, bob);
-    const bobs = noticeOfMessage(bob, message.id);
+    const bobs = await noticeOfMessage(bob, message.id);
     if (!bobs) throw new Error('no notice');
     const page = await list(alice, `?limit=100&before=${bobs.id}`);
     expect(page.notifications.every((n) => n.recipient === alice.user.id)).toBe(true);
@@ -340,17 +341,17 @@ describe('GET /api/notifications', () => {
 describe('PATCH /api/notifications/{id}/read', () => {
   test('marks one of the caller’s stored notices, lowers the unread count, and a second mark changes nothing', async () => {
     const nora = await registerEmployee('Nora Read');
-    const one = plant(nora, new Date(Date.now() - 2000).toISOString(), { title: 'One' });
-    const two = plant(nora, new Date(Date.now() - 1000).toISOString(), { title: 'Two' });
+    const one = await plant(nora, new Date(Date.now() - 2000).toISOString(), { title: 'One' });
+    const two = await plant(nora, new Date(Date.now() - 1000).toISOString(), { title: 'Two' });
     expect((await list(nora)).unreadCount).toBe(2);
 
     const res = await markRead(nora, one);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const marked = notificationSchema.parse(res.body.notification);
     expect(marked).toMatchObject({ id: one, read: true, title: 'One', sender: ref(people.manager) });
-    const readAt = notificationRow(one)?.readAt;
+    const readAt = (await notificationRow(one))?.readAt;
     expect(readAt).toEqual(expect.any(String));
-    expect(notificationRow(two)?.readAt).toBeNull();
+    expect((await notificationRow(two))?.readAt).toBeNull();
     const page = await list(nora);
     expect(page.unreadCount).toBe(1);
     expect(page.notifications.find((n) => n.id === two)?.read).toBe(false);
@@ -359,14 +360,14 @@ describe('PATCH /api/notifications/{id}/read', () => {
     const again = await markRead(nora, one);
     expect(again.status).toBe(200);
     expect(again.body.notification).toEqual(marked);
-    expect(notificationRow(one)?.readAt).toBe(readAt);
+    expect((await notificationRow(one))?.readAt).toBe(readAt);
     expect(await currentVersion(db())).toBe(version);
   });
 
   test("another user's notice answers 404 and stays unread; an unknown id 404, a malformed one 400", async () => {
     const { alice, bob, manager } = people;
     const { message } = await directMessage(alice, bob);
-    const bobs = noticeOfMessage(bob, message.id);
+    const bobs = await noticeOfMessage(bob, message.id);
     if (!bobs) throw new Error('no notice');
     for (const session of [alice, manager]) {
       expectRefusal(await markRead(session, bobs.id), 404, 'not_found', 'Notification not found.');
@@ -374,7 +375,7 @@ describe('PATCH /api/notifications/{id}/read', () => {
     expectRefusal(await markRead(alice, uuidv7()), 404, 'not_found', 'Notification not found.');
     expect((await markRead(alice, 'not-an-id')).status).toBe(400);
     expectRefusal(await markRead(null, bobs.id), 401, 'unauthenticated', errorCatalogue.unauthenticated.message);
-    expect(notificationRow(bobs.id)?.readAt).toBeNull();
+    expect((await notificationRow(bobs.id))?.readAt).toBeNull();
   });
 });
 
@@ -399,8 +400,8 @@ describe('POST /api/notifications (the spec’s client, after a direct message)'
   test('answers the notice the message already has: one notice per message, worded by the server', async () => {
     const { alice, bob } = people;
     const { message } = await directMessage(alice, bob, 'Lunch at noon?');
-    const stored = noticeOfMessage(bob, message.id);
-    const rows = notificationCount();
+    const stored = await noticeOfMessage(bob, message.id);
+    const rows = await notificationCount();
 
     const res = await call<Sent>(alice, 'POST', '/api/notifications', {
       ...specPayload(alice, bob, message),
@@ -418,15 +419,15 @@ describe('POST /api/notifications (the spec’s client, after a direct message)'
       message: 'Lunch at noon?',
       data: { messageId: message.id, conversationId: message.conversationId, messageText: 'Lunch at noon?' },
     });
-    expect(notificationCount()).toBe(rows);
+    expect(await notificationCount()).toBe(rows);
     expect((await call(alice, 'POST', '/api/notifications', specPayload(alice, bob, message))).status).toBe(200);
-    expect(notificationCount()).toBe(rows);
+    expect(await notificationCount()).toBe(rows);
   });
 
   test('makes the notice when the message has none (once), in the spec’s format', async () => {
     const { carol, bob } = people;
     const { message } = await directMessage(carol, bob, 'x'.repeat(80));
-    db().delete(notifications).where(eq(notifications.messageId, message.id)).run();
+    await db().delete(notifications).where(eq(notifications.messageId, message.id));
 
     const res = await call<Sent>(carol, 'POST', '/api/notifications', specPayload(carol, bob, message));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -441,7 +442,7 @@ describe('POST /api/notifications (the spec’s client, after a direct message)'
         timestamp: message.createdAt,
       },
     });
-    expect(noticeOfMessage(bob, message.id)?.id).toBe(res.body.notification.id);
+    expect((await noticeOfMessage(bob, message.id))?.id).toBe(res.body.notification.id);
     const again = await call<Sent>(carol, 'POST', '/api/notifications', specPayload(carol, bob, message));
     expect(again.status).toBe(200);
     expect(again.body.notification.id).toBe(res.body.notification.id);
@@ -450,7 +451,7 @@ describe('POST /api/notifications (the spec’s client, after a direct message)'
   test('forged notices are refused and store nothing', async () => {
     const { alice, bob, carol } = people;
     const { message, conversation } = await directMessage(alice, bob);
-    const rows = notificationCount();
+    const rows = await notificationCount();
     const payload = specPayload(alice, bob, message);
 
     const refusals: [Answer, number, string, string][] = [
@@ -524,7 +525,7 @@ describe('POST /api/notifications (the spec’s client, after a direct message)'
       expect(answer.status, JSON.stringify(answer.body)).toBe(status);
       expect(answer.body).toMatchObject({ code, message: text });
     }
-    expect(notificationCount()).toBe(rows);
+    expect(await notificationCount()).toBe(rows);
   });
 });
 
@@ -541,11 +542,11 @@ describe('realtime', () => {
     const carolNotices = recordEvents(carolSocket, 'notification');
 
     const { message } = await directMessage(alice, bob);
-    const id = noticeOfMessage(bob, message.id)?.id;
+    const id = (await noticeOfMessage(bob, message.id))?.id;
     await waitUntil(() => bobs.some((e) => e.change.id === id) && bobNotices.length > 0);
     const event = bobs.find((e) => e.change.id === id);
     expect(event?.change).toMatchObject({ entity: 'notification', op: 'put', id });
-    expect(event?.seq).toBe(notificationRow(id ?? '')?.version);
+    expect(event?.seq).toBe((await notificationRow(id ?? ''))?.version);
     expect(bobNotices[0]?.notification).toMatchObject({ id, recipient: bob.user.id });
     await sleep(50);
     expect(carols.filter((e) => e.change.id === id)).toEqual([]);
@@ -571,9 +572,9 @@ describe('sync', () => {
     const ben = await registerEmployee('Ben Sync');
     const chatId = await chat(ann);
     const { message } = await directMessage(ann, ben);
-    const dmNotice = noticeOfMessage(ben, message.id);
+    const dmNotice = await noticeOfMessage(ben, message.id);
     const { message: other } = await directMessage(ben, ann);
-    const annsNotice = noticeOfMessage(ann, other.id);
+    const annsNotice = await noticeOfMessage(ann, other.id);
     const clientId = uuidv7();
 
     const answer = await push(ben, clientId, [
@@ -586,16 +587,16 @@ describe('sync', () => {
       { id: 2, status: 'applied' },
       { id: 3, status: 'rejected', code: 'not_found', message: 'Notification not found.' },
     ]);
-    expect(noticeOfMessage(ben, message.id)?.readAt).toEqual(expect.any(String));
-    expect(readMarks(ben.user.id).map((mark) => mark.messageId)).toEqual([chatId]);
-    expect(noticeOfMessage(ann, other.id)?.readAt).toBeNull();
+    expect((await noticeOfMessage(ben, message.id))?.readAt).toEqual(expect.any(String));
+    expect((await readMarks(ben.user.id)).map((mark) => mark.messageId)).toEqual([chatId]);
+    expect((await noticeOfMessage(ann, other.id))?.readAt).toBeNull();
     expect((await list(ben)).unreadCount).toBe(0);
   });
 
   test('notification.markAllRead marks those up to `through` only, and nobody else’s', async () => {
     const ann = await registerEmployee('Ann Through');
     const ben = await registerEmployee('Ben Through');
-    const old = plant(ben, new Date(Date.now() - 60_000).toISOString());
+    const old = await plant(ben, new Date(Date.now() - 60_000).toISOString());
     const earlyChat = await chat(ann);
     const through = new Date().toISOString();
     await sleep(5);

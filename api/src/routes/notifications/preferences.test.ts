@@ -30,8 +30,7 @@ const setPreferences = async (session: Session, changes: Record<string, unknown>
   return res.body.preferences;
 };
 const list = async (session: Session) => (await call<Listed>(session, 'GET', '/api/notifications?limit=100')).body;
-const storedOf = (userId: string) =>
-  db().select().from(notifications).where(eq(notifications.recipientId, userId)).all();
+const storedOf = (userId: string) => db().select().from(notifications).where(eq(notifications.recipientId, userId));
 
 async function post(by: Session, text: string): Promise<string> {
   const res = await call<{ message: { id: string } }>(by, 'POST', '/api/messages', { text });
@@ -163,20 +162,20 @@ describe('what the preferences turn off is neither in the bell nor stored', () =
     });
     expect(asked.status).toBe(200);
     expect(asked.body).toEqual({ success: true, notification: null });
-    expect(storedOf(pat.user.id)).toEqual([]);
+    expect(await storedOf(pat.user.id)).toEqual([]);
 
     await setPreferences(pat, { directMessages: true });
     await call(people.bob, 'POST', `/api/direct-messages/conversations/${conversationId}/messages`, { text: 'Now?' });
-    expect(storedOf(pat.user.id).map((row) => row.type)).toEqual(['direct_message']);
+    expect((await storedOf(pat.user.id)).map((row) => row.type)).toEqual(['direct_message']);
   });
 
   test('task notices off: an assignment makes no notice; a mention still does', async () => {
     const pat = await registerEmployee('Pat Tasks');
     await setPreferences(pat, { taskNotices: false });
     await createTask(pat, new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10));
-    expect(storedOf(pat.user.id)).toEqual([]);
+    expect(await storedOf(pat.user.id)).toEqual([]);
     await post(people.bob, `@${pat.user.name} ${uniqueText('look')}`);
-    expect(storedOf(pat.user.id).map((row) => row.type)).toEqual(['mention']);
+    expect((await storedOf(pat.user.id)).map((row) => row.type)).toEqual(['mention']);
   });
 });
 
@@ -190,8 +189,7 @@ describe('the morning digest', () => {
     db()
       .select()
       .from(notifications)
-      .where(and(eq(notifications.recipientId, userId), eq(notifications.type, 'digest')))
-      .all();
+      .where(and(eq(notifications.recipientId, userId), eq(notifications.type, 'digest')));
 
   test('one "Your day" at 08:00 in the person’s time zone, listing their overdue tasks and those due today', async () => {
     const pat = await registerEmployee('Pat Tokyo');
@@ -211,12 +209,12 @@ describe('the morning digest', () => {
 
     // The server was down at the previous 08:00: that digest is skipped, the next one is set.
     await runMorningDigests(app.db, app.flush, new Date(Date.parse(`${shift(day, -1)}T12:00:00+09:00`)));
-    expect(digestsOf(pat.user.id)).toEqual([]);
-    const next = db().select().from(notificationPreferences).where(eq(notificationPreferences.id, pat.user.id)).get();
+    expect(await digestsOf(pat.user.id)).toEqual([]);
+    const [next] = await db().select().from(notificationPreferences).where(eq(notificationPreferences.id, pat.user.id));
     expect(next?.digestDueAt).toBe(new Date(`${day}T08:00:00+09:00`).toISOString());
 
     await runMorningDigests(app.db, app.flush, new Date(Date.parse(`${day}T08:00:30+09:00`)));
-    const [digest, ...more] = digestsOf(pat.user.id);
+    const [digest, ...more] = await digestsOf(pat.user.id);
     expect(more).toEqual([]);
     expect(digest).toMatchObject({
       title: 'Your day',
@@ -229,10 +227,10 @@ describe('the morning digest', () => {
     });
     expect((await list(pat)).notifications.find((notice) => notice.type === 'digest')?.title).toBe('Your day');
     // Off for one, nothing to tell the other; and only once a day.
-    expect(digestsOf(quiet.user.id)).toEqual([]);
-    expect(digestsOf(idle.user.id)).toEqual([]);
+    expect(await digestsOf(quiet.user.id)).toEqual([]);
+    expect(await digestsOf(idle.user.id)).toEqual([]);
     await runMorningDigests(app.db, app.flush, new Date(Date.parse(`${day}T09:00:00+09:00`)));
-    expect(digestsOf(pat.user.id)).toHaveLength(1);
+    expect(await digestsOf(pat.user.id)).toHaveLength(1);
   });
 
   test('08:00 follows the clocks: the day daylight saving starts, and zones with half hours', () => {

@@ -41,23 +41,18 @@ async function listTasks(session: Session): Promise<Task[]> {
 const ref = (s: Session) => ({ _id: s.user.id, id: s.user.id, name: s.user.name });
 const sortedIds = (items: { id: string }[]) => items.map((item) => item.id).sort();
 
-const taskRow = (id: string) => db().select().from(tasks).where(eq(tasks.id, id)).get();
+const taskRow = async (id: string) => (await db().select().from(tasks).where(eq(tasks.id, id)))[0];
 const historyRows = (taskId: string) =>
   db()
     .select()
     .from(taskStatusHistory)
     .where(eq(taskStatusHistory.taskId, taskId))
-    .orderBy(asc(taskStatusHistory.updatedAt), asc(taskStatusHistory.id))
-    .all();
+    .orderBy(asc(taskStatusHistory.updatedAt), asc(taskStatusHistory.id));
 const commentRows = (taskId: string) =>
-  db().select().from(taskComments).where(eq(taskComments.taskId, taskId)).orderBy(asc(taskComments.createdAt)).all();
+  db().select().from(taskComments).where(eq(taskComments.taskId, taskId)).orderBy(asc(taskComments.createdAt));
 /** The notifications about a task as [recipient, type, sender, title, message], in a stable order. */
-const noticesAbout = (taskId: string) =>
-  db()
-    .select()
-    .from(notifications)
-    .where(eq(notifications.relatedTaskId, taskId))
-    .all()
+const noticesAbout = async (taskId: string) =>
+  (await db().select().from(notifications).where(eq(notifications.relatedTaskId, taskId)))
     .map((n) => [n.recipientId, n.type, n.senderId, n.title, n.message] as const)
     .sort((a, b) => a.join('|').localeCompare(b.join('|')));
 const sortNotices = <T extends readonly (string | null)[]>(rows: T[]) =>
@@ -91,8 +86,8 @@ describe('who sees which tasks', () => {
     const { manager, admin, alice, bob, carol } = people;
     // An employee who assigned a task (a former manager) sees it too: carol assigned this one to bob.
     const byCarol = await createTask(manager, { assignedTo: bob.user.id, title: uniqueText('Handed over by Carol') });
-    db().update(tasks).set({ assignedBy: carol.user.id }).where(eq(tasks.id, byCarol.id)).run();
-    const live = db().select().from(tasks).where(isNull(tasks.deletedAt)).all();
+    await db().update(tasks).set({ assignedBy: carol.user.id }).where(eq(tasks.id, byCarol.id));
+    const live = await db().select().from(tasks).where(isNull(tasks.deletedAt));
     const expectedFor = (userId: string) =>
       sortedIds(live.filter((row) => row.assignedTo === userId || row.assignedBy === userId));
 
@@ -156,7 +151,7 @@ describe('who sees which tasks', () => {
       expect(sortedIds(taskPuts(bootstrap.changes))).toEqual(sortedIds(await listTasks(session)));
       const notices = bootstrap.changes.flatMap((c) => (c.entity === 'notification' && c.op === 'put' ? [c.data] : []));
       expect(sortedIds(notices)).toEqual(
-        sortedIds(db().select().from(notifications).where(eq(notifications.recipientId, session.user.id)).all()),
+        sortedIds(await db().select().from(notifications).where(eq(notifications.recipientId, session.user.id))),
       );
     }
     const alices = taskPuts((await pull(alice, uuidv7(), 0)).changes);
@@ -197,7 +192,7 @@ describe('who sees which tasks', () => {
 
     const res = await call<TaskAnswer>(manager, 'PUT', `/api/tasks/${task.id}`, { assignedTo: bob.user.id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(taskRow(task.id)?.assignedTo).toBe(bob.user.id);
+    expect((await taskRow(task.id))?.assignedTo).toBe(bob.user.id);
 
     const alices = await pull(alice, aliceClient, aliceCursor);
     expect(alices.changes).toEqual([{ entity: 'task', op: 'delete', id: task.id }]);
@@ -253,7 +248,7 @@ describe('POST /api/tasks', () => {
         }),
       ]);
 
-      expect(taskRow(task.id)).toMatchObject({
+      expect(await taskRow(task.id)).toMatchObject({
         title,
         assignedTo: alice.user.id,
         assignedBy: creator.user.id,
@@ -262,10 +257,10 @@ describe('POST /api/tasks', () => {
         dueDate,
         deletedAt: null,
       });
-      expect(historyRows(task.id).map((h) => [h.status, h.updatedBy, h.note, h.superseded])).toEqual([
+      expect((await historyRows(task.id)).map((h) => [h.status, h.updatedBy, h.note, h.superseded])).toEqual([
         ['pending', creator.user.id, 'Task created', false],
       ]);
-      expect(noticesAbout(task.id)).toEqual([
+      expect(await noticesAbout(task.id)).toEqual([
         [
           alice.user.id,
           'task_assigned',
@@ -280,8 +275,8 @@ describe('POST /api/tasks', () => {
   test('the creator may choose the priority and the initial status', async () => {
     const task = await createTask(people.manager, { priority: 'critical', status: 'working' });
     expect(task).toMatchObject({ priority: 'critical', status: 'working' });
-    expect(taskRow(task.id)).toMatchObject({ priority: 'critical', status: 'working' });
-    expect(historyRows(task.id).map((h) => h.status)).toEqual(['working']);
+    expect(await taskRow(task.id)).toMatchObject({ priority: 'critical', status: 'working' });
+    expect((await historyRows(task.id)).map((h) => h.status)).toEqual(['working']);
   });
 
   test('an employee cannot create a task', async () => {
@@ -292,7 +287,7 @@ describe('POST /api/tasks', () => {
     const res = await call(alice, 'POST', '/api/tasks', { title, assignedTo: bob.user.id, dueDate: inDays(2) });
 
     expectRefusal(res, 403, 'forbidden', taskMessages.onlyManagers);
-    expect(db().select().from(tasks).where(eq(tasks.title, title)).all()).toEqual([]);
+    expect(await db().select().from(tasks).where(eq(tasks.title, title))).toEqual([]);
     expect(await currentVersion(db())).toBe(before);
   });
 
@@ -305,7 +300,7 @@ describe('POST /api/tasks', () => {
       const res = await call(people.manager, 'POST', '/api/tasks', payload);
 
       expectRefusal(res, 400, 'invalid_input', taskMessages.required);
-      expect(db().select().from(tasks).where(eq(tasks.title, title)).all()).toEqual([]);
+      expect(await db().select().from(tasks).where(eq(tasks.title, title))).toEqual([]);
     },
   );
 
@@ -324,7 +319,7 @@ describe('POST /api/tasks', () => {
       'invalid_input',
       taskMessages.required,
     );
-    expect(db().select().from(tasks).where(eq(tasks.title, title)).all()).toEqual([]);
+    expect(await db().select().from(tasks).where(eq(tasks.title, title))).toEqual([]);
   });
 
   test.each([
@@ -341,7 +336,7 @@ describe('POST /api/tasks', () => {
 
     expectRefusal(res, 400, 'invalid_input', errorCatalogue.invalid_input.message);
     expect(res.body).toMatchObject({ details: [expect.objectContaining({ path: field })] });
-    expect(db().select().from(tasks).where(eq(tasks.title, title)).all()).toEqual([]);
+    expect(await db().select().from(tasks).where(eq(tasks.title, title))).toEqual([]);
   });
 
   test('a due date of yesterday is refused, a due date of today is accepted', async () => {
@@ -349,11 +344,11 @@ describe('POST /api/tasks', () => {
     const title = uniqueText('Yesterday');
     const res = await call(manager, 'POST', '/api/tasks', { title, assignedTo: alice.user.id, dueDate: inDays(-1) });
     expectRefusal(res, 400, 'invalid_input', taskMessages.dueDateInPast);
-    expect(db().select().from(tasks).where(eq(tasks.title, title)).all()).toEqual([]);
+    expect(await db().select().from(tasks).where(eq(tasks.title, title))).toEqual([]);
 
     const today = await createTask(manager, { dueDate: isoToday() });
     expect(today.dueDate).toBe(isoToday());
-    expect(taskRow(today.id)?.dueDate).toBe(isoToday());
+    expect((await taskRow(today.id))?.dueDate).toBe(isoToday());
   });
 
   test.each(['2099-02-30', '2099-13-45', '2100-02-29', '2099-04-31', '2099-00-10', '2099-12-00'])(
@@ -366,13 +361,13 @@ describe('POST /api/tasks', () => {
         dueDate,
       });
       expectRefusal(res, 400, 'invalid_input', taskMessages.dueDateNotReal);
-      expect(db().select().from(tasks).where(eq(tasks.title, title)).all()).toEqual([]);
+      expect(await db().select().from(tasks).where(eq(tasks.title, title))).toEqual([]);
     },
   );
 
   test('29 February of a leap year is a real due date', async () => {
     const task = await createTask(people.manager, { dueDate: '2096-02-29' });
-    expect(taskRow(task.id)?.dueDate).toBe('2096-02-29');
+    expect((await taskRow(task.id))?.dueDate).toBe('2096-02-29');
   });
 
   test.each([
@@ -384,7 +379,7 @@ describe('POST /api/tasks', () => {
     const res = await call(people.manager, 'POST', '/api/tasks', { title, assignedTo: assignee(), dueDate: inDays(2) });
 
     expectRefusal(res, 400, 'invalid_input', taskMessages.assigneeNotEmployee);
-    expect(db().select().from(tasks).where(eq(tasks.title, title)).all()).toEqual([]);
+    expect(await db().select().from(tasks).where(eq(tasks.title, title))).toEqual([]);
   });
 
   test('assignedBy in the payload is ignored: the caller is the assigner', async () => {
@@ -392,8 +387,8 @@ describe('POST /api/tasks', () => {
     const task = await createTask(manager, { assignedBy: admin.user.id });
 
     expect(task.assignedBy).toEqual(ref(manager));
-    expect(taskRow(task.id)?.assignedBy).toBe(manager.user.id);
-    expect(noticesAbout(task.id).map((n) => n[2])).toEqual([manager.user.id]);
+    expect((await taskRow(task.id))?.assignedBy).toBe(manager.user.id);
+    expect((await noticesAbout(task.id)).map((n) => n[2])).toEqual([manager.user.id]);
 
     // The same through a queued mutation.
     const id = uuidv7();
@@ -406,7 +401,7 @@ describe('POST /api/tasks', () => {
     };
     const answer = await push(manager, uuidv7(), [{ id: 1, name: 'task.create', args, at: new Date().toISOString() }]);
     expect(answer.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-    expect(taskRow(id)?.assignedBy).toBe(manager.user.id);
+    expect((await taskRow(id))?.assignedBy).toBe(manager.user.id);
   });
 
   test('the same client id re-sent with the same content is idempotent; with different content it is refused as duplicate_id', async () => {
@@ -432,10 +427,10 @@ describe('POST /api/tasks', () => {
     const other = await call(manager, 'POST', '/api/tasks', { ...payload, title: 'Something else entirely' });
     expectRefusal(other, 409, 'duplicate_id', errorCatalogue.duplicate_id.message);
 
-    expect(db().select().from(tasks).where(eq(tasks.id, id)).all()).toHaveLength(1);
-    expect(taskRow(id)?.title).toBe(payload.title);
-    expect(historyRows(id)).toHaveLength(1);
-    expect(noticesAbout(id)).toHaveLength(1);
+    expect(await db().select().from(tasks).where(eq(tasks.id, id))).toHaveLength(1);
+    expect((await taskRow(id))?.title).toBe(payload.title);
+    expect(await historyRows(id)).toHaveLength(1);
+    expect(await noticesAbout(id)).toHaveLength(1);
     expect(await currentVersion(db())).toBe(version);
   });
 });
@@ -452,14 +447,14 @@ describe('PUT /api/tasks/:id', () => {
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
     expect(edit.body).toMatchObject({ success: true, message: 'Task updated successfully' });
     expect(edit.body.task).toMatchObject({ title: 'Renamed by admin', priority: 'high', assignedTo: ref(alice) });
-    expect(taskRow(task.id)).toMatchObject({ title: 'Renamed by admin', priority: 'high', status: 'pending' });
+    expect(await taskRow(task.id)).toMatchObject({ title: 'Renamed by admin', priority: 'high', status: 'pending' });
 
     const reassign = await call<TaskAnswer>(manager, 'PUT', `/api/tasks/${task.id}`, { assignedTo: bob.user.id });
     expect(reassign.status).toBe(200);
     expect(reassign.body.task.assignedTo).toEqual(ref(bob));
-    expect(taskRow(task.id)?.assignedTo).toBe(bob.user.id);
+    expect((await taskRow(task.id))?.assignedTo).toBe(bob.user.id);
 
-    expect(noticesAbout(task.id)).toEqual(
+    expect(await noticesAbout(task.id)).toEqual(
       sortNotices([
         [
           alice.user.id,
@@ -492,19 +487,19 @@ describe('PUT /api/tasks/:id', () => {
     const task = await createTask(manager, { assignedTo: alice.user.id });
     const res = await call(manager, 'PUT', `/api/tasks/${task.id}`, { assignedTo: manager.user.id });
     expectRefusal(res, 400, 'invalid_input', taskMessages.assigneeNotEmployee);
-    expect(taskRow(task.id)?.assignedTo).toBe(alice.user.id);
+    expect((await taskRow(task.id))?.assignedTo).toBe(alice.user.id);
   });
 
   test('an employee cannot edit the fields of a task, not even their own', async () => {
     const { manager, alice } = people;
     const task = await createTask(manager, { assignedTo: alice.user.id });
-    const before = taskRow(task.id);
+    const before = await taskRow(task.id);
 
     const res = await call(alice, 'PUT', `/api/tasks/${task.id}`, { title: 'Mine now', priority: 'low' });
 
     expectRefusal(res, 403, 'forbidden', taskMessages.onlyManagers);
-    expect(taskRow(task.id)).toEqual(before);
-    expect(noticesAbout(task.id)).toHaveLength(1);
+    expect(await taskRow(task.id)).toEqual(before);
+    expect(await noticesAbout(task.id)).toHaveLength(1);
   });
 
   test('the assignee changes the status with a note, which is appended to the history and told to the assigner', async () => {
@@ -531,32 +526,32 @@ describe('PUT /api/tasks/:id', () => {
         superseded: false,
       },
     ]);
-    expect(taskRow(task.id)).toMatchObject({ status: 'working', statusVersion: 1 });
-    expect(historyRows(task.id).map((h) => [h.status, h.updatedBy, h.note, h.superseded])).toEqual([
+    expect(await taskRow(task.id)).toMatchObject({ status: 'working', statusVersion: 1 });
+    expect((await historyRows(task.id)).map((h) => [h.status, h.updatedBy, h.note, h.superseded])).toEqual([
       ['pending', manager.user.id, 'Task created', false],
       ['working', alice.user.id, 'Started on it', false],
     ]);
-    expect(noticesAbout(task.id)).toContainEqual([
+    expect(await noticesAbout(task.id)).toContainEqual([
       manager.user.id,
       'task_updated',
       alice.user.id,
       'Task Status Updated',
       `${alice.user.name} changed "${task.title}" to working`,
     ]);
-    expect(noticesAbout(task.id).filter((n) => n[0] === alice.user.id && n[1] === 'task_updated')).toEqual([]);
+    expect((await noticesAbout(task.id)).filter((n) => n[0] === alice.user.id && n[1] === 'task_updated')).toEqual([]);
   });
 
   test("another employee cannot change the task's status", async () => {
     const { manager, alice, bob } = people;
     const task = await createTask(manager, { assignedTo: alice.user.id });
-    const before = taskRow(task.id);
+    const before = await taskRow(task.id);
 
     const res = await call(bob, 'PUT', `/api/tasks/${task.id}`, { status: 'completed', note: 'Done by me' });
 
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ code: 'forbidden', message: "You don't have permission to update this task's status." });
-    expect(taskRow(task.id)).toEqual(before);
-    expect(historyRows(task.id)).toHaveLength(1);
+    expect(await taskRow(task.id)).toEqual(before);
+    expect(await historyRows(task.id)).toHaveLength(1);
   });
 
   test.each([
@@ -570,8 +565,8 @@ describe('PUT /api/tasks/:id', () => {
 
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.task.status).toBe('completed');
-    expect(taskRow(task.id)?.status).toBe('completed');
-    expect(historyRows(task.id).map((h) => [h.status, h.updatedBy, h.note])).toEqual([
+    expect((await taskRow(task.id))?.status).toBe('completed');
+    expect((await historyRows(task.id)).map((h) => [h.status, h.updatedBy, h.note])).toEqual([
       ['pending', manager.user.id, 'Task created'],
       ['completed', people[who].user.id, null],
     ]);
@@ -585,21 +580,21 @@ describe('PUT /api/tasks/:id', () => {
 
     expectRefusal(res, 400, 'invalid_input', errorCatalogue.invalid_input.message);
     expect(res.body).toMatchObject({ details: [expect.objectContaining({ path: 'status' })] });
-    expect(taskRow(task.id)?.status).toBe('pending');
-    expect(historyRows(task.id)).toHaveLength(1);
+    expect((await taskRow(task.id))?.status).toBe('pending');
+    expect(await historyRows(task.id)).toHaveLength(1);
   });
 
   test('a field edit sent with an invalid status is refused whole: nothing of it is written', async () => {
     const { manager, alice } = people;
     const task = await createTask(manager, { assignedTo: alice.user.id });
-    const before = taskRow(task.id);
+    const before = await taskRow(task.id);
     const version = await currentVersion(db());
 
     const res = await call(manager, 'PUT', `/api/tasks/${task.id}`, { title: 'Half applied?', status: 'finished' });
 
     expectRefusal(res, 400, 'invalid_input', errorCatalogue.invalid_input.message);
-    expect(taskRow(task.id)).toEqual(before);
-    expect(noticesAbout(task.id)).toHaveLength(1);
+    expect(await taskRow(task.id)).toEqual(before);
+    expect(await noticesAbout(task.id)).toHaveLength(1);
     expect(await currentVersion(db())).toBe(version);
   });
 
@@ -615,8 +610,8 @@ describe('PUT /api/tasks/:id', () => {
 
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.task).toMatchObject({ priority: 'low', status: 'waiting' });
-    expect(taskRow(task.id)).toMatchObject({ priority: 'low', status: 'waiting', statusVersion: 1 });
-    expect(historyRows(task.id).map((h) => [h.status, h.note])).toEqual([
+    expect(await taskRow(task.id)).toMatchObject({ priority: 'low', status: 'waiting', statusVersion: 1 });
+    expect((await historyRows(task.id)).map((h) => [h.status, h.note])).toEqual([
       ['pending', 'Task created'],
       ['waiting', 'Parked'],
     ]);
@@ -624,21 +619,21 @@ describe('PUT /api/tasks/:id', () => {
 
   test('an edit to a due date that is no day of the calendar is refused and changes nothing', async () => {
     const task = await createTask(people.manager);
-    const before = taskRow(task.id);
+    const before = await taskRow(task.id);
     const res = await call(people.manager, 'PUT', `/api/tasks/${task.id}`, { dueDate: '2099-13-45' });
     expectRefusal(res, 400, 'invalid_input', taskMessages.dueDateNotReal);
-    expect(taskRow(task.id)).toEqual(before);
+    expect(await taskRow(task.id)).toEqual(before);
   });
 
   test('an edit follows the creation rule for a new due date (today or later), while an unchanged past date passes', async () => {
     const { manager } = people;
     const task = await createTask(manager);
     const overdue = inDays(-2);
-    db().update(tasks).set({ dueDate: overdue }).where(eq(tasks.id, task.id)).run();
+    await db().update(tasks).set({ dueDate: overdue }).where(eq(tasks.id, task.id));
 
     const moved = await call(manager, 'PUT', `/api/tasks/${task.id}`, { dueDate: inDays(-1) });
     expectRefusal(moved, 400, 'invalid_input', taskMessages.dueDateInPast);
-    expect(taskRow(task.id)?.dueDate).toBe(overdue);
+    expect((await taskRow(task.id))?.dueDate).toBe(overdue);
 
     // The form sends every field back: the overdue date it did not touch is no reason to refuse the title.
     const retitled = await call<TaskAnswer>(manager, 'PUT', `/api/tasks/${task.id}`, {
@@ -646,11 +641,11 @@ describe('PUT /api/tasks/:id', () => {
       dueDate: overdue,
     });
     expect(retitled.status, JSON.stringify(retitled.body)).toBe(200);
-    expect(taskRow(task.id)).toMatchObject({ title: 'Retitled while overdue', dueDate: overdue });
+    expect(await taskRow(task.id)).toMatchObject({ title: 'Retitled while overdue', dueDate: overdue });
 
     const today = await call<TaskAnswer>(manager, 'PUT', `/api/tasks/${task.id}`, { dueDate: isoToday() });
     expect(today.status).toBe(200);
-    expect(taskRow(task.id)?.dueDate).toBe(isoToday());
+    expect((await taskRow(task.id))?.dueDate).toBe(isoToday());
   });
 
   test('an edit with nothing to change is refused with "Nothing to update"', async () => {
@@ -705,7 +700,7 @@ describe('status changes replayed late through /api/sync/push', () => {
       note: 'On hold for legal',
     });
     expect(managers.status).toBe(200);
-    const t2 = taskRow(task.id)?.statusChangedAt ?? '';
+    const t2 = (await taskRow(task.id))?.statusChangedAt ?? '';
     expect(t2 > t1).toBe(true);
 
     const answer = await push(alice, client, [
@@ -713,12 +708,14 @@ describe('status changes replayed late through /api/sync/push', () => {
     ]);
 
     expect(answer.outcomes).toEqual([{ id: 2, status: 'applied' }]);
-    expect(taskRow(task.id)).toMatchObject({ status: 'waiting', statusVersion: v0 + 1, statusChangedAt: t2 });
-    expect(historyRows(task.id).map((h) => [h.status, h.updatedBy, h.updatedAt, h.note, h.superseded])).toEqual([
-      ['pending', manager.user.id, task.statusHistory[0]?.updatedAt, 'Task created', false],
-      ['working', alice.user.id, t1, 'Started', true],
-      ['waiting', manager.user.id, t2, 'On hold for legal', false],
-    ]);
+    expect(await taskRow(task.id)).toMatchObject({ status: 'waiting', statusVersion: v0 + 1, statusChangedAt: t2 });
+    expect((await historyRows(task.id)).map((h) => [h.status, h.updatedBy, h.updatedAt, h.note, h.superseded])).toEqual(
+      [
+        ['pending', manager.user.id, task.statusHistory[0]?.updatedAt, 'Task created', false],
+        ['working', alice.user.id, t1, 'Started', true],
+        ['waiting', manager.user.id, t2, 'On hold for legal', false],
+      ],
+    );
     const [current] = (await listTasks(alice)).filter((t) => t.id === task.id);
     expect(current?.status).toBe('waiting');
     expect(current?.statusHistory.map((h) => [h.status, h.superseded])).toEqual([
@@ -727,7 +724,7 @@ describe('status changes replayed late through /api/sync/push', () => {
       ['waiting', false],
     ]);
 
-    const alicesNotices = noticesAbout(task.id).filter((n) => n[0] === alice.user.id);
+    const alicesNotices = (await noticesAbout(task.id)).filter((n) => n[0] === alice.user.id);
     expect(alicesNotices).toContainEqual([
       alice.user.id,
       'task_updated',
@@ -736,7 +733,9 @@ describe('status changes replayed late through /api/sync/push', () => {
       `Your change of "${task.title}" to working was made before a later change, which stays in effect.`,
     ]);
     // The manager is not told about a change that did not take effect.
-    expect(noticesAbout(task.id).filter((n) => n[0] === manager.user.id && n[1] === 'task_updated')).toEqual([]);
+    expect((await noticesAbout(task.id)).filter((n) => n[0] === manager.user.id && n[1] === 'task_updated')).toEqual(
+      [],
+    );
   });
 
   test('a change on a stale version that was made later than the other change wins', async () => {
@@ -753,7 +752,7 @@ describe('status changes replayed late through /api/sync/push', () => {
     ]);
     const managers = await call(manager, 'PUT', `/api/tasks/${task.id}`, { status: 'waiting' });
     expect(managers.status).toBe(200);
-    const t2 = taskRow(task.id)?.statusChangedAt ?? '';
+    const t2 = (await taskRow(task.id))?.statusChangedAt ?? '';
     await sleep(20);
     const t3 = new Date().toISOString();
     expect(t3 > t2).toBe(true);
@@ -763,24 +762,24 @@ describe('status changes replayed late through /api/sync/push', () => {
     ]);
 
     expect(answer.outcomes).toEqual([{ id: 2, status: 'applied' }]);
-    expect(taskRow(task.id)).toMatchObject({
+    expect(await taskRow(task.id)).toMatchObject({
       status: 'completed',
       statusVersion: task.statusVersion + 2,
       statusChangedAt: t3,
     });
-    expect(historyRows(task.id).map((h) => [h.status, h.updatedBy, h.note, h.superseded])).toEqual([
+    expect((await historyRows(task.id)).map((h) => [h.status, h.updatedBy, h.note, h.superseded])).toEqual([
       ['pending', manager.user.id, 'Task created', false],
       ['waiting', manager.user.id, null, false],
       ['completed', alice.user.id, 'Finished offline', false],
     ]);
-    expect(noticesAbout(task.id)).toContainEqual([
+    expect(await noticesAbout(task.id)).toContainEqual([
       manager.user.id,
       'task_updated',
       alice.user.id,
       'Task Status Updated',
       `${alice.user.name} changed "${task.title}" to completed`,
     ]);
-    expect(noticesAbout(task.id).filter((n) => n[3] === 'Status change superseded')).toEqual([]);
+    expect((await noticesAbout(task.id)).filter((n) => n[3] === 'Status change superseded')).toEqual([]);
   });
 
   test('a change on the version nobody has moved since simply applies', async () => {
@@ -790,8 +789,8 @@ describe('status changes replayed late through /api/sync/push', () => {
       setStatus(1, task.id, 'working', new Date().toISOString(), { baseStatusVersion: task.statusVersion }),
     ]);
     expect(answer.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-    expect(taskRow(task.id)).toMatchObject({ status: 'working', statusVersion: task.statusVersion + 1 });
-    expect(historyRows(task.id).map((h) => [h.status, h.superseded])).toEqual([
+    expect(await taskRow(task.id)).toMatchObject({ status: 'working', statusVersion: task.statusVersion + 1 });
+    expect((await historyRows(task.id)).map((h) => [h.status, h.superseded])).toEqual([
       ['pending', false],
       ['working', false],
     ]);
@@ -803,7 +802,7 @@ describe('status changes replayed late through /api/sync/push', () => {
     const client = uuidv7();
     const sent = new Date().toISOString();
     await push(alice, client, [setStatus(1, task.id, 'working', '2099-01-01T00:00:00.000Z', { baseStatusVersion: 0 })]);
-    const aliceRow = historyRows(task.id).find((h) => h.updatedBy === alice.user.id);
+    const aliceRow = (await historyRows(task.id)).find((h) => h.updatedBy === alice.user.id);
     expect(aliceRow?.updatedAt.startsWith('2099')).toBe(false);
     expect((aliceRow?.updatedAt ?? '') >= sent).toBe(true);
     await sleep(10);
@@ -814,8 +813,8 @@ describe('status changes replayed late through /api/sync/push', () => {
     ]);
 
     expect(managerAnswer.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-    expect(taskRow(task.id)?.status).toBe('waiting');
-    expect(historyRows(task.id).map((h) => [h.status, h.superseded])).toEqual([
+    expect((await taskRow(task.id))?.status).toBe('waiting');
+    expect((await historyRows(task.id)).map((h) => [h.status, h.superseded])).toEqual([
       ['pending', false],
       ['working', false],
       ['waiting', false],
@@ -829,8 +828,8 @@ describe('status changes replayed late through /api/sync/push', () => {
     expect(answer.outcomes).toEqual([
       { id: 1, status: 'rejected', code: 'forbidden', message: taskMessages.noStatusPermission },
     ]);
-    expect(taskRow(task.id)?.status).toBe('pending');
-    expect(historyRows(task.id)).toHaveLength(1);
+    expect((await taskRow(task.id))?.status).toBe('pending');
+    expect(await historyRows(task.id)).toHaveLength(1);
   });
 });
 
@@ -852,8 +851,8 @@ describe('task.edit, the command of PUT /api/tasks/{id}, as a queued mutation', 
     ]);
 
     expect(answer.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-    expect(taskRow(task.id)).toMatchObject({ title: 'Edited offline', priority: 'high', status: 'working' });
-    expect(historyRows(task.id).map((h) => [h.status, h.note])).toEqual([
+    expect(await taskRow(task.id)).toMatchObject({ title: 'Edited offline', priority: 'high', status: 'working' });
+    expect((await historyRows(task.id)).map((h) => [h.status, h.note])).toEqual([
       ['pending', 'Task created'],
       ['working', 'Picked up'],
     ]);
@@ -864,7 +863,7 @@ describe('task.edit, the command of PUT /api/tasks/{id}, as a queued mutation', 
   test('the assignee may change the status with an edit but no field: an edit of both is rejected whole', async () => {
     const { manager, alice } = people;
     const task = await createTask(manager, { assignedTo: alice.user.id });
-    const before = taskRow(task.id);
+    const before = await taskRow(task.id);
     const client = uuidv7();
 
     const answer = await push(alice, client, [
@@ -876,8 +875,8 @@ describe('task.edit, the command of PUT /api/tasks/{id}, as a queued mutation', 
       { id: 1, status: 'rejected', code: 'forbidden', message: taskMessages.onlyManagers },
       { id: 2, status: 'applied' },
     ]);
-    expect(taskRow(task.id)).toMatchObject({ title: before?.title, status: 'working' });
-    expect(historyRows(task.id).map((h) => [h.status, h.updatedBy, h.note])).toEqual([
+    expect(await taskRow(task.id)).toMatchObject({ title: before?.title, status: 'working' });
+    expect((await historyRows(task.id)).map((h) => [h.status, h.updatedBy, h.note])).toEqual([
       ['pending', manager.user.id, 'Task created'],
       ['working', alice.user.id, 'On it'],
     ]);
@@ -889,13 +888,13 @@ describe('task.edit, the command of PUT /api/tasks/{id}, as a queued mutation', 
     expect(answer.outcomes).toEqual([
       { id: 1, status: 'rejected', code: 'forbidden', message: taskMessages.noStatusPermission },
     ]);
-    expect(taskRow(task.id)?.status).toBe('pending');
+    expect((await taskRow(task.id))?.status).toBe('pending');
   });
 });
 
 describe('claimed times', () => {
-  const syncClientRow = (clientId: string) =>
-    db().select().from(syncClients).where(eq(syncClients.clientId, clientId)).get();
+  const syncClientRow = async (clientId: string) =>
+    (await db().select().from(syncClients).where(eq(syncClients.clientId, clientId)))[0];
 
   test("a new client's first push claiming 2020-01-01 is clamped to its registration: the history never shows 2020", async () => {
     const { manager, alice } = people;
@@ -913,10 +912,10 @@ describe('claimed times', () => {
     ]);
 
     expect(answer.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-    const registeredAt = syncClientRow(client)?.createdAt ?? '';
+    const registeredAt = (await syncClientRow(client))?.createdAt ?? '';
     expect(registeredAt > '2026').toBe(true);
-    expect(historyRows(taskId).map((h) => h.updatedAt)).toEqual([registeredAt]);
-    expect(taskRow(taskId)?.statusChangedAt).toBe(registeredAt);
+    expect((await historyRows(taskId)).map((h) => h.updatedAt)).toEqual([registeredAt]);
+    expect((await taskRow(taskId))?.statusChangedAt).toBe(registeredAt);
   });
 
   test('a client registers at its first pull (its sign-in), so writes it made offline before its first push keep their times', async () => {
@@ -938,8 +937,8 @@ describe('claimed times', () => {
     ]);
 
     expect(answer.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-    expect(syncClientRow(client)?.createdAt.localeCompare(madeOffline)).toBe(-1);
-    expect(historyRows(taskId).map((h) => h.updatedAt)).toEqual([madeOffline]);
+    expect((await syncClientRow(client))?.createdAt.localeCompare(madeOffline)).toBe(-1);
+    expect((await historyRows(taskId)).map((h) => h.updatedAt)).toEqual([madeOffline]);
   });
 
   test('a status change claimed before its task existed is clamped to just after the task’s creation', async () => {
@@ -957,7 +956,7 @@ describe('claimed times', () => {
     const claimed = new Date().toISOString();
     await sleep(20);
     const task = await createTask(manager, { assignedTo: alice.user.id });
-    const createdAt = taskRow(task.id)?.createdAt ?? '';
+    const createdAt = (await taskRow(task.id))?.createdAt ?? '';
     expect(claimed < createdAt).toBe(true);
 
     const answer = await push(alice, client, [
@@ -965,7 +964,7 @@ describe('claimed times', () => {
     ]);
 
     expect(answer.outcomes).toEqual([{ id: 2, status: 'applied' }]);
-    const history = historyRows(task.id);
+    const history = await historyRows(task.id);
     expect(history.map((h) => h.status)).toEqual(['pending', 'working']);
     expect(history.at(-1)?.updatedAt).toBe(new Date(Date.parse(createdAt) + 1).toISOString());
   });
@@ -992,7 +991,7 @@ describe('POST /api/tasks/:id/comments', () => {
       });
     }
 
-    expect(commentRows(task.id).map((c) => [c.userId, c.text])).toEqual([
+    expect((await commentRows(task.id)).map((c) => [c.userId, c.text])).toEqual([
       [alice.user.id, 'I will start tomorrow.'],
       [manager.user.id, 'Thanks!'],
       [admin.user.id, 'Noted.'],
@@ -1006,8 +1005,8 @@ describe('POST /api/tasks/:id/comments', () => {
     const res = await call(alice, 'POST', `/api/tasks/${task.id}/comments`, { text });
 
     expectRefusal(res, 400, 'invalid_input', 'Comment text is required');
-    expect(commentRows(task.id)).toEqual([]);
-    expect(noticesAbout(task.id).filter((n) => n[1] === 'task_comment')).toEqual([]);
+    expect(await commentRows(task.id)).toEqual([]);
+    expect((await noticesAbout(task.id)).filter((n) => n[1] === 'task_comment')).toEqual([]);
   });
 
   test('a comment on a deleted task is refused as task_not_found', async () => {
@@ -1019,7 +1018,7 @@ describe('POST /api/tasks/:id/comments', () => {
 
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ code: 'task_not_found', message: 'Task not found. It may have been deleted.' });
-    expect(commentRows(task.id)).toEqual([]);
+    expect(await commentRows(task.id)).toEqual([]);
   });
 
   test('an employee who cannot see the task gets 404 and leaves no comment', async () => {
@@ -1029,8 +1028,8 @@ describe('POST /api/tasks/:id/comments', () => {
     const res = await call(bob, 'POST', `/api/tasks/${task.id}/comments`, { text: 'Peeking' });
 
     expectRefusal(res, 404, 'task_not_found', taskMessages.notFound);
-    expect(commentRows(task.id)).toEqual([]);
-    expect(noticesAbout(task.id).filter((n) => n[1] === 'task_comment')).toEqual([]);
+    expect(await commentRows(task.id)).toEqual([]);
+    expect((await noticesAbout(task.id)).filter((n) => n[1] === 'task_comment')).toEqual([]);
   });
 
   test('a comment notifies the other parties, never its author, with the text cut to 100 characters', async () => {
@@ -1044,14 +1043,14 @@ describe('POST /api/tasks/:id/comments', () => {
 
     const cut = `${'abcdefghij'.repeat(10)}...`;
     expect(cut).toHaveLength(103);
-    expect(noticesAbout(task.id).filter((n) => n[1] === 'task_comment')).toEqual(
+    expect((await noticesAbout(task.id)).filter((n) => n[1] === 'task_comment')).toEqual(
       sortNotices([
         [manager.user.id, 'task_comment', alice.user.id, `New comment from ${alice.user.name}`, cut],
         [alice.user.id, 'task_comment', admin.user.id, `New comment from ${admin.user.name}`, 'Short one'],
         [manager.user.id, 'task_comment', admin.user.id, `New comment from ${admin.user.name}`, 'Short one'],
       ]),
     );
-    expect(commentRows(task.id).map((c) => c.text)).toEqual([long, 'Short one']);
+    expect((await commentRows(task.id)).map((c) => c.text)).toEqual([long, 'Short one']);
   });
 });
 
@@ -1075,7 +1074,7 @@ describe('DELETE /api/tasks/:id', () => {
 
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: true, message: 'Task deleted successfully' });
-      expect(taskRow(task.id)?.deletedAt).not.toBeNull();
+      expect((await taskRow(task.id))?.deletedAt).not.toBeNull();
       for (const session of [alice, manager, people.admin]) {
         expect((await listTasks(session)).map((t) => t.id)).not.toContain(task.id);
       }
@@ -1097,7 +1096,7 @@ describe('DELETE /api/tasks/:id', () => {
     const res = await call(alice, 'DELETE', `/api/tasks/${task.id}`);
 
     expectRefusal(res, 403, 'forbidden', taskMessages.onlyManagers);
-    expect(taskRow(task.id)?.deletedAt).toBeNull();
+    expect((await taskRow(task.id))?.deletedAt).toBeNull();
     expect((await listTasks(alice)).map((t) => t.id)).toContain(task.id);
   });
 
@@ -1105,7 +1104,7 @@ describe('DELETE /api/tasks/:id', () => {
     const { manager, alice } = people;
     const task = await createTask(manager, { assignedTo: alice.user.id });
     expect((await call(manager, 'DELETE', `/api/tasks/${task.id}`)).status).toBe(200);
-    const deletedAt = taskRow(task.id)?.deletedAt;
+    const deletedAt = (await taskRow(task.id))?.deletedAt;
     const version = await currentVersion(db());
 
     expectRefusal(await call(manager, 'DELETE', `/api/tasks/${task.id}`), 404, 'task_not_found', taskMessages.notFound);
@@ -1122,7 +1121,7 @@ describe('DELETE /api/tasks/:id', () => {
       taskMessages.notFound,
     );
 
-    expect(taskRow(task.id)).toMatchObject({ deletedAt, title: task.title, status: 'pending' });
+    expect(await taskRow(task.id)).toMatchObject({ deletedAt, title: task.title, status: 'pending' });
     expect(await currentVersion(db())).toBe(version);
   });
 });
@@ -1148,18 +1147,17 @@ describe('realtime', () => {
     expect(
       taskEvent?.change.op === 'put' && taskEvent.change.entity === 'task' && taskEvent.change.data.assignedTo,
     ).toEqual(ref(alice));
-    expect(taskEvent?.seq).toBe(taskRow(task.id)?.version);
+    expect(taskEvent?.seq).toBe((await taskRow(task.id))?.version);
     const notice = alices.find(isNotice);
     expect(notice?.change).toMatchObject({
       entity: 'notification',
       op: 'put',
       data: { recipient: alice.user.id, type: 'task_assigned', relatedTask: task.id, sender: ref(manager) },
     });
-    const row = db()
+    const [row] = await db()
       .select()
       .from(notifications)
-      .where(and(eq(notifications.recipientId, alice.user.id), eq(notifications.relatedTaskId, task.id)))
-      .get();
+      .where(and(eq(notifications.recipientId, alice.user.id), eq(notifications.relatedTaskId, task.id)));
     expect(notice?.change.id).toBe(row?.id);
 
     await sleep(100);
