@@ -2,15 +2,13 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Db } from './client';
+import { advisoryLocks } from './advisory-locks';
 import { dialect } from './dialect';
 import { migrationsFolder } from './migrations-folder';
 import * as schema from './schema-pg';
 
 /** Connections one node keeps open: enough for the writes of one node's event loop, and its reads beside them. */
 const POOL_SIZE = 10;
-
-/** The advisory lock migrations and the first seed take: two nodes starting at once take turns. */
-export const STARTUP_LOCK = 0x0ff1ce01;
 
 /**
  * Connects to the PostgreSQL of DATABASE_URL and applies the committed migrations of api/drizzle-pg. Nodes that
@@ -47,11 +45,11 @@ export type PoolClient = pg.PoolClient;
 export async function withStartupLock<T>(pool: { connect(): Promise<PoolClient> }, work: () => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK]);
+    await client.query('SELECT pg_advisory_lock($1)', [advisoryLocks.startup]);
     try {
       return await work();
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK]);
+      await client.query('SELECT pg_advisory_unlock($1)', [advisoryLocks.startup]);
     }
   } finally {
     client.release();

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Db, Tx } from './client';
+import { advisoryLocks } from './advisory-locks';
 import { dialect, runStatement } from './dialect';
 
 interface TransactionStatements {
@@ -76,8 +77,6 @@ export async function transaction<T>(
   }
 }
 
-/** The advisory lock that puts change-log appends in commit order on PostgreSQL. */
-const CHANGE_LOG_LOCK = 0x0ff1ce02;
 const holdingChangeLog = new WeakSet<Tx>();
 
 /**
@@ -88,6 +87,6 @@ const holdingChangeLog = new WeakSet<Tx>();
  */
 export async function orderChangeLog(tx: Tx): Promise<void> {
   if (dialect !== 'postgres' || holdingChangeLog.has(tx)) return;
-  await runStatement(tx, sql`SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK})`);
+  await runStatement(tx, sql`SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})`);
   holdingChangeLog.add(tx);
 }

@@ -4,11 +4,10 @@ import { users } from '../db/schema';
 import { inSlices } from '../domain/read-support';
 import { PushQueue, type PushQueueOptions } from './push-queue';
 import { loadVapidKeys } from './vapid';
+import { advisoryLocks } from '../db/advisory-locks';
 import { leadership } from '../db/leadership';
 import { poolOf } from '../db/postgres';
 
-/** The advisory lock of the push queue's leader, when several nodes share one PostgreSQL. */
-const PUSH_QUEUE_LOCK = 0x0ff1ce03;
 /** How soon the leader's queue sees what another node flagged for push. */
 const CLUSTER_POLL_MS = 1_000;
 
@@ -41,7 +40,7 @@ export const pushPlugin = fp<PushTuning>(
     };
     const push = new PushQueue({
       db: app.db,
-      ...(several ? { leadership: leadership(app.db, PUSH_QUEUE_LOCK), pollMs: CLUSTER_POLL_MS } : {}),
+      ...(several ? { leadership: leadership(app.db, advisoryLocks.pushQueue), pollMs: CLUSTER_POLL_MS } : {}),
       keys: loadVapidKeys(app.config.dataDir),
       visibleUsers,
       log: (error, message) => app.log.warn({ err: error }, message),
