@@ -17,3 +17,18 @@ export async function runStatement(handle: Db | Tx, statement: SQL): Promise<voi
   if (dialect === 'postgres') await (handle as unknown as NodePgDatabase).execute(statement);
   else handle.run(statement);
 }
+
+/** SQLite's and PostgreSQL's codes for a row that would break a unique index. */
+const UNIQUE_VIOLATION_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', '23505']);
+
+/**
+ * Whether `error` is a unique index refusing a row, in either dialect. Drizzle wraps the driver's error in one of
+ * its own (`cause`), so the chain is followed.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const { code } = current as Error & { code?: unknown };
+    if (typeof code === 'string' && UNIQUE_VIOLATION_CODES.has(code)) return true;
+  }
+  return false;
+}

@@ -2,6 +2,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
 import { idSchema, personNameSchema, roles, updateDetailsArgsSchema } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
+import { isUniqueViolation } from '../../db/dialect';
 import { users } from '../../db/schema';
 import { defineCommand } from '../commands';
 import { DomainError } from '../errors';
@@ -62,10 +63,17 @@ export const updateDetailsCommand = defineCommand({
     const current = await loadActiveUser(ctx.tx, ctx.actor.id);
     if (current.name === args.name && current.email === args.email) return toUserDto(current);
     await assertEmailFree(ctx.tx, args.email, ctx.actor.id);
-    await ctx.tx
-      .update(users)
-      .set({ name: args.name, email: args.email, updatedAt: ctx.now.toISOString() })
-      .where(eq(users.id, ctx.actor.id));
+    try {
+      await ctx.tx
+        .update(users)
+        .set({ name: args.name, email: args.email, updatedAt: ctx.now.toISOString() })
+        .where(eq(users.id, ctx.actor.id));
+    } catch (error) {
+      // Two people taking one email at once can both find it free (on PostgreSQL, where they run side by side):
+      // the unique index decides, and the later one is told the email is taken instead of failing.
+      if (isUniqueViolation(error)) throw new DomainError('email_taken');
+      throw error;
+    }
     await ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: USER_AUDIENCE });
     return toUserDto(await loadActiveUser(ctx.tx, ctx.actor.id));
   },

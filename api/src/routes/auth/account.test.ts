@@ -113,6 +113,22 @@ describe('PUT /api/auth/updatedetails', () => {
     // The token still works: details are not credentials.
     expect((await me(ed.token)).status).toBe(200);
   });
+
+  test('two people taking one free email at once: one 200, one 409, and one account holds it', async () => {
+    // Rounds of two, so that some pair overlaps where writers run side by side (PostgreSQL).
+    for (let round = 0; round < 5; round++) {
+      const [first, second] = await Promise.all([registerEmployee('Fay Race'), registerEmployee('Gus Race')]);
+      const email = `taken.${round}.${randomBytes(4).toString('hex')}@example.com`;
+      const results = await Promise.all(
+        [first, second].map((person) => update(person, { name: person.user.name, email })),
+      );
+
+      expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+      const refused = results.find((res) => res.status === 409);
+      if (refused) expectRefusal(refused, 409, 'email_taken', errorCatalogue.email_taken.message);
+      expect(await db().select({ id: users.id }).from(users).where(eq(users.email, email))).toHaveLength(1);
+    }
+  });
 });
 
 describe('PUT /api/auth/updatepassword', () => {
