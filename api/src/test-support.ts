@@ -136,7 +136,11 @@ export function useTestServer(
   });
   afterEach(async () => {
     for (const socket of sockets.splice(0)) socket.close();
-    if (awaitOffline) await waitUntil(() => current().app.realtime.presence.onlineUserIds().length === 0);
+    if (awaitOffline) {
+      const { presence } = current().app.realtime;
+      await waitUntil(() => presence.onlineUserIds().length === 0);
+      await presence.settled();
+    }
   });
   afterAll(async () => {
     await started?.close();
@@ -156,6 +160,8 @@ export function useTestServer(
     async connect(token) {
       const socket = await connectSocket(current().url, token);
       sockets.push(socket);
+      // The server stores the person online as the socket connects: the test starts from that state.
+      await current().app.realtime.presence.settled();
       return socket;
     },
   };

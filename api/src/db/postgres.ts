@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -9,6 +10,8 @@ import * as schema from './schema-pg';
 
 /** Connections one node keeps open: enough for the writes of one node's event loop, and its reads beside them. */
 const POOL_SIZE = 10;
+/** Longer than any query a closing node still runs; shorter than anyone would wait for a node to stop. */
+const STRAY_CLIENT_GRACE_MS = 250;
 
 /**
  * Connects to the PostgreSQL of DATABASE_URL and applies the committed migrations of api/drizzle-pg. Nodes that
@@ -28,11 +31,14 @@ export async function openPostgres(url: string): Promise<{ db: Db; close: () => 
   await withStartupLock(pool, () => migrate(db, { migrationsFolder: migrationsFolder('drizzle-pg') }));
   return {
     db: db as unknown as Db,
-    // Called last, once realtime and the push queue have stopped: a connection still checked out then is one
-    // nobody gives back (the Socket.IO adapter's listener, when the node closes while it is still connecting), and
-    // the pool would wait for it for ever.
+    // Called last, once realtime and the push queue have stopped. A query still running then (a last Socket.IO
+    // notify) gives its connection back on its own, and releasing it for it would release it twice. A connection
+    // still checked out after STRAY_CLIENT_GRACE_MS is one nobody gives back (the Socket.IO adapter's listener,
+    // when the node closes while it is still connecting), and the pool would wait for it for ever.
     close: async () => {
       const ended = pool.end();
+      const settled = await Promise.race([ended.then(() => true), sleep(STRAY_CLIENT_GRACE_MS, false, { ref: false })]);
+      if (settled) return;
       for (const client of checkedOut) client.release(true);
       await ended;
     },

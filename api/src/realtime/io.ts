@@ -206,7 +206,8 @@ export const realtimePlugin = fp(
     reconciling?.unref();
     app.addHook('onClose', (_instance, hookDone) => {
       if (reconciling) clearInterval(reconciling);
-      void io.close(() => hookDone());
+      // The sockets' last status writes (made as they went) land before the database closes.
+      void io.close(() => void presence.settled().then(() => hookDone(), hookDone));
     });
     // One node: ready once the last run's presence is cleared, before any socket connects. Several nodes: the
     // others' people are connected now, so only the reconciliation clears what a dead node left.

@@ -11,6 +11,11 @@ import { users } from '../db/schema';
  */
 export class PresenceTracker {
   private readonly sockets = new Map<string, Set<string>>();
+  /**
+   * Each person's status writes, in the order they were asked for. On PostgreSQL two transactions run side by
+   * side and may commit in either order: a disconnect's 'offline' must not land after the reconnect's 'online'.
+   */
+  private readonly writes = new Map<string, Promise<unknown>>();
 
   /** `elsewhere`: whether the person has a socket on another node (several nodes); one node has no elsewhere. */
   constructor(
@@ -33,8 +38,11 @@ export class PresenceTracker {
     const set = this.sockets.get(userId);
     if (!set?.delete(socketId) || set.size > 0) return null;
     this.sockets.delete(userId);
-    if (await this.elsewhere(userId)) return null;
-    return this.store(userId, 'offline');
+    return this.inTurn(userId, async () => {
+      // Asking the other nodes takes a moment; a new socket of the person's on this one may have come meanwhile.
+      if ((await this.elsewhere(userId)) || this.isOnline(userId)) return null;
+      return this.write(userId, 'offline');
+    });
   }
 
   /**
@@ -72,8 +80,28 @@ export class PresenceTracker {
       .where(and(ne(users.status, 'offline'), isNull(users.deactivatedAt)));
   }
 
-  /** Stores a status with the time it was seen; returns that time. */
-  async store(userId: string, status: PresenceStatus): Promise<string> {
+  /** Stores a status with the time it was seen, after the person's earlier writes; returns that time. */
+  store(userId: string, status: PresenceStatus): Promise<string> {
+    return this.inTurn(userId, () => this.write(userId, status));
+  }
+
+  /** Resolves once every status write asked for so far is stored (or failed): before the database closes. */
+  async settled(): Promise<void> {
+    while (this.writes.size) await Promise.allSettled(this.writes.values());
+  }
+
+  /** Runs `work` once the person's earlier status writes are done. */
+  private async inTurn<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    const turn = (this.writes.get(userId) ?? Promise.resolve()).catch(() => undefined).then(work);
+    this.writes.set(userId, turn);
+    try {
+      return await turn;
+    } finally {
+      if (this.writes.get(userId) === turn) this.writes.delete(userId);
+    }
+  }
+
+  private async write(userId: string, status: PresenceStatus): Promise<string> {
     const lastSeen = new Date().toISOString();
     await transaction(this.db, async (tx) => {
       await tx.update(users).set({ status, lastSeen }).where(eq(users.id, userId));
