@@ -492,6 +492,8 @@ try {
     JWT_SECRET: secrets.JWT_SECRET,
     VAPID_PUBLIC_KEY: secrets.VAPID_PUBLIC_KEY,
     VAPID_PRIVATE_KEY: secrets.VAPID_PRIVATE_KEY,
+    // The proxy adds X-Forwarded-For from loopback: limits and throttles count each client, not the proxy.
+    TRUST_PROXY: 'loopback',
   };
   const nodePorts = [await freePort(proxyPort + 1), await freePort(proxyPort + 2)];
   nodes.push(...nodePorts.map((port, index) => startNode(index + 1, port, env)));

@@ -37,12 +37,19 @@ export interface BuildOptions {
   push?: PushTuning;
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. A number of hops is what proxy-addr does for a number (Fastify passes one on),
+ * written out because Fastify's types leave the number out.
+ */
+const fastifyTrustProxy = (trust: Config['trustProxy']) =>
+  typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+
 /** Builds the whole server: API, Socket.IO and (when configured) the PWA, on one Fastify instance. */
 export async function buildApp({ config, throttle, logger = true, push }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,
     bodyLimit: limits.jsonBodyBytes,
-    trustProxy: false,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // Off: the drain plugin answers new requests with our own 503 (body and Retry-After), during close() too.
     return503OnClosing: false,
     logController: new LogController({ disableRequestLogging: true }),

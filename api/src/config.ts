@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { makePrivateDir, privateFileMode } from './private-files';
 
@@ -24,6 +25,11 @@ export interface Config {
   digestCheckSeconds: number;
   /** DATABASE_URL: the PostgreSQL every node shares; null keeps the SQLite file in DATA_DIR. */
   databaseUrl: string | null;
+  /**
+   * TRUST_PROXY: whose X-Forwarded-For names a request's address (its limits and sign-in throttle count that
+   * address): the balancers' addresses or ranges, or how many hops of balancers there are. False reads no header.
+   */
+  trustProxy: false | number | string[];
 }
 
 /** A non-negative whole number from the environment, or the default when unset. */
@@ -66,6 +72,37 @@ function databaseUrlFrom(env: NodeJS.ProcessEnv): string | null {
   return url;
 }
 
+/** The names proxy-addr (Fastify's trustProxy) gives to whole families of private addresses. */
+const ADDRESS_FAMILIES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: unset reads no X-Forwarded-For; a whole number trusts that many hops of proxies; otherwise a comma
+ * list of the proxies' addresses and ranges (10.0.0.0/8) or of the families loopback, linklocal and uniquelocal.
+ * "true" (trust any sender) is refused: whoever reaches the node directly could then pick the address they count
+ * against.
+ */
+function trustProxyFrom(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || raw.trim() === '') return false;
+  if (/^\d+$/.test(raw.trim())) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const invalid = entries.filter((entry) => !ADDRESS_FAMILIES.has(entry) && !isAddressOrRange(entry));
+  if (invalid.length)
+    throw new Error(
+      `TRUST_PROXY must be the number of proxy hops or a comma list of the proxies' addresses or ranges ` +
+        `(e.g. 10.0.0.0/8 or loopback); not ${invalid.join(', ')}`,
+    );
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const databaseUrl = databaseUrlFrom(env);
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
@@ -88,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK === '1',
     digestCheckSeconds: countFrom(env, 'DIGEST_CHECK_SECONDS', 60),
     databaseUrl,
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
     ...overrides,
   };
 }

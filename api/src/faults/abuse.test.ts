@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { conversationIdFor, uuidv7, type ErrorBody, type SendMessageAck } from '@office/sync-protocol';
 import { loadConfig } from '../config';
 import { directMessages } from '../db/schema';
@@ -172,6 +172,58 @@ describe('the next minute', () => {
       await started.close();
       vi.useRealTimers();
     }
+  });
+});
+
+describe('behind a balancer', () => {
+  const balancer = '10.0.0.5';
+  const fromBalancer = (app: FastifyInstance, forwardedFor: string) =>
+    app.inject({
+      method: 'GET',
+      url: '/api/config',
+      remoteAddress: balancer,
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  test.each([
+    ["the balancer's range", ['10.0.0.0/8']],
+    ['one hop', 1],
+  ])('with TRUST_PROXY as %s, each address X-Forwarded-For names has its own allowance', async (_what, trustProxy) => {
+    const started = await startTestServer({ seed: false, config: { rateLimitPerIp: PER_IP, trustProxy } });
+    try {
+      const { app } = started;
+      expect(await statusesOf(PER_IP, () => fromBalancer(app, '203.0.113.40'))).toEqual(allOk(PER_IP));
+      expectRateLimited(await fromBalancer(app, '203.0.113.40'));
+      // Another person behind the same balancer is not limited by the first one's requests.
+      expect((await fromBalancer(app, '203.0.113.41')).statusCode).toBe(200);
+      // A client that writes its own header is counted by the address the balancer appended last.
+      expectRateLimited(await fromBalancer(app, '198.51.100.99, 203.0.113.40'));
+    } finally {
+      await started.close();
+    }
+  });
+
+  test('without TRUST_PROXY the header is not read: a made-up X-Forwarded-For does not buy a new allowance', async () => {
+    const started = await startTestServer({ seed: false, config: { rateLimitPerIp: PER_IP } });
+    try {
+      const { app } = started;
+      const forged = (index: number) => fromBalancer(app, `203.0.113.${index % 250}`);
+      let sent = 0;
+      expect(await statusesOf(PER_IP, () => forged(sent++))).toEqual(allOk(PER_IP));
+      expectRateLimited(await forged(sent++));
+    } finally {
+      await started.close();
+    }
+  });
+
+  test('TRUST_PROXY takes hops or addresses and ranges, and refuses anything else by name', () => {
+    const dataDir = server.config.dataDir;
+    const trustOf = (value: string | undefined) =>
+      loadConfig({ JWT_SECRET: 'x', TRUST_PROXY: value }, { dataDir }).trustProxy;
+    expect(trustOf(undefined)).toBe(false);
+    expect(trustOf('1')).toBe(1);
+    expect(trustOf('loopback, 10.0.0.0/8, fd00::/8')).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8']);
+    for (const bad of ['true', '10.0.0.0/33', 'balancer.local']) expect(() => trustOf(bad)).toThrow(`not ${bad}`);
   });
 });
 
