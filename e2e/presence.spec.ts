@@ -121,3 +121,47 @@ test('Online Now, the Employees online filter and the Chat header count the same
   await expect(self).toContainText('Online');
   await elsewhere.close();
 });
+
+test.describe('the live connection', () => {
+  test('opens as a websocket, with no long-polling request: nodes behind a balancer need no sticky sessions', async ({
+    page,
+    apiAs,
+  }) => {
+    const person = await registerPerson('Wes Socket');
+    const pollingRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/socket.io/')) pollingRequests.push(request.url());
+    });
+    const websocket = page.waitForEvent('websocket', (socket) => socket.url().includes('/socket.io/'));
+    await signIn(page, person.email, person.password);
+
+    expect((await websocket).url()).toContain('transport=websocket');
+    // The connection works: the server counts the person online.
+    const manager = await apiAs(demoUsers.manager.email);
+    await expect.poll(async () => (await onlineOnServer(manager)).has(person.id), { timeout: 10_000 }).toBe(true);
+    expect(pollingRequests).toEqual([]);
+  });
+
+  test('falls back to long-polling where the network refuses websockets, and still goes live', async ({
+    page,
+    apiAs,
+  }) => {
+    const person = await registerPerson('Polly Polling');
+    // A network that refuses websockets: the app's ones go to a loopback port nobody listens on, and fail there
+    // as a blocked handshake does.
+    await page.addInitScript(() => {
+      const NativeWebSocket = window.WebSocket;
+      window.WebSocket = class extends NativeWebSocket {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(String(url).includes('/socket.io/') ? 'ws://127.0.0.1:9/' : url, protocols);
+        }
+      };
+    });
+    const polled = page.waitForRequest((request) => request.url().includes('transport=polling'));
+    await signIn(page, person.email, person.password);
+    await polled;
+
+    const manager = await apiAs(demoUsers.manager.email);
+    await expect.poll(async () => (await onlineOnServer(manager)).has(person.id), { timeout: 10_000 }).toBe(true);
+  });
+});

@@ -26,6 +26,10 @@ export function connectRealtime(getToken: () => string | null): RealtimeSocket {
         protocolVersion: PROTOCOL_VERSION,
         timeZone: browserTimeZone(),
       }),
+    // A websocket first: it stays on the node it reached, so nodes behind a balancer need no sticky sessions.
+    // Where a network refuses websockets, long-polling follows, which does (README, Scale-out).
+    transports: ['websocket', 'polling'],
+    tryAllTransports: true,
     reconnection: true,
     reconnectionAttempts: Infinity,
     ...socketReconnection,
