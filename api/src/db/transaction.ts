@@ -1,9 +1,7 @@
 import type Database from 'better-sqlite3';
-import { sql } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Db, Tx } from './client';
-import { advisoryLocks } from './advisory-locks';
-import { dialect, runStatement } from './dialect';
+import { dialect } from './dialect';
 
 interface TransactionStatements {
   begin: Database.Statement;
@@ -75,18 +73,4 @@ export async function transaction<T>(
   } finally {
     ended();
   }
-}
-
-const holdingChangeLog = new WeakSet<Tx>();
-
-/**
- * Called before a transaction appends to the change log. On PostgreSQL a sequence hands out numbers in the order
- * transactions ask, not the order they commit: a reader could see change 12 committed while 11 is still open and
- * move its cursor past 11 for good. So appends take turns: each transaction holds this lock from its first append
- * to its commit, and numbers commit in order. SQLite runs one write transaction at a time already.
- */
-export async function orderChangeLog(tx: Tx): Promise<void> {
-  if (dialect !== 'postgres' || holdingChangeLog.has(tx)) return;
-  await runStatement(tx, sql`SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})`);
-  holdingChangeLog.add(tx);
 }

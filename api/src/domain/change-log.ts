@@ -1,10 +1,9 @@
-import { eq, max, sql } from 'drizzle-orm';
+import { eq, max } from 'drizzle-orm';
 import type { EntityName, PutChange } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
-import { changeAudience, changeLog, meta } from '../db/schema';
+import { changeLog, meta } from '../db/schema';
 import { prepared } from '../db/prepared';
-import { orderChangeLog } from '../db/transaction';
-import { syncedTables } from '../db/synced-tables';
+import { appendChange } from '../db/change-log-append';
 
 /** A change committed by a command: who may see the entity now, and who saw it before and may not any more. */
 export interface ChangeRef {
@@ -23,34 +22,13 @@ export interface ChangeRef {
 
 /** Appends one change-log row in the caller's transaction and stamps the entity's version with its sequence. */
 export async function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): Promise<ChangeRef> {
-  await orderChangeLog(tx);
-  const [row] = await prepared(tx, 'changeLog.insert', (handle) =>
-    handle
-      .insert(changeLog)
-      .values({ entity: sql.placeholder('entity'), entityId: sql.placeholder('entityId'), op: sql.placeholder('op') })
-      .returning({ seq: changeLog.seq })
-      .prepare(),
-  ).execute({ entity: change.entity, entityId: change.id, op: change.op });
-  if (!row) throw new Error('change_log insert returned nothing');
-  const insertAudience = prepared(tx, 'changeAudience.insert', (handle) =>
-    handle
-      .insert(changeAudience)
-      .values({ principal: sql.placeholder('principal'), seq: sql.placeholder('seq') })
-      .prepare(),
-  );
-  for (const principal of new Set([...change.audience, ...(change.formerAudience ?? [])]))
-    await insertAudience.execute({ principal, seq: row.seq });
-  if (change.op === 'put') {
-    const table = syncedTables[change.entity];
-    await prepared(tx, `${change.entity}.setVersion`, (handle) =>
-      handle
-        .update(table)
-        .set({ version: sql`${sql.placeholder('version')}` })
-        .where(eq(table.id, sql.placeholder('id')))
-        .prepare(),
-    ).execute({ version: row.seq, id: change.id });
-  }
-  return { ...change, seq: row.seq };
+  const seq = await appendChange(tx, {
+    entity: change.entity,
+    entityId: change.id,
+    op: change.op,
+    principals: [...new Set([...change.audience, ...(change.formerAudience ?? [])])],
+  });
+  return { ...change, seq };
 }
 
 /** The `meta` key of the change-log floor: every sequence number at or below it has been compacted away. */

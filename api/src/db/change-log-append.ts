@@ -1,0 +1,86 @@
+import { eq, sql } from 'drizzle-orm';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type { EntityName } from '@office/sync-protocol';
+import type { Tx } from './client';
+import { advisoryLocks } from './advisory-locks';
+import { dialect } from './dialect';
+import { prepared } from './prepared';
+import { changeAudience, changeLog } from './schema';
+import { syncedTables } from './synced-tables';
+
+/** One change-log row as a command records it. */
+export interface ChangeToAppend {
+  entity: EntityName;
+  entityId: string;
+  op: 'put' | 'delete';
+  /** Who may read it (and who may no longer): `team`, `role:<role>`, `user:<id>`. */
+  principals: string[];
+}
+
+/**
+ * Appends a change in the caller's transaction, with its audience, and stamps a put entity's version with the
+ * change's sequence number; resolves with that number.
+ */
+export function appendChange(tx: Tx, change: ChangeToAppend): Promise<number> {
+  return dialect === 'postgres' ? appendOnPostgres(tx, change) : appendOnSqlite(tx, change);
+}
+
+/**
+ * On PostgreSQL a sequence hands out numbers in the order transactions ask, not the order they commit: a reader
+ * could see change 12 committed while 11 is still open and move its cursor past 11 for good. So appends take
+ * turns: a transaction-level advisory lock, taken with the first append and held to the commit, makes numbers
+ * commit in order, on every node. Every transaction that writes waits for it, so it must be held for as few round
+ * trips as can be: the lock, the row, its audience and the version stamp are one statement.
+ */
+async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number> {
+  const table = syncedTables[change.entity];
+  const stamp =
+    change.op === 'put'
+      ? sql`, stamped AS (UPDATE ${table} SET version = appended.seq FROM appended WHERE ${table.id} = ${change.entityId})`
+      : sql``;
+  const { rows } = await (tx as unknown as NodePgDatabase).execute<{ seq: string }>(sql`
+    WITH ordered AS (SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})),
+    appended AS (
+      INSERT INTO ${changeLog} (entity, entity_id, op)
+      SELECT ${change.entity}, ${change.entityId}, ${change.op} FROM ordered
+      RETURNING seq
+    ),
+    audience AS (
+      INSERT INTO ${changeAudience} (principal, seq)
+      SELECT principal, appended.seq FROM appended, json_array_elements_text(${JSON.stringify(change.principals)}::json) AS principal
+    )${stamp}
+    SELECT seq FROM appended`);
+  const [row] = rows;
+  if (!row) throw new Error('change_log insert returned nothing');
+  return Number(row.seq);
+}
+
+/** SQLite runs one write transaction at a time: numbers commit in order as they are, and each statement is a call. */
+async function appendOnSqlite(tx: Tx, change: ChangeToAppend): Promise<number> {
+  const [row] = await prepared(tx, 'changeLog.insert', (handle) =>
+    handle
+      .insert(changeLog)
+      .values({ entity: sql.placeholder('entity'), entityId: sql.placeholder('entityId'), op: sql.placeholder('op') })
+      .returning({ seq: changeLog.seq })
+      .prepare(),
+  ).execute({ entity: change.entity, entityId: change.entityId, op: change.op });
+  if (!row) throw new Error('change_log insert returned nothing');
+  const insertAudience = prepared(tx, 'changeAudience.insert', (handle) =>
+    handle
+      .insert(changeAudience)
+      .values({ principal: sql.placeholder('principal'), seq: sql.placeholder('seq') })
+      .prepare(),
+  );
+  for (const principal of change.principals) await insertAudience.execute({ principal, seq: row.seq });
+  if (change.op === 'put') {
+    const table = syncedTables[change.entity];
+    await prepared(tx, `${change.entity}.setVersion`, (handle) =>
+      handle
+        .update(table)
+        .set({ version: sql`${sql.placeholder('version')}` })
+        .where(eq(table.id, sql.placeholder('id')))
+        .prepare(),
+    ).execute({ version: row.seq, id: change.entityId });
+  }
+  return row.seq;
+}
