@@ -53,6 +53,8 @@ beforeEach(async () => {
 
 afterEach(async () => {
   vi.restoreAllMocks();
+  // A test that does not look at its last flush still lets its reads finish before the database closes.
+  await Promise.allSettled(flushes);
   await workspace.close();
   rmSync(dir, { recursive: true, force: true });
 });
