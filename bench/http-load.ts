@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { median, percentiles, type Measure } from './measure';
+import { median, percentiles, type Measure, type Watcher } from './measure';
 import { runPacedLoad } from './paced-load';
 import type { BenchSession } from './session';
 
@@ -15,7 +15,8 @@ export interface LoadRun {
 }
 
 interface LoadOptions {
-  url: string;
+  /** One server, or the nodes of one workspace: connection i goes to node i mod n. */
+  url: string | string[];
   path: string;
   method: 'GET' | 'POST';
   /** One connection per session, round robin: the load comes from many signed-in users (none: no token). */
@@ -44,9 +45,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
     finish = done;
     failWith = fail;
   });
+  const urls = (typeof options.url === 'string' ? [options.url] : options.url).map((url) => `${url}${options.path}`);
   const instance = autocannon(
     {
-      url: `${options.url}${options.path}`,
+      // autocannon takes several URLs (connection i to URL i mod n); its types know only one.
+      url: (urls.length === 1 ? urls[0] : urls) as string,
       method: options.method,
       connections: options.connections,
       duration: options.seconds,
@@ -174,6 +177,15 @@ export interface WriteAxis {
   /** Answers per second with 16 connections (median of the runs). */
   throughput: number;
   throughputP99: number;
+  /** Answers in the runs with 16 connections, all of them: what their CPU time is divided by. */
+  answered: number;
+}
+
+export interface WriteFigureOptions extends Omit<HttpFigureOptions, 'url'> {
+  /** One server, or the nodes of one workspace: the connections are spread over them. */
+  url: string | string[];
+  /** Watches the runs with 16 connections. */
+  watch?: Watcher;
 }
 
 const CONCURRENT = 16;
@@ -183,7 +195,7 @@ const CONCURRENT = 16;
  * answers: the chat message axis of the product and, with the same settings, of the bare reference server.
  */
 export async function measureWriteAxis(
-  { url, sessions, quick, runs, log }: HttpFigureOptions,
+  { url, sessions, quick, runs, log, watch }: WriteFigureOptions,
   path: string,
   label: string,
 ): Promise<WriteAxis> {
@@ -195,17 +207,21 @@ export async function measureWriteAxis(
   const sequential = await runLoad({ url, path, method: 'POST', sessions, connections: 1, seconds, body });
   const throughputs: number[] = [];
   const p99s: number[] = [];
+  let answered = 0;
   for (let i = 0; i < runs; i++) {
     log(`${label}: ${CONCURRENT} in flight, run ${i + 1}/${runs}`);
-    const run = await runLoad({ url, path, method: 'POST', sessions, connections: CONCURRENT, seconds, body });
+    const load = () => runLoad({ url, path, method: 'POST', sessions, connections: CONCURRENT, seconds, body });
+    const run = await (watch ? watch.around(load) : load());
     if (run.non2xx + run.errors > 0) throw new Error(`${label}: ${run.non2xx} non-2xx answers, ${run.errors} errors`);
     throughputs.push(run.okPerSecond);
     p99s.push(percentiles(run.latencies).p99);
+    answered += run.latencies.length;
   }
   return {
     sequentialP50: percentiles(sequential.latencies).p50,
     throughput: median(throughputs),
     throughputP99: median(p99s),
+    answered,
   };
 }
 

@@ -5,14 +5,16 @@ import { join, resolve } from 'node:path';
 import { bundleTestServer, startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
 import { measureBrowser } from './browser';
 import type { BrowserBenchContext } from './context';
+import { cpuMeter, type CpuSpent } from './cpu';
 import { measureChatAtRate, measureTaskReads, measureWriteAxis, type WriteAxis } from './http-load';
 import { measureLighthouse } from './lighthouse';
 import type { Measure } from './measure';
+import { measurePostgresGroup, type Setup } from './postgres';
 import { measureFanOut, measureReconnectStorm } from './realtime';
 import { formatTable, machineFacts, writeResults } from './report';
 import { measureRowsPerMessage } from './rows';
 import { measureSearch } from './search';
-import { fullOrg, quickOrg, seedOrganisation, type SeededOrg, type SeededUser } from './seed-org';
+import { fullOrg, quickOrg, seedingMeasure, seedOrganisation, type SeededOrg, type SeededUser } from './seed-org';
 import { signInAll } from './session';
 import { measureOfflineQueue, measurePushThroughput } from './sync-push';
 
@@ -22,7 +24,7 @@ const quick = process.argv.includes('--quick');
 const keepData = process.argv.includes('--keep-data');
 /**
  * `--only=chat,push`: a subset of the figures, for looking into one finding
- * (bare chat push rows tasks offline fanout storm browser lighthouse search).
+ * (bare chat push rows tasks offline fanout storm browser lighthouse search pg).
  */
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
@@ -90,7 +92,9 @@ async function measureBare(runs: number): Promise<WriteAxis> {
 interface SizeRun {
   members: number;
   chat?: WriteAxis;
-  pushRate?: number;
+  /** CPU time of the chat runs with 16 in flight. */
+  chatCpu?: CpuSpent;
+  push?: { rate: number; applied: number; cpu: CpuSpent };
 }
 
 async function main(): Promise<void> {
@@ -125,17 +129,25 @@ async function main(): Promise<void> {
           `${members} members: seeding ${size.tasks} tasks, ${size.chatMessages} chat messages, ${size.conversations} conversations`,
         );
         const seedStarted = performance.now();
-        const org = await seedOrganisation(dataDir, size);
+        const org = await seedOrganisation({ dataDir, databaseUrl: null }, size);
         const seedSeconds = (performance.now() - seedStarted) / 1000;
-        measures.push(seedingMeasure(org, seedSeconds, members));
+        measures.push(seedingMeasure(org, seedSeconds, members, { quick, database: 'SQLite' }));
 
         server = await startServerProcess({ bundle, dataDir, env: serverEnv });
         log(`${members} members: server at ${server.url}, DATA_DIR ${dataDir}`);
         const sessions = await signInAll(server.url, pickSignedIn(org));
         const figures = { url: server.url, sessions, quick, runs, log };
+        // The pg figures are set beside SQLite's chat and push figures at the main size.
+        const sqliteSide = wants('pg') && members === MAIN_SIZE;
 
-        if (wants('chat')) {
-          run.chat = await measureWriteAxis(figures, '/api/messages', `chat POST, ${members} members`);
+        if (wants('chat') || sqliteSide) {
+          const cpu = cpuMeter([server.pid], null);
+          run.chat = await measureWriteAxis(
+            { ...figures, watch: cpu },
+            '/api/messages',
+            `chat POST, ${members} members`,
+          );
+          run.chatCpu = cpu.spent();
           measures.push({
             name: `Chat message POST, ${members} members (answered once on disk)`,
             target: '—',
@@ -143,13 +155,14 @@ async function main(): Promise<void> {
             met: null,
             values: { ...run.chat, members },
           });
-          if (members === MAIN_SIZE) measures.push(await measureChatAtRate(figures, members));
+          if (members === MAIN_SIZE && wants('chat')) measures.push(await measureChatAtRate(figures, members));
         }
         if (wants('rows')) measures.push(await measureRowsPerMessage({ url: server.url, sessions, dataDir }, members));
         const pushOptions = { ...figures, dataDir, org };
-        if (wants('push')) {
-          const push = await measurePushThroughput(pushOptions, members);
-          run.pushRate = push.rate;
+        if (wants('push') || sqliteSide) {
+          const cpu = cpuMeter([server.pid], null);
+          const push = await measurePushThroughput({ ...pushOptions, watch: cpu }, members);
+          run.push = { rate: push.rate, applied: push.applied, cpu: cpu.spent() };
           measures.push(push.measure);
         }
         if (wants('search') && members === SEARCH_SIZE) {
@@ -190,6 +203,27 @@ async function main(): Promise<void> {
       }
     }
     measures.push(...axisMeasures(results, bare));
+    if (wants('pg')) {
+      const sqlite = sqliteSetup(results.find((run) => run.members === MAIN_SIZE));
+      if (sqlite) {
+        measures.push(
+          ...(await measurePostgresGroup({
+            bundle,
+            size: quick ? quickOrg(MAIN_SIZE) : fullOrg(MAIN_SIZE),
+            members: MAIN_SIZE,
+            quick,
+            runs,
+            keepData,
+            log,
+            serverEnv,
+            signedIn: pickSignedIn,
+            sqlite,
+          })),
+        );
+      } else {
+        log(`pg figures skipped: they are measured at ${MAIN_SIZE} members, which --sizes leaves out`);
+      }
+    }
   } finally {
     rmSync(bundle, { force: true });
   }
@@ -219,14 +253,14 @@ function pickSignedIn(org: SeededOrg): SeededUser[] {
   return [...staff, ...withWork, ...others].slice(0, SIGNED_IN);
 }
 
-function seedingMeasure(org: SeededOrg, seconds: number, members: number): Measure {
+/** The SQLite server's chat and push figures at one size, as the pg figures compare them. */
+function sqliteSetup(run: SizeRun | undefined): Setup | null {
+  if (!run?.chat || !run.chatCpu || !run.push) return null;
   return {
-    name: `Seeding through the domain commands, ${members} members${quick ? ' (quick: less history)' : ''}`,
-    target: '—',
-    result: `${seconds.toFixed(1)} s: ${org.counts.users} users, ${org.counts.tasks} tasks, ${org.counts.chat_messages} chat messages, ${org.counts.conversations} conversations, ${org.counts.direct_messages} direct messages, ${org.counts.notifications} notifications`,
-    met: null,
-    values: { seconds, ...org.counts },
-    note: 'Every member has one precomputed password hash. Team chat notices are derived, so a chat message is one row.',
+    label: 'SQLite, one node',
+    nodes: 1,
+    chat: { rate: run.chat.throughput, units: run.chat.answered, cpu: run.chatCpu },
+    push: { rate: run.push.rate, units: run.push.applied, cpu: run.push.cpu },
   };
 }
 
@@ -259,14 +293,14 @@ function axisMeasures(results: SizeRun[], bare: WriteAxis | null): Measure[] {
       });
     }
     const main = bySize(MAIN_SIZE);
-    if (main?.pushRate !== undefined) {
-      const ratio = main.pushRate / bare.throughput;
+    if (main?.push) {
+      const ratio = main.push.rate / bare.throughput;
       measures.push({
         name: `/api/sync/push mutations/s vs the bare server's requests/s, ${MAIN_SIZE} members`,
         target: '≥ 1.5 ×',
-        result: `${ratio.toFixed(2)} × (${perSecond(main.pushRate)} vs ${perSecond(bare.throughput)})`,
+        result: `${ratio.toFixed(2)} × (${perSecond(main.push.rate)} vs ${perSecond(bare.throughput)})`,
         met: ratio >= 1.5,
-        values: { ratio, push: main.pushRate, bare: bare.throughput },
+        values: { ratio, push: main.push.rate, bare: bare.throughput },
       });
     }
   }

@@ -25,3 +25,19 @@ export function percentiles(sample: readonly number[]): { p50: number; p95: numb
 export function median(runs: readonly number[]): number {
   return percentiles(runs).p50;
 }
+
+/** Watches the measured runs of a figure: the CPU time they take, what PostgreSQL's backends do meanwhile. */
+export interface Watcher {
+  /** Runs `work`, taking note of what happens meanwhile. */
+  around<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** One watcher made of several, all watching the same runs. */
+export function watchAll(...watchers: Watcher[]): Watcher {
+  return {
+    around<T>(work: () => Promise<T>): Promise<T> {
+      const [first, ...rest] = watchers;
+      return first ? first.around(() => watchAll(...rest).around(work)) : work();
+    },
+  };
+}

@@ -1,7 +1,7 @@
-// `npm run bench`: Node 20 cannot run TypeScript, so this bundles bench/main.ts (and bench/bare-server.ts, the
-// reference server it starts as a child process) with esbuild and runs the bundle with the same arguments
-// (`npm run bench -- --quick`). npm packages stay external (resolved from node_modules at run time); our
-// workspaces (@office/*) and the api sources the bench seeds with are bundled.
+// `npm run bench`: Node 20 cannot run TypeScript, so this bundles bench/main.ts (and the child processes it starts:
+// bench/bare-server.ts, the reference server, and bench/seed-process.ts, the PostgreSQL seeding) with esbuild and
+// runs the bundle with the same arguments (`npm run bench -- --quick`). npm packages stay external (resolved from
+// node_modules at run time); our workspaces (@office/*) and the api sources the bench seeds with are bundled.
 import { build } from 'esbuild';
 import { externalizeNpmPackages } from '../api/bundle.mjs';
 import { spawn } from 'node:child_process';
@@ -15,7 +15,7 @@ const outfile = resolve(outdir, 'main.mjs');
 
 await build({
   absWorkingDir: root,
-  entryPoints: ['bench/main.ts', 'bench/bare-server.ts'],
+  entryPoints: ['bench/main.ts', 'bench/bare-server.ts', 'bench/seed-process.ts'],
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -47,7 +47,10 @@ await build({
   ],
 });
 
-const child = spawn(process.execPath, [outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
+// The bench gives each server its database itself. Its own api modules must speak SQLite (dialect.ts reads
+// DATABASE_URL when they load): the PostgreSQL seeding runs in a child process of its own.
+const { DATABASE_URL: _chosenPerServer, ...env } = process.env;
+const child = spawn(process.execPath, [outfile, ...process.argv.slice(2)], { stdio: 'inherit', env });
 // Ctrl-C reaches the bench through the terminal's process group; this process only waits for it.
 process.on('SIGINT', () => undefined);
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

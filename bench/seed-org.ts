@@ -1,8 +1,11 @@
-import { join } from 'node:path';
+import { eq, inArray } from 'drizzle-orm';
 import { seededRandom } from '../api/src/test-random';
 import type { z } from 'zod';
 import { isoToday, uuidv7, type Actor, type Role, type TaskPriority, type TaskStatus } from '@office/sync-protocol';
-import { openDatabase, type Db, type Tx } from '../api/src/db/client';
+import type { Db, Tx } from '../api/src/db/client';
+import { dialect } from '../api/src/db/dialect';
+import { openWorkspaceDatabase } from '../api/src/db/open';
+import * as tables from '../api/src/db/schema';
 import { transaction } from '../api/src/db/transaction';
 import { newPendingEffects, runInTransaction, type Command } from '../api/src/domain/commands';
 import { sendChatCommand } from '../api/src/domain/chat/commands';
@@ -11,6 +14,7 @@ import { createTaskCommand, setTaskStatusCommand } from '../api/src/domain/tasks
 import { createUserCommand } from '../api/src/domain/users/commands';
 import { hashPassword } from '../api/src/domain/users/passwords';
 import type { BenchCredentials } from './context';
+import type { Measure } from './measure';
 
 /** How big the seeded organisation is. */
 export interface OrgSize {
@@ -74,16 +78,37 @@ const chatLines = [
 ];
 
 const DAY = 86_400_000;
-/** Commands per SQLite transaction: one fsync per batch instead of one per command. */
+/** Commands per transaction: one commit on disk per batch instead of one per command. */
 const BATCH = 500;
 
+/** The tables counted after seeding, by their SQL names (the keys of `counts`). */
+const counted = {
+  users: tables.users,
+  tasks: tables.tasks,
+  chat_messages: tables.chatMessages,
+  conversations: tables.conversations,
+  direct_messages: tables.directMessages,
+  notifications: tables.notifications,
+  notification_markers: tables.notificationMarkers,
+  change_log: tables.changeLog,
+  change_audience: tables.changeAudience,
+};
+
 /**
- * Seeds the organisation into DATA_DIR/workspace.db through the app's own commands (so the change log,
- * audiences and notifications are what the real writes leave), batched in large transactions. The
+ * Seeds the organisation through the app's own commands (so the change log, audiences and notifications are what
+ * the real writes leave), batched in large transactions: into DATA_DIR/workspace.db, or into the PostgreSQL of
+ * `databaseUrl`, which this process must have had as DATABASE_URL before the api modules loaded (dialect.ts). The
  * server is not running yet; nothing is published, exactly as the demo seed on an empty database.
  */
-export async function seedOrganisation(dataDir: string, size: OrgSize): Promise<SeededOrg> {
-  const db = openDatabase(join(dataDir, 'workspace.db'));
+export async function seedOrganisation(
+  database: { dataDir: string; databaseUrl: string | null },
+  size: OrgSize,
+): Promise<SeededOrg> {
+  if ((database.databaseUrl !== null) !== (dialect === 'postgres'))
+    throw new Error(
+      `seeding ${database.databaseUrl ? 'PostgreSQL' : 'SQLite'} in a process whose tables are ${dialect}'s`,
+    );
+  const { db, close } = await openWorkspaceDatabase(database);
   try {
     const random = seededRandom(9);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -100,30 +125,16 @@ export async function seedOrganisation(dataDir: string, size: OrgSize): Promise<
     const conversations = await seedDirect(db, size, users, actor, random, now);
     await seedChat(db, size, users, actor, pick, now);
     // History, not news: nothing of it waits for web push when the server starts.
-    db.$client.prepare('UPDATE notifications SET push_pending = 0').run();
+    await db.update(tables.notifications).set({ pushPending: false });
     // Everyone has read what is older than a day (their "Mark all as read"): nobody keeps 50 000 unread.
-    db.$client
-      .prepare('INSERT INTO notification_markers (id, read_through) SELECT id, ? FROM users')
-      .run(new Date(now - DAY).toISOString());
+    const readThrough = new Date(now - DAY).toISOString();
+    await db.insert(tables.notificationMarkers).values(users.map((user) => ({ id: user.id, readThrough })));
 
-    const count = (table: string) =>
-      (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    const counts = Object.fromEntries(
-      [
-        'users',
-        'tasks',
-        'chat_messages',
-        'conversations',
-        'direct_messages',
-        'notifications',
-        'notification_markers',
-        'change_log',
-        'change_audience',
-      ].map((table) => [table, count(table)]),
-    );
+    const counts: Record<string, number> = {};
+    for (const [name, table] of Object.entries(counted)) counts[name] = await db.$count(table);
     return { users, conversations, tasksByAssignee, counts };
   } finally {
-    db.$client.close();
+    await close();
   }
 }
 
@@ -172,7 +183,7 @@ async function seedUsers(
     await run(tx, { id: user.id, role: user.role }, createUserCommand, { ...fields, passwordHash });
   });
   // The organisation existed before its history (90 days of chat): everyone joined before it.
-  db.$client.prepare('UPDATE users SET created_at = ?').run(new Date(Date.now() - 120 * DAY).toISOString());
+  await db.update(tables.users).set({ createdAt: new Date(Date.now() - 120 * DAY).toISOString() });
   return users;
 }
 
@@ -208,7 +219,6 @@ async function seedTasks(
       steps,
     };
   });
-  const moveDueDate = db.$client.prepare('UPDATE tasks SET due_date = ? WHERE id = ?');
   await inBatches(db, plans, async (tx, plan) => {
     await run(tx, actor(plan.by), createTaskCommand, {
       id: plan.id,
@@ -219,10 +229,8 @@ async function seedTasks(
       dueDate: today,
     });
     // The command refuses a past due date (as the app does), so overdue work is moved back afterwards.
-    moveDueDate.run(
-      new Date(Date.parse(`${today}T00:00:00Z`) + plan.dueInDays * DAY).toISOString().slice(0, 10),
-      plan.id,
-    );
+    const dueDate = new Date(Date.parse(`${today}T00:00:00Z`) + plan.dueInDays * DAY).toISOString().slice(0, 10);
+    await tx.update(tables.tasks).set({ dueDate }).where(eq(tables.tasks.id, plan.id));
     for (const status of plan.steps) await run(tx, actor(plan.assignee), setTaskStatusCommand, { id: plan.id, status });
     tasksByAssignee.set(plan.assignee.id, [...(tasksByAssignee.get(plan.assignee.id) ?? []), plan.id]);
   });
@@ -248,11 +256,6 @@ async function seedDirect(
   // A small organisation has fewer pairs than the history asks for.
   const chosen = pairs.slice(0, size.conversations);
   const conversations: [string, string, string][] = [];
-  const stampMessage = db.$client.prepare('UPDATE direct_messages SET created_at = ? WHERE id = ?');
-  const stampNotification = db.$client.prepare('UPDATE notifications SET created_at = ? WHERE id = ?');
-  const stampConversation = db.$client.prepare(
-    'UPDATE conversations SET last_message_at = ?, user_a_read_at = ?, user_b_read_at = ? WHERE id = ?',
-  );
   await inBatches(db, chosen, async (tx, [first, second]) => {
     const { result } = await run(tx, actor(first), startConversationCommand, { recipientId: second.id });
     const conversationId = result.conversation.id;
@@ -268,12 +271,19 @@ async function seedDirect(
         text: `${chatLines[i % chatLines.length] ?? 'Hello'} (${i + 1})`,
       });
       const stamp = new Date(Math.min(at, now)).toISOString();
-      stampMessage.run(stamp, id);
-      for (const notificationId of notificationIds) stampNotification.run(stamp, notificationId);
+      await tx.update(tables.directMessages).set({ createdAt: stamp }).where(eq(tables.directMessages.id, id));
+      if (notificationIds.length)
+        await tx
+          .update(tables.notifications)
+          .set({ createdAt: stamp })
+          .where(inArray(tables.notifications.id, notificationIds));
     }
     // Both have read everything: the conversation list opens without unread badges.
     const last = new Date(Math.min(at, now)).toISOString();
-    stampConversation.run(last, last, last, conversationId);
+    await tx
+      .update(tables.conversations)
+      .set({ lastMessageAt: last, userAReadAt: last, userBReadAt: last })
+      .where(eq(tables.conversations.id, conversationId));
     conversations.push([conversationId, first.id, second.id]);
   });
   return conversations;
@@ -294,14 +304,36 @@ async function seedChat(
     author: pick(users),
     text: `${pick(chatLines)} [${index + 1}]`,
   }));
-  const stampMessage = db.$client.prepare(
-    'UPDATE chat_messages SET created_at = ?, updated_at = ?, push_pending = 0 WHERE id = ?',
-  );
   await inBatches(db, messages, async (tx, message) => {
     const id = uuidv7(message.at);
     // One row for the whole team: its notices are derived from it (nothing per member).
     await run(tx, actor(message.author), sendChatCommand, { id, text: message.text });
     const stamp = new Date(message.at).toISOString();
-    stampMessage.run(stamp, stamp, id);
+    await tx
+      .update(tables.chatMessages)
+      .set({ createdAt: stamp, updatedAt: stamp, pushPending: false })
+      .where(eq(tables.chatMessages.id, id));
   });
+}
+
+/** The seeding's row of the table: how long it took and what it made. */
+export function seedingMeasure(
+  org: SeededOrg,
+  seconds: number,
+  members: number,
+  { quick, database }: { quick: boolean; database: 'SQLite' | 'PostgreSQL' },
+): Measure {
+  return {
+    name: `Seeding through the domain commands, ${members} members${database === 'PostgreSQL' ? ', on PostgreSQL' : ''}${quick ? ' (quick: less history)' : ''}`,
+    target: '—',
+    result: `${seconds.toFixed(1)} s: ${org.counts.users} users, ${org.counts.tasks} tasks, ${org.counts.chat_messages} chat messages, ${org.counts.conversations} conversations, ${org.counts.direct_messages} direct messages, ${org.counts.notifications} notifications`,
+    met: null,
+    values: { seconds, ...org.counts },
+    // Said once, under SQLite's row.
+    ...(database === 'SQLite'
+      ? {
+          note: 'Every member has one precomputed password hash. Team chat notices are derived, so a chat message is one row.',
+        }
+      : {}),
+  };
 }

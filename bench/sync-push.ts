@@ -10,7 +10,7 @@ import {
   type PullResponse,
   type PushResponse,
 } from '@office/sync-protocol';
-import { median, type Measure } from './measure';
+import { median, type Measure, type Watcher } from './measure';
 import { explainMiss } from './report';
 import type { SeededOrg } from './seed-org';
 import { call, type BenchSession } from './session';
@@ -116,6 +116,13 @@ export interface PushFigureOptions {
   log: (line: string) => void;
 }
 
+export interface PushThroughputOptions extends Omit<PushFigureOptions, 'url' | 'dataDir'> {
+  /** One server, or the nodes of one workspace: device i pushes to node i mod n. */
+  url: string | string[];
+  /** Watches the runs. */
+  watch?: Watcher;
+}
+
 const employeesWithWork = (sessions: BenchSession[], org: SeededOrg) =>
   sessions.filter(
     (s) =>
@@ -126,37 +133,44 @@ const employeesWithWork = (sessions: BenchSession[], org: SeededOrg) =>
 
 /**
  * Several devices push batches of 100 queued team chat messages (contiguous mutation ids) as fast as the
- * server applies them. Returns the median rate in mutations per second and the measure.
+ * server applies them. Returns the median rate in mutations per second, every mutation applied, and the measure.
  */
 export async function measurePushThroughput(
-  { url, org, sessions, quick, runs, log }: PushFigureOptions,
+  { url, org, sessions, quick, runs, log, watch }: PushThroughputOptions,
   members: number,
-): Promise<{ rate: number; measure: Measure }> {
+): Promise<{ rate: number; applied: number; measure: Measure }> {
+  const urls = typeof url === 'string' ? [url] : url;
   const [clientCount, batchSize] = quick ? [4, limits.pushBatchMax] : [8, limits.pushBatchMax];
   const seconds = quick ? 4 : 10;
   const pushers = sessions.slice(0, clientCount);
   const rates: number[] = [];
+  let total = 0;
   for (let run = 0; run < runs; run++) {
     log(`sync push: run ${run + 1}/${runs} (${pushers.length} clients × ${batchSize} chat messages, ${seconds} s)`);
     const clients = pushers.map((session) => newClient(session, org));
     let applied = 0;
     const started = performance.now();
     const until = started + seconds * 1000;
-    await Promise.all(
-      clients.map(async (client) => {
-        while (performance.now() < until) {
-          const batch = Array.from({ length: batchSize }, () => chatMutation(client));
-          // Awaited first: `applied += await …` would read `applied` before the await and lose the other clients' counts.
-          const answer = await push(url, client, batch);
-          applied += answer.outcomes.length;
-        }
-      }),
-    );
+    const load = () =>
+      Promise.all(
+        clients.map(async (client, index) => {
+          const node = urls[index % urls.length] as string;
+          while (performance.now() < until) {
+            const batch = Array.from({ length: batchSize }, () => chatMutation(client));
+            // Awaited first: `applied += await …` would read `applied` before the await and lose the other clients' counts.
+            const answer = await push(node, client, batch);
+            applied += answer.outcomes.length;
+          }
+        }),
+      );
+    await (watch ? watch.around(load) : load());
     rates.push(applied / ((performance.now() - started) / 1000));
+    total += applied;
   }
   const rate = median(rates);
   return {
     rate,
+    applied: total,
     measure: {
       name: `/api/sync/push: ${pushers.length} devices × batches of ${batchSize} chat messages, ${members} members`,
       target: '≥ 3 000 mutations/s',
