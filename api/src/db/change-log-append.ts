@@ -3,7 +3,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { EntityName } from '@office/sync-protocol';
 import type { Tx } from './client';
 import { advisoryLocks } from './advisory-locks';
-import { dialect } from './dialect';
+import { dialect, runStatement } from './dialect';
 import { prepared } from './prepared';
 import { changeAudience, changeLog } from './schema';
 import { syncedTables } from './synced-tables';
@@ -27,10 +27,23 @@ export function appendChange(tx: Tx, change: ChangeToAppend): Promise<number> {
 
 /**
  * On PostgreSQL a sequence hands out numbers in the order transactions ask, not the order they commit: a reader
- * could see change 12 committed while 11 is still open and move its cursor past 11 for good. So appends take
- * turns: a transaction-level advisory lock, taken with the first append and held to the commit, makes numbers
- * commit in order, on every node. Every transaction that writes waits for it, so it must be held for as few round
- * trips as can be: the lock, the row, its audience and the version stamp are one statement.
+ * could see change 12 committed while 11 is still open and move its cursor past 11 for good. So transactions that
+ * record changes take turns, on every node: each takes this transaction-level advisory lock at its start, before
+ * any read (transaction(..., { recordsChanges: true })), and holds it to its commit. Taken at the start, not at the
+ * first append, it also means that
+ * - a command's reads (who may do this, who may see it) see every write that committed before it: under READ
+ *   COMMITTED a task read before a reassignment committed sent the change to its old audience;
+ * - no transaction holds a row lock while it waits for the lock: taken mid-transaction, it deadlocked with one
+ *   holding it and waiting for that row.
+ * SQLite runs one write transaction at a time already.
+ */
+export async function takeChangeLogTurn(tx: Tx): Promise<void> {
+  if (dialect === 'postgres') await runStatement(tx, sql`SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})`);
+}
+
+/**
+ * The append on PostgreSQL: one statement (the row, its audience and the version stamp), which takes the lock
+ * again (a no-op for the transaction holding it) so that no append can run outside its turn.
  */
 async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number> {
   const table = syncedTables[change.entity];

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Db, Tx } from './client';
+import { takeChangeLogTurn } from './change-log-append';
 import { dialect } from './dialect';
 
 interface TransactionStatements {
@@ -42,15 +43,21 @@ function connectionOf(db: Db): Connection {
  *
  * `snapshot`: every read of `work` sees the database as it was when the first one ran (a pull's pages and its
  * cursor agree). SQLite's one writer gives that anyway; PostgreSQL needs REPEATABLE READ for it.
+ *
+ * `recordsChanges`: `work` runs commands, which append to the change log: on PostgreSQL it takes its turn with the
+ * others first (see change-log-append.ts).
  */
 export async function transaction<T>(
   db: Db,
   work: (tx: Tx) => Promise<T>,
-  options: { snapshot?: boolean } = {},
+  options: { snapshot?: boolean; recordsChanges?: boolean } = {},
 ): Promise<T> {
   if (dialect === 'postgres')
     return (db as unknown as NodePgDatabase).transaction(
-      (tx) => work(tx as unknown as Tx),
+      async (tx) => {
+        if (options.recordsChanges) await takeChangeLogTurn(tx as unknown as Tx);
+        return work(tx as unknown as Tx);
+      },
       options.snapshot ? { isolationLevel: 'repeatable read' } : undefined,
     );
   const connection = connectionOf(db);

@@ -120,7 +120,9 @@ export async function runCommand<S extends z.ZodType, O>(
   rawArgs: unknown,
 ): Promise<O> {
   const pending = newPendingEffects();
-  const result = await transaction(db, (tx) => runInTransaction(tx, actor, command, rawArgs, pending));
+  const result = await transaction(db, (tx) => runInTransaction(tx, actor, command, rawArgs, pending), {
+    recordsChanges: true,
+  });
   flush(pending);
   return result;
 }

@@ -50,24 +50,28 @@ export class WriteBatcher {
     const pending = newPendingEffects();
     let settled: Settled[];
     try {
-      settled = await transaction(this.db, async (tx) => {
-        const outcomes: Settled[] = [];
-        for (const write of batch) {
-          const restore = effectsMark(pending);
-          try {
-            outcomes.push({
-              value: await inSavepoint(tx, () =>
-                runInTransaction(tx, write.actor, write.command, write.rawArgs, pending),
-              ),
-            });
-          } catch (error) {
-            if (!(error instanceof DomainError)) throw error;
-            restore();
-            outcomes.push({ refusal: error });
+      settled = await transaction(
+        this.db,
+        async (tx) => {
+          const outcomes: Settled[] = [];
+          for (const write of batch) {
+            const restore = effectsMark(pending);
+            try {
+              outcomes.push({
+                value: await inSavepoint(tx, () =>
+                  runInTransaction(tx, write.actor, write.command, write.rawArgs, pending),
+                ),
+              });
+            } catch (error) {
+              if (!(error instanceof DomainError)) throw error;
+              restore();
+              outcomes.push({ refusal: error });
+            }
           }
-        }
-        return outcomes;
-      });
+          return outcomes;
+        },
+        { recordsChanges: true },
+      );
     } catch {
       // Something unexpected rolled the whole batch back: each write runs alone, so only its own request fails.
       for (const write of batch) {

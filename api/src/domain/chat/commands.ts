@@ -69,20 +69,16 @@ async function sendMessage(
   if (inserted.length === 0) return sentBefore(ctx, args);
   if (args.files.length)
     await ctx.tx.insert(chatAttachments).values(args.files.map((file) => ({ ...file, messageId: args.id })));
-  // Read before the change is recorded: on PostgreSQL every write waits while a transaction holds the change
-  // log (change-log-append.ts), from its record to its commit.
-  const author = await userById(ctx.tx, ctx.actor.id);
-  const mentioned = await mentionableNamedIn(ctx.tx, args.text);
   const ref = await ctx.record({ entity: 'chatMessage', id: args.id, op: 'put', audience: CHAT_AUDIENCE });
   // The message was just written: the answer is made from what was written, not read back.
   const message = chatMessageOf(
     { id: args.id, userId: ctx.actor.id, text: args.text, type, createdAt: stamp, edited: false, version: ref.seq },
-    author,
+    await userById(ctx.tx, ctx.actor.id),
     args.files.map(chatAttachmentOf),
     [],
   );
   ref.state = { entity: 'chatMessage', op: 'put', id: args.id, data: message };
-  await notifyMentions(ctx, mentioned, {
+  await notifyMentions(ctx, await mentionableNamedIn(ctx.tx, args.text), {
     messageId: args.id,
     text: args.text,
     authorName: message.userName,

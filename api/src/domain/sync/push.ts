@@ -82,64 +82,68 @@ async function applyBatch(
   entries: readonly BatchEntry[],
 ): Promise<{ outcomes: MutationOutcome[]; lastMutationId: number }> {
   const pending = newPendingEffects();
-  const result = await transaction(db, async (tx) => {
-    const [client] = await tx
-      .select({
-        lastMutationId: syncClients.lastMutationId,
-        lastChangeAt: syncClients.lastChangeAt,
-        createdAt: syncClients.createdAt,
-      })
-      .from(syncClients)
-      .where(eq(syncClients.clientId, clientId));
-    const now = new Date();
-    const { lastMutationId, lastChangeAt, createdAt } = client ?? {
-      lastMutationId: 0,
-      lastChangeAt: null,
-      createdAt: now.toISOString(),
-    };
-    const outcomes: MutationOutcome[] = [];
-    let last = lastMutationId;
-    let previousChangeAt = lastChangeAt;
-    for (const entry of entries) {
-      if (entry.id <= last) {
-        outcomes.push(await storedOutcome(tx, clientId, entry.id));
-        continue;
-      }
-      if (entry.id !== last + 1) break;
-      const madeAt = clampMadeAt(entry.at, previousChangeAt, createdAt, now);
-      previousChangeAt = madeAt.toISOString();
-      const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
-      await prepared(tx, 'syncMutations.insert', (handle) =>
-        handle
-          .insert(syncMutations)
-          .values({
-            clientId: sql.placeholder('clientId'),
-            mutationId: sql.placeholder('mutationId'),
-            name: sql.placeholder('name'),
-            status: sql.placeholder('status'),
-            code: sql.placeholder('code'),
-            message: sql.placeholder('message'),
-          })
-          .prepare(),
-      ).execute({
-        clientId,
-        mutationId: entry.id,
-        name: entry.name,
-        status: outcome.status,
-        code: outcome.status === 'rejected' ? outcome.code : null,
-        message: outcome.status === 'rejected' ? outcome.message : null,
-      });
-      outcomes.push(outcome);
-      last = entry.id;
-    }
-    if (last !== lastMutationId) {
-      await tx
-        .update(syncClients)
-        .set({ lastMutationId: last, lastChangeAt: previousChangeAt })
+  const result = await transaction(
+    db,
+    async (tx) => {
+      const [client] = await tx
+        .select({
+          lastMutationId: syncClients.lastMutationId,
+          lastChangeAt: syncClients.lastChangeAt,
+          createdAt: syncClients.createdAt,
+        })
+        .from(syncClients)
         .where(eq(syncClients.clientId, clientId));
-    }
-    return { outcomes, lastMutationId: last };
-  });
+      const now = new Date();
+      const { lastMutationId, lastChangeAt, createdAt } = client ?? {
+        lastMutationId: 0,
+        lastChangeAt: null,
+        createdAt: now.toISOString(),
+      };
+      const outcomes: MutationOutcome[] = [];
+      let last = lastMutationId;
+      let previousChangeAt = lastChangeAt;
+      for (const entry of entries) {
+        if (entry.id <= last) {
+          outcomes.push(await storedOutcome(tx, clientId, entry.id));
+          continue;
+        }
+        if (entry.id !== last + 1) break;
+        const madeAt = clampMadeAt(entry.at, previousChangeAt, createdAt, now);
+        previousChangeAt = madeAt.toISOString();
+        const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
+        await prepared(tx, 'syncMutations.insert', (handle) =>
+          handle
+            .insert(syncMutations)
+            .values({
+              clientId: sql.placeholder('clientId'),
+              mutationId: sql.placeholder('mutationId'),
+              name: sql.placeholder('name'),
+              status: sql.placeholder('status'),
+              code: sql.placeholder('code'),
+              message: sql.placeholder('message'),
+            })
+            .prepare(),
+        ).execute({
+          clientId,
+          mutationId: entry.id,
+          name: entry.name,
+          status: outcome.status,
+          code: outcome.status === 'rejected' ? outcome.code : null,
+          message: outcome.status === 'rejected' ? outcome.message : null,
+        });
+        outcomes.push(outcome);
+        last = entry.id;
+      }
+      if (last !== lastMutationId) {
+        await tx
+          .update(syncClients)
+          .set({ lastMutationId: last, lastChangeAt: previousChangeAt })
+          .where(eq(syncClients.clientId, clientId));
+      }
+      return { outcomes, lastMutationId: last };
+    },
+    { recordsChanges: true },
+  );
   flush(pending);
   return result;
 }
