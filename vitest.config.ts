@@ -36,6 +36,16 @@ export default defineConfig({
         },
       },
       { test: { name: 'pwa', include: ['pwa/src/**/*.test.{ts,tsx}'], environment: 'node' } },
+      {
+        // The sync fault-injection property test again, its child servers on one embedded PostgreSQL: the test file
+        // reads the URL with inject and gives DATABASE_URL to the children alone (this process stays on SQLite).
+        test: {
+          name: 'pwa-pg',
+          include: ['pwa/src/sync/faults.property.test.ts'],
+          environment: 'node',
+          globalSetup: ['api/src/db/pg-global-setup.ts'],
+        },
+      },
     ],
   },
 });

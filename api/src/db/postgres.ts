@@ -27,8 +27,16 @@ export async function openPostgres(url: string): Promise<{ db: Db; close: () => 
   const checkedOut = new Set<pg.PoolClient>();
   pool.on('acquire', (client) => checkedOut.add(client));
   pool.on('release', (_error, client) => checkedOut.delete(client));
+  // pool.end() resolves once it has asked each connection to end, not once they have: one still ending may hear
+  // PostgreSQL's own goodbye (a shutdown's FATAL) with nobody listening. A closing pool listens on every connection,
+  // also one that finishes connecting while it closes.
+  let closing = false;
+  const ignoreError = () => undefined;
   const connected = new Set<pg.PoolClient>();
-  pool.on('connect', (client) => connected.add(client));
+  pool.on('connect', (client) => {
+    connected.add(client);
+    if (closing) client.on('error', ignoreError);
+  });
   pool.on('remove', (client) => connected.delete(client));
   const db = drizzle({ client: pool, schema, casing: 'snake_case' });
   await withStartupLock(pool, () => migrate(db, { migrationsFolder: migrationsFolder('drizzle-pg') }));
@@ -39,9 +47,8 @@ export async function openPostgres(url: string): Promise<{ db: Db; close: () => 
     // still checked out after STRAY_CLIENT_GRACE_MS is one nobody gives back (the Socket.IO adapter's listener,
     // when the node closes while it is still connecting), and the pool would wait for it for ever.
     close: async () => {
-      // pool.end() resolves once it has asked each connection to end, not once they have: one still ending may
-      // hear PostgreSQL's own goodbye (a shutdown's FATAL) with nobody listening. Nothing waits on those any more.
-      for (const client of connected) client.on('error', () => undefined);
+      closing = true;
+      for (const client of connected) client.on('error', ignoreError);
       const ended = pool.end();
       const settled = await Promise.race([ended.then(() => true), sleep(STRAY_CLIENT_GRACE_MS, false, { ref: false })]);
       if (!settled) for (const client of checkedOut) client.release(true);

@@ -1,9 +1,12 @@
 import Database from 'better-sqlite3';
 import { decodeJwt, SignJWT } from 'jose';
+import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import webpush from 'web-push';
 import {
   entityNames,
   uuidv7,
@@ -21,6 +24,7 @@ import {
   stopServerProcess,
   type ServerProcess,
 } from '../../../api/src/test-process';
+import { createTestDatabase, dropTestDatabase, queryPostgres } from '../../../api/src/db/test-postgres';
 import { ApiError } from '../api/http';
 import { entityTables, type OutboxEntry, type WorkspaceDb } from '../data/db';
 import { uploadForm, type SyncTransport } from './transport';
@@ -130,43 +134,105 @@ export interface Session {
 }
 
 /**
- * The bundled server as a child process on one port and data dir, restarted in place after each
+ * What a server keeps: its data dir (uploads, and on SQLite the database file) and, on PostgreSQL, its
+ * database on the test cluster.
+ */
+export interface Workspace {
+  dataDir: string;
+  postgres: { serverUrl: string; databaseUrl: string } | null;
+}
+
+/**
+ * A fresh data dir on tmpfs when there is one: `kill -9` loses nothing the page cache holds, so the
+ * crashes mean the same, without the fsync of every commit (synchronous = FULL) on a shared disk.
+ */
+function newDataDir(): string {
+  return mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'office-faults-'));
+}
+
+/** An empty workspace: on SQLite a data dir, on PostgreSQL a new database on `postgresServerUrl` too. */
+export async function newWorkspace(postgresServerUrl: string | null): Promise<Workspace> {
+  const dataDir = newDataDir();
+  if (!postgresServerUrl) return { dataDir, postgres: null };
+  return {
+    dataDir,
+    postgres: { serverUrl: postgresServerUrl, databaseUrl: await createTestDatabase(postgresServerUrl) },
+  };
+}
+
+/** A copy of a stopped server's workspace: its data dir, and its database as a template of a new one. */
+export async function copyWorkspace(template: Workspace): Promise<Workspace> {
+  const dataDir = newDataDir();
+  cpSync(template.dataDir, dataDir, { recursive: true });
+  if (!template.postgres) return { dataDir, postgres: null };
+  const { serverUrl, databaseUrl } = template.postgres;
+  const copy = new URL(serverUrl);
+  copy.pathname = `/office_${randomBytes(6).toString('hex')}`;
+  // PostgreSQL copies a template only while nobody is connected to it: its server has stopped.
+  await queryPostgres(
+    serverUrl,
+    `CREATE DATABASE ${copy.pathname.slice(1)} TEMPLATE ${new URL(databaseUrl).pathname.slice(1)}`,
+  );
+  return { dataDir, postgres: { serverUrl, databaseUrl: copy.toString() } };
+}
+
+/** Removes a workspace no server uses any more: the cluster's folder (in memory) stays small. */
+export async function removeWorkspace({ dataDir, postgres }: Workspace): Promise<void> {
+  removeDataDir(dataDir);
+  if (postgres) await dropTestDatabase(postgres.serverUrl, postgres.databaseUrl);
+}
+
+/** The keys every node on one PostgreSQL must share (config.ts): generated here, the same for every start. */
+const vapidKeys = webpush.generateVAPIDKeys();
+
+/**
+ * The bundled server as a child process on one port and workspace, restarted in place after each
  * `kill -9`. Rate limits are off: one test process plays many clients from one IP address.
  */
 export class ServerUnderTest {
   private process: ServerProcess;
   private restarting: Promise<void> | null = null;
+  /** The checks' one connection to a PostgreSQL workspace, opened at their first read: a connection costs ~10 ms. */
+  private postgresReader: pg.Pool | null = null;
 
   private constructor(
     private readonly bundle: string,
+    readonly workspace: Workspace,
     process: ServerProcess,
     readonly port: number,
   ) {
     this.process = process;
   }
 
-  private static readonly env = { SEED_DEMO: '1', RATE_LIMIT_PER_USER: '0', RATE_LIMIT_PER_IP: '0' };
+  private static envFor({ postgres }: Workspace): Record<string, string> {
+    return {
+      SEED_DEMO: '1',
+      RATE_LIMIT_PER_USER: '0',
+      RATE_LIMIT_PER_IP: '0',
+      // Only the child gets DATABASE_URL: this process must not switch to PostgreSQL (api/src/db/dialect.ts).
+      ...(postgres && {
+        DATABASE_URL: postgres.databaseUrl,
+        VAPID_PUBLIC_KEY: vapidKeys.publicKey,
+        VAPID_PRIVATE_KEY: vapidKeys.privateKey,
+      }),
+    };
+  }
 
-  /** Starts on a fresh data dir: the demo workspace, or a copy of a stopped server's data dir. */
-  static async start(bundle: string, copyOf?: string): Promise<ServerUnderTest> {
-    // On tmpfs when there is one: `kill -9` loses nothing the page cache holds, so the crashes mean
-    // the same, without the fsync of every commit (synchronous = FULL) on a shared disk.
-    const parent = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-    const dataDir = mkdtempSync(join(parent, 'office-faults-'));
-    if (copyOf) cpSync(copyOf, dataDir, { recursive: true });
-    const process = await startServerProcess({ bundle, dataDir, env: ServerUnderTest.env });
-    return new ServerUnderTest(bundle, process, Number(new URL(process.url).port));
+  /** Starts on a workspace: an empty one seeds the demo workspace, a copy of a stopped server's starts as it was. */
+  static async start(bundle: string, workspace: Workspace): Promise<ServerUnderTest> {
+    const process = await startServerProcess({
+      bundle,
+      dataDir: workspace.dataDir,
+      env: ServerUnderTest.envFor(workspace),
+    });
+    return new ServerUnderTest(bundle, workspace, process, Number(new URL(process.url).port));
   }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  get dataDir(): string {
-    return this.process.dataDir;
-  }
-
-  /** `kill -9`, then the same server again on the same port and data dir. One crash at a time. */
+  /** `kill -9`, then the same server again on the same port and workspace. One crash at a time. */
   async killAndRestart(): Promise<void> {
     while (this.restarting) await this.restarting;
     this.restarting = (async () => {
@@ -185,9 +251,9 @@ export class ServerUnderTest {
       try {
         return await startServerProcess({
           bundle: this.bundle,
-          dataDir: this.dataDir,
+          dataDir: this.workspace.dataDir,
           port: this.port,
-          env: ServerUnderTest.env,
+          env: ServerUnderTest.envFor(this.workspace),
         });
       } catch (error) {
         // The killed process's port is normally free at once; give the kernel a moment if not.
@@ -231,17 +297,63 @@ export class ServerUnderTest {
     }
   }
 
-  /** The server's SQLite file, read-only, for the exactly-once checks. */
-  openDatabase(): Database.Database {
-    return new Database(join(this.dataDir, 'workspace.db'), { readonly: true, fileMustExist: true });
+  /** The server's database, read-only, for the exactly-once checks. */
+  async openDatabase(): Promise<ServerDatabase> {
+    const { postgres, dataDir } = this.workspace;
+    if (!postgres) return openSqliteReader(dataDir);
+    this.postgresReader ??= new pg.Pool({ connectionString: postgres.databaseUrl, max: 1, types: numericInt8 });
+    return postgresReader(await this.postgresReader.connect());
   }
 
-  /** Stops the server; `keepData` stops it cleanly (SIGTERM) so its data dir can be copied. */
+  /** Stops the server; `keepData` stops it cleanly (SIGTERM) so its workspace can be copied. */
   async close({ keepData = false } = {}): Promise<void> {
     await this.ready();
     await stopServerProcess(this.process, keepData ? 'SIGTERM' : 'SIGKILL');
-    if (!keepData) removeDataDir(this.dataDir);
+    await this.postgresReader?.end();
+    if (!keepData) await removeWorkspace(this.workspace);
   }
+}
+
+/** Read-only SQL on a server's database: the same statements on SQLite and on PostgreSQL. */
+export interface ServerDatabase {
+  /** Runs one statement with `?` placeholders; counts and bigint columns come back as numbers. */
+  query<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** A field of a JSON object stored as text, the one expression the dialects spell differently. */
+  jsonField(column: string, field: string): string;
+  /** ORDER BY terms for sync_mutations in the order the server wrote them. */
+  readonly writeOrder: string;
+  /** Done reading: closes the SQLite file, or gives the PostgreSQL connection back for the next check. */
+  close(): Promise<void>;
+}
+
+function openSqliteReader(dataDir: string): ServerDatabase {
+  const db = new Database(join(dataDir, 'workspace.db'), { readonly: true, fileMustExist: true });
+  return {
+    query: async <T>(sql: string, params: readonly unknown[] = []) => db.prepare(sql).all(...params) as T[],
+    jsonField: (column, field) => `json_extract(${column}, '$.${field}')`,
+    writeOrder: 'rowid',
+    close: async () => {
+      db.close();
+    },
+  };
+}
+
+/** int8 (count(*), the bigint ids) as a number, not pg's default string: the values here are small. */
+const numericInt8 = new pg.TypeOverrides();
+numericInt8.setTypeParser(pg.types.builtins.INT8, Number);
+
+function postgresReader(client: pg.PoolClient): ServerDatabase {
+  return {
+    query: async <T>(sql: string, params: readonly unknown[] = []) => {
+      let placeholder = 0;
+      const text = sql.replace(/\?/g, () => `$${++placeholder}`);
+      return (await client.query(text, [...params])).rows as T[];
+    },
+    jsonField: (column, field) => `(${column}::jsonb ->> '${field}')`,
+    // No rowid: the time each was processed (to the millisecond, statement_timestamp), then the id.
+    writeOrder: 'processed_at, mutation_id',
+    close: async () => client.release(),
+  };
 }
 
 /** What a client's network does to its next requests. */

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import {
   conversationIdFor,
   isoToday,
@@ -10,7 +9,9 @@ import {
   type TaskStatus,
 } from '@office/sync-protocol';
 import { rmSync } from 'node:fs';
-import { bundleTestServer, removeDataDir } from '../../../api/src/test-process';
+import { bundleTestServer } from '../../../api/src/test-process';
+// Declares what inject('postgresServerUrl') returns.
+import type {} from '../../../api/src/db/pg-global-setup';
 import type { WorkspaceDb } from '../data/db';
 import { applyPull } from './apply';
 import { SyncEngine } from './engine';
@@ -19,18 +20,23 @@ import { mutate } from './mutate';
 import type { MutatorContext } from './mutators';
 import { freshDb } from './test-support';
 import {
+  copyWorkspace,
   diffAgainstBootstrap,
   FaultTransport,
   faultKinds,
   Ledger,
+  newWorkspace,
   Random,
+  removeWorkspace,
   ServerUnderTest,
   short,
   sleep,
   Trace,
   type FaultKind,
   type PushFault,
+  type ServerDatabase,
   type Session,
+  type Workspace,
 } from './faults-support';
 
 /*
@@ -39,17 +45,23 @@ import {
  * expire, in a random interleaving per seed. Once everyone is back, each device must hold exactly
  * what the server says its user may see, and no mutation may have taken effect twice.
  * FAULT_SEEDS sets how many seeds run (default 200); FAULT_SEED=<n> replays one; FAULT_TRACE=1
- * prints every seed's trace.
+ * prints every seed's trace. The `pwa` project runs it on SQLite; `pwa-pg` runs it again with the
+ * servers on PostgreSQL.
  */
 
-/** Bootstraps grow with every seed's messages and notifications; a fresh data dir keeps them small. */
-const SEEDS_PER_DATA_DIR = 25;
+/** The test cluster of the `pwa-pg` project (its global setup provides it); nothing in the `pwa` project. */
+const postgresServerUrl: string | null = inject('postgresServerUrl') ?? null;
+const onDatabase = postgresServerUrl ? 'PostgreSQL' : 'SQLite';
+const project = postgresServerUrl ? 'pwa-pg' : 'pwa';
+
+/** Bootstraps grow with every seed's messages and notifications; a fresh workspace keeps them small. */
+const SEEDS_PER_WORKSPACE = 25;
 const replaySeed = process.env.FAULT_SEED === undefined ? null : Number(process.env.FAULT_SEED);
 const seedCount = Number(process.env.FAULT_SEEDS ?? 200);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-// A replay also runs the seeds before it on the same data dir, so the server holds what it held then.
+// A replay also runs the seeds before it on the same workspace, so the server holds what it held then.
 const seeds =
-  replaySeed === null ? range(1, seedCount) : range(replaySeed - ((replaySeed - 1) % SEEDS_PER_DATA_DIR), replaySeed);
+  replaySeed === null ? range(1, seedCount) : range(replaySeed - ((replaySeed - 1) % SEEDS_PER_WORKSPACE), replaySeed);
 /** A fault kind counts as exercised when it happened in at least this share of the seeds. */
 const MIN_SHARE_OF_SEEDS = 0.1;
 /** Every 8th seed kills the server once (12.5 %, above the tenth each fault kind must reach). */
@@ -61,14 +73,14 @@ const emailOf = (name: string) => `${name}@demo.local`;
 
 interface Lab {
   bundle: string;
-  /** A stopped demo workspace whose users signed in once; each data dir starts as a copy of it. */
-  template: string;
+  /** A stopped demo workspace whose users signed in once; each workspace starts as a copy of it. */
+  template: Workspace;
   server: ServerUnderTest;
   sessions: Record<ClientName, Session>;
   carolId: string;
-  seedsOnDataDir: number;
+  seedsOnWorkspace: number;
   /**
-   * What the server said each user may see at the end of the last seed on this data dir: the state
+   * What the server said each user may see at the end of the last seed on this workspace: the state
    * at the start of the next one, so its devices begin as synced without three more bootstraps.
    */
   lastBootstraps: Partial<Record<ClientName, PullResponse>>;
@@ -91,40 +103,41 @@ async function signInAll(server: ServerUnderTest): Promise<Pick<Lab, 'sessions' 
 }
 
 /**
- * A fresh data dir every few seeds, copied from the template: a start without seeding, and the
- * same users, so the tokens signed in once stay valid (the JWT secret is fixed) across data dirs.
+ * A fresh workspace every few seeds, copied from the template: a start without seeding, and the
+ * same users, so the tokens signed in once stay valid (the JWT secret is fixed) across workspaces.
  */
 async function labForNextSeed(): Promise<Lab> {
   if (!lab) throw new Error('the lab starts in beforeAll');
-  if (lab.seedsOnDataDir >= SEEDS_PER_DATA_DIR) {
+  if (lab.seedsOnWorkspace >= SEEDS_PER_WORKSPACE) {
     await lab.server.close();
-    lab.server = await ServerUnderTest.start(lab.bundle, lab.template);
-    lab.seedsOnDataDir = 0;
+    lab.server = await ServerUnderTest.start(lab.bundle, await copyWorkspace(lab.template));
+    lab.seedsOnWorkspace = 0;
     lab.lastBootstraps = {};
   }
-  lab.seedsOnDataDir += 1;
+  lab.seedsOnWorkspace += 1;
   return lab;
 }
 
 beforeAll(async () => {
   const bundle = await bundleTestServer();
-  const demo = await ServerUnderTest.start(bundle);
+  const demo = await ServerUnderTest.start(bundle, await newWorkspace(postgresServerUrl));
   const sessions = await signInAll(demo);
   await demo.close({ keepData: true });
-  const server = await ServerUnderTest.start(bundle, demo.dataDir);
-  lab = { bundle, template: demo.dataDir, server, ...sessions, seedsOnDataDir: 0, lastBootstraps: {} };
+  const template = demo.workspace;
+  const server = await ServerUnderTest.start(bundle, await copyWorkspace(template));
+  lab = { bundle, template, server, ...sessions, seedsOnWorkspace: 0, lastBootstraps: {} };
 }, 60_000);
 
 afterAll(async () => {
   await lab?.server.close();
   if (lab) {
-    removeDataDir(lab.template);
+    await removeWorkspace(lab.template);
     rmSync(lab.bundle, { force: true });
   }
   if (seedsRun > 0) {
     const counts = faultKinds.map((kind) => `${kind} ${faultSeeds.get(kind)}`).join(', ');
     console.log(
-      `sync faults: ${seedsRun} seeds in ${(seedTimeMs / 1000).toFixed(1)} s; seeds with each fault: ${counts}`,
+      `sync faults on ${onDatabase}: ${seedsRun} seeds in ${(seedTimeMs / 1000).toFixed(1)} s; seeds with each fault: ${counts}`,
     );
   }
 });
@@ -453,15 +466,15 @@ async function checkInvariants(world: World, sinceSeq: number): Promise<string[]
     }),
   );
   violations.push(...differences.flat());
-  const sqlite = server.openDatabase();
+  const database = await server.openDatabase();
   try {
     const applied: { client: Client; write: Write }[] = [];
     for (const client of world.clients) {
-      violations.push(...(await checkExactlyOnce(client, world, sqlite, applied)));
+      violations.push(...(await checkExactlyOnce(client, world, database, applied)));
     }
-    violations.push(...checkEffectCounts(world, sqlite, applied, sinceSeq));
+    violations.push(...(await checkEffectCounts(world, database, applied, sinceSeq)));
   } finally {
-    sqlite.close();
+    await database.close();
   }
   return violations;
 }
@@ -470,21 +483,24 @@ async function checkInvariants(world: World, sinceSeq: number): Promise<string[]
 async function checkExactlyOnce(
   client: Client,
   world: World,
-  sqlite: Database.Database,
+  database: ServerDatabase,
   applied: { client: Client; write: Write }[],
 ): Promise<string[]> {
   const violations: string[] = [];
   const clientId = await clientIdOf(client.db);
-  const rows = sqlite
-    .prepare('SELECT mutation_id id, status, code FROM sync_mutations WHERE client_id = ? ORDER BY rowid')
-    .all(clientId) as MutationRow[];
+  const rows = await database.query<MutationRow>(
+    `SELECT mutation_id id, status, code FROM sync_mutations WHERE client_id = ? ORDER BY ${database.writeOrder}`,
+    [clientId],
+  );
   const made = [...client.writes.keys()].sort((a, b) => a - b);
   const processed = rows.map((row) => row.id);
   const oneToN = made.map((_, i) => i + 1).join();
   if (made.join() !== oneToN || processed.join() !== oneToN)
     violations.push(`${client.name}: made mutations [${made.join()}], the server processed [${processed.join()}]`);
-  const last = sqlite.prepare('SELECT last_mutation_id n FROM sync_clients WHERE client_id = ?').get(clientId) as
-    { n: number } | undefined;
+  const [last] = await database.query<{ n: number }>(
+    'SELECT last_mutation_id n FROM sync_clients WHERE client_id = ?',
+    [clientId],
+  );
   if ((last?.n ?? 0) !== made.length)
     violations.push(`${client.name}: the server's last mutation id is ${last?.n}, the client made ${made.length}`);
   const outbox = new Map((await client.db.outbox.toArray()).map((entry) => [entry.id, entry]));
@@ -512,7 +528,7 @@ async function checkExactlyOnce(
           `${client.name} #${row.id}: the server once answered ${said}${delivered ? '' : ' (lost)'}, it holds ${row.status}`,
         );
     }
-    if (write && row.status === 'applied') violations.push(...effectPresent(client, row.id, write, sqlite));
+    if (write && row.status === 'applied') violations.push(...(await effectPresent(client, row.id, write, database)));
   }
   for (const entry of outbox.values())
     if (!rows.some((row) => row.id === entry.id))
@@ -520,11 +536,16 @@ async function checkExactlyOnce(
   return violations;
 }
 
-const exists = (sqlite: Database.Database, table: string, id: string): boolean =>
-  sqlite.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) !== undefined;
+const exists = async (database: ServerDatabase, table: string, id: string): Promise<boolean> =>
+  (await database.query(`SELECT 1 FROM ${table} WHERE id = ?`, [id])).length > 0;
 
 /** (3) What an acknowledged write created is on the server (perhaps deleted since, but there). */
-function effectPresent(client: Client, id: number, { name, args }: Write, sqlite: Database.Database): string[] {
+async function effectPresent(
+  client: Client,
+  id: number,
+  { name, args }: Write,
+  database: ServerDatabase,
+): Promise<string[]> {
   const created: Partial<Record<MutationName, [string, string]>> = {
     'task.create': ['tasks', (args as { id: string }).id],
     'task.comment': ['task_comments', (args as { id: string }).id],
@@ -533,25 +554,23 @@ function effectPresent(client: Client, id: number, { name, args }: Write, sqlite
     'dm.send': ['direct_messages', (args as { id: string }).id],
   };
   const target = created[name];
-  if (!target || exists(sqlite, target[0], target[1])) return [];
+  if (!target || (await exists(database, target[0], target[1]))) return [];
   return [`${client.name} #${id} ${name}: applied, but ${target[0]} has no ${short(target[1])}`];
 }
 
 /** Effects were not doubled: change-log rows, history rows and notifications per applied write. */
-function checkEffectCounts(
+async function checkEffectCounts(
   world: World,
-  sqlite: Database.Database,
+  database: ServerDatabase,
   applied: { client: Client; write: Write }[],
   sinceSeq: number,
-): string[] {
+): Promise<string[]> {
   const violations: string[] = [];
+  const count = async (sql: string, ...params: unknown[]) =>
+    (await database.query<{ n: number }>(sql, params))[0]?.n ?? 0;
   const changeRows = (entity: string, id: string) =>
-    (
-      sqlite
-        .prepare('SELECT count(*) n FROM change_log WHERE entity = ? AND entity_id = ? AND seq > ?')
-        .get(entity, id, sinceSeq) as { n: number }
-    ).n;
-  const count = (sql: string, ...params: unknown[]) => (sqlite.prepare(sql).get(...params) as { n: number }).n;
+    count('SELECT count(*) n FROM change_log WHERE entity = ? AND entity_id = ? AND seq > ?', entity, id, sinceSeq);
+  const messageIdOf = database.jsonField('data', 'messageId');
   const expectCount = (what: string, actual: number, expected: number) => {
     if (actual !== expected) violations.push(`${what}: ${actual}, expected ${expected}`);
   };
@@ -569,13 +588,13 @@ function checkEffectCounts(
   );
   // Every applied task write records the task exactly once (a comment "touches" it).
   for (const [taskId, n] of taskWrites)
-    expectCount(`change-log rows of task ${short(taskId)}`, changeRows('task', taskId), n);
+    expectCount(`change-log rows of task ${short(taskId)}`, await changeRows('task', taskId), n);
   const statusWrites = tally((w) => (w.name === 'task.setStatus' ? arg(w, 'id') : null));
   for (const { id } of world.createdTasks) {
     if (!taskWrites.has(id)) continue;
     expectCount(
       `status history rows of task ${short(id)}`,
-      count('SELECT count(*) n FROM task_status_history WHERE task_id = ?', id),
+      await count('SELECT count(*) n FROM task_status_history WHERE task_id = ?', id),
       1 + (statusWrites.get(id) ?? 0),
     );
   }
@@ -587,34 +606,34 @@ function checkEffectCounts(
       // One row for the whole team: its notices are derived, never stored per member (issue 14).
       expectCount(
         `chat message rows of ${short(id)}`,
-        count('SELECT count(*) n FROM chat_messages WHERE id = ?', id),
+        await count('SELECT count(*) n FROM chat_messages WHERE id = ?', id),
         1,
       );
       expectCount(
         `notifications of chat message ${short(id)}`,
-        count("SELECT count(*) n FROM notifications WHERE json_extract(data, '$.messageId') = ?", id),
+        await count(`SELECT count(*) n FROM notifications WHERE ${messageIdOf} = ?`, id),
         0,
       );
       expectCount(
         `change-log rows of chat message ${short(id)}`,
-        changeRows('chatMessage', id),
+        await changeRows('chatMessage', id),
         chatChanges.get(id) ?? 0,
       );
     }
     if (write.name === 'dm.send') {
       expectCount(
         `notifications of direct message ${short(id)}`,
-        count("SELECT count(*) n FROM notifications WHERE json_extract(data, '$.messageId') = ?", id),
+        await count(`SELECT count(*) n FROM notifications WHERE ${messageIdOf} = ?`, id),
         1,
       );
       const deletes = applied.filter(({ write: w }) => w.name === 'dm.delete' && arg(w, 'id') === id).length;
-      expectCount(`change-log rows of direct message ${short(id)}`, changeRows('directMessage', id), 1 + deletes);
+      expectCount(`change-log rows of direct message ${short(id)}`, await changeRows('directMessage', id), 1 + deletes);
     }
   }
   // Each details write gives the user a new email, so each applied one records the user once.
   for (const client of world.clients) {
     const renames = applied.filter((a) => a.client === client && a.write.name === 'user.updateDetails').length;
-    expectCount(`change-log rows of ${client.name}'s user`, changeRows('user', client.userId), renames);
+    expectCount(`change-log rows of ${client.name}'s user`, await changeRows('user', client.userId), renames);
   }
   return violations;
 }
@@ -637,16 +656,17 @@ async function runSeed(seed: number): Promise<{ violations: string[]; trace: Tra
     violations: [],
     texts: 0,
   };
-  const sinceSeq = (() => {
-    const sqlite = current.server.openDatabase();
+  const sinceSeq = await (async () => {
+    const database = await current.server.openDatabase();
     try {
-      return (sqlite.prepare('SELECT coalesce(max(seq), 0) n FROM change_log').get() as { n: number }).n;
+      const [row] = await database.query<{ n: number }>('SELECT coalesce(max(seq), 0) n FROM change_log');
+      return row?.n ?? 0;
     } finally {
-      sqlite.close();
+      await database.close();
     }
   })();
   for (const name of clientNames) world.clients.push(await newClient(name, world, transportRandom));
-  trace.add(`seed ${seed}: change log at ${sinceSeq}, server data dir seed ${current.seedsOnDataDir}`);
+  trace.add(`seed ${seed}: change log at ${sinceSeq}, workspace seed ${current.seedsOnWorkspace}`);
   try {
     // Devices that have synced once: the writes then have tasks, messages and conversations to work on.
     await Promise.all(
@@ -684,7 +704,7 @@ async function runSeed(seed: number): Promise<{ violations: string[]; trace: Tra
   }
 }
 
-describe('the sync protocol under random faults (issue 9)', () => {
+describe(`the sync protocol under random faults (issue 9) on ${onDatabase}`, () => {
   for (const seed of seeds) {
     test(
       `seed ${seed}: every device ends as the server sees it, and no mutation takes effect twice`,
@@ -700,7 +720,7 @@ describe('the sync protocol under random faults (issue 9)', () => {
         if (violations.length > 0) {
           throw new Error(
             [
-              `seed ${seed} failed; replay: FAULT_SEED=${seed} npx vitest run pwa/src/sync/faults.property.test.ts`,
+              `seed ${seed} failed on ${onDatabase}; replay: FAULT_SEED=${seed} npx vitest run --project ${project} pwa/src/sync/faults.property.test.ts`,
               ...violations.slice(0, 40),
               ...(violations.length > 40 ? [`… and ${violations.length - 40} more`] : []),
               `trace (faults: ${[...faults].join(', ') || 'none'}):`,
