@@ -3,6 +3,7 @@ import {
   demoUsers,
   desktopViewport,
   expect,
+  expectServiceWorkerInControl,
   expectUpToDate,
   goOffline,
   goOnline,
@@ -163,7 +164,9 @@ test('the morning digest: "Your day" lists the tasks due today, opens My Tasks, 
 
   await page.keyboard.press('Escape');
 
-  // Offline, on a desktop window: the digest is still there and opens My Tasks.
+  // Offline, on a desktop window: the digest is still there and opens My Tasks. The reload is served by the
+  // service worker, once it controls the page.
+  await expectServiceWorkerInControl(page);
   await goOffline(context);
   await page.setViewportSize(desktopViewport);
   await page.reload();
