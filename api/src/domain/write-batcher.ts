@@ -28,31 +28,49 @@ type Settled = { value: unknown } | { refusal: DomainError };
  * refusal undoes only its own writes; the batch commits once and publishes once it is on disk. A commit
  * appends every page it changed to the WAL, so a busy chat writes each page once per batch instead of once
  * per message, as a pushed batch of queued writes does.
+ *
+ * One batch at a time: it takes what is queued once its transaction has its turn (on PostgreSQL the change-log
+ * lock, which writers of every node wait for), so what arrives while it waits joins it, and a busy node holds the
+ * lock once for many writes instead of queueing a transaction per turn of its event loop.
  */
 export class WriteBatcher {
   private queue: QueuedWrite[] = [];
+  private draining = false;
 
   constructor(
     private readonly db: Db,
     private readonly flush: EffectsFlusher,
   ) {}
 
-  /** Runs the command with the writes queued in this turn of the event loop; resolves with its result. */
+  /** Runs the command with the writes queued until its batch's turn; resolves with its result. */
   run<S extends z.ZodType, O>(actor: Actor, command: Command<S, O>, rawArgs: unknown): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      const write: QueuedWrite = { actor, command, rawArgs, resolve, reject };
-      if (this.queue.push(write) === 1) setImmediate(() => void this.drain());
+      this.queue.push({ actor, command, rawArgs, resolve, reject });
+      this.drainSoon();
     });
   }
 
+  /** Starts a batch after this turn of the event loop (the requests read in it join), unless one is running. */
+  private drainSoon(): void {
+    if (this.draining || this.queue.length === 0) return;
+    this.draining = true;
+    setImmediate(() =>
+      void this.drain().finally(() => {
+        this.draining = false;
+        this.drainSoon();
+      }),
+    );
+  }
+
   private async drain(): Promise<void> {
-    const batch = this.queue.splice(0);
+    let batch: QueuedWrite[] = [];
     const pending = newPendingEffects();
     let settled: Settled[];
     try {
       settled = await transaction(
         this.db,
         async (tx) => {
+          batch = this.queue.splice(0);
           const outcomes: Settled[] = [];
           for (const write of batch) {
             const restore = effectsMark(pending);
@@ -73,7 +91,9 @@ export class WriteBatcher {
         { recordsChanges: true },
       );
     } catch {
-      // Something unexpected rolled the whole batch back: each write runs alone, so only its own request fails.
+      // Something unexpected rolled the whole batch back (or the transaction never began): each write runs alone,
+      // so only its own request fails.
+      if (batch.length === 0) batch = this.queue.splice(0);
       for (const write of batch) {
         try {
           write.resolve(await runCommand(this.db, this.flush, write.actor, write.command, write.rawArgs));
