@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { EntityName } from '@office/sync-protocol';
 import type { Tx } from './client';
 import { advisoryLocks } from './advisory-locks';
-import { dialect, runStatement } from './dialect';
+import { dialect } from './dialect';
+import { queryNamed } from './postgres-transaction';
 import { prepared } from './prepared';
 import { changeAudience, changeLog } from './schema';
 import { syncedTables } from './synced-tables';
@@ -26,24 +26,9 @@ export function appendChange(tx: Tx, change: ChangeToAppend): Promise<number> {
 }
 
 /**
- * On PostgreSQL a sequence hands out numbers in the order transactions ask, not the order they commit: a reader
- * could see change 12 committed while 11 is still open and move its cursor past 11 for good. So transactions that
- * record changes take turns, on every node: each takes this transaction-level advisory lock at its start, before
- * any read (transaction(..., { recordsChanges: true })), and holds it to its commit. Taken at the start, not at the
- * first append, it also means that
- * - a command's reads (who may do this, who may see it) see every write that committed before it: under READ
- *   COMMITTED a task read before a reassignment committed sent the change to its old audience;
- * - no transaction holds a row lock while it waits for the lock: taken mid-transaction, it deadlocked with one
- *   holding it and waiting for that row.
- * SQLite runs one write transaction at a time already.
- */
-export async function takeChangeLogTurn(tx: Tx): Promise<void> {
-  if (dialect === 'postgres') await runStatement(tx, sql`SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})`);
-}
-
-/**
- * The append on PostgreSQL: one statement (the row, its audience and the version stamp), which takes the lock
- * again (a no-op for the transaction holding it) so that no append can run outside its turn.
+ * The append on PostgreSQL: one statement (the row, its audience and the version stamp), which takes the change-log
+ * lock again (a no-op for the transaction holding it since its start, see postgres-transaction.ts) so that no append
+ * can run outside its turn.
  */
 async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number> {
   const table = syncedTables[change.entity];
@@ -51,7 +36,10 @@ async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number>
     change.op === 'put'
       ? sql`, stamped AS (UPDATE ${table} SET version = appended.seq FROM appended WHERE ${table.id} = ${change.entityId})`
       : sql``;
-  const { rows } = await (tx as unknown as NodePgDatabase).execute<{ seq: string }>(sql`
+  const rows = await queryNamed<{ seq: string }>(
+    tx,
+    `changeLog.append.${change.entity}.${change.op}`,
+    sql`
     WITH ordered AS (SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})),
     appended AS (
       INSERT INTO ${changeLog} (entity, entity_id, op)
@@ -62,7 +50,8 @@ async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number>
       INSERT INTO ${changeAudience} (principal, seq)
       SELECT principal, appended.seq FROM appended, json_array_elements_text(${JSON.stringify(change.principals)}::json) AS principal
     )${stamp}
-    SELECT seq FROM appended`);
+    SELECT seq FROM appended`,
+  );
   const [row] = rows;
   if (!row) throw new Error('change_log insert returned nothing');
   return Number(row.seq);

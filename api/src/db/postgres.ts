@@ -23,7 +23,13 @@ const STRAY_CLIENT_GRACE_MS = 250;
  */
 export async function openPostgres(url: string): Promise<{ db: Db; close: () => Promise<void> }> {
   // Whatever the server's default, a commit returns once it is on disk.
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, options: '-c synchronous_commit=on' });
+  // Pipelined: statements a transaction sends ahead travel together (see postgres-transaction.ts).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    options: '-c synchronous_commit=on',
+    pipeline: true,
+  });
   const checkedOut = new Set<pg.PoolClient>();
   pool.on('acquire', (client) => checkedOut.add(client));
   pool.on('release', (_error, client) => checkedOut.delete(client));

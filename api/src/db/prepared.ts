@@ -33,8 +33,32 @@ export function prepared<Query>(handle: Db | Tx, name: string, build: (handle: D
   }
   if (queries.has(name)) return queries.get(name) as Query;
   const query = build(handle);
+  if (dialect === 'postgres') nameStatements(query, name);
   queries.set(name, query);
   return query;
+}
+
+/** The query configuration node-postgres receives from a drizzle prepared query (internal, stable in 0.45). */
+interface PostgresQueryConfigs {
+  rawQueryConfig: { name?: string };
+  queryConfig: { name?: string };
+}
+
+const isPostgresPrepared = (value: unknown): value is PostgresQueryConfigs =>
+  typeof value === 'object' && value !== null && 'rawQueryConfig' in value && 'queryConfig' in value;
+
+/**
+ * On PostgreSQL a transaction has a session of its own, so a query is built again for each; its text is the same
+ * every time, though, and a named statement is parsed and planned once per connection of the pool instead of on
+ * every run. `query` is one prepared query or an object of them (named `name.key`).
+ */
+function nameStatements(query: unknown, name: string): void {
+  if (isPostgresPrepared(query)) {
+    query.rawQueryConfig.name = name;
+    query.queryConfig.name = name;
+  } else if (typeof query === 'object' && query !== null)
+    for (const [key, value] of Object.entries(query))
+      if (isPostgresPrepared(value)) nameStatements(value, `${name}.${key}`);
 }
 
 /**

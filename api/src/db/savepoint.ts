@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import type { Tx } from './client';
 import { dialect, runStatement } from './dialect';
+import { answersOfSentAhead, sendAhead } from './postgres-transaction';
 
 interface SavepointStatements {
   open: Database.Statement;
@@ -40,13 +41,15 @@ export async function inSavepoint<T>(tx: Tx, run: () => T | Promise<T>): Promise
   }
 }
 
+/** The savepoint and its release go ahead of the write's own statements (see postgres-transaction.ts). */
 async function inPostgresSavepoint<T>(tx: Tx, run: () => T | Promise<T>): Promise<T> {
-  await runStatement(tx, sql`SAVEPOINT batched_write`);
+  await sendAhead(tx, 'SAVEPOINT batched_write');
   try {
     const result = await run();
-    await runStatement(tx, sql`RELEASE SAVEPOINT batched_write`);
+    await sendAhead(tx, 'RELEASE SAVEPOINT batched_write');
     return result;
   } catch (error) {
+    await answersOfSentAhead(tx);
     await runStatement(tx, sql`ROLLBACK TO SAVEPOINT batched_write`);
     await runStatement(tx, sql`RELEASE SAVEPOINT batched_write`);
     throw error;

@@ -1,8 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Db, Tx } from './client';
-import { takeChangeLogTurn } from './change-log-append';
 import { dialect } from './dialect';
+import { postgresTransaction } from './postgres-transaction';
 
 interface TransactionStatements {
   begin: Database.Statement;
@@ -45,21 +44,14 @@ function connectionOf(db: Db): Connection {
  * cursor agree). SQLite's one writer gives that anyway; PostgreSQL needs REPEATABLE READ for it.
  *
  * `recordsChanges`: `work` runs commands, which append to the change log: on PostgreSQL it takes its turn with the
- * others first (see change-log-append.ts).
+ * others first (see change-log-append.ts and postgres-transaction.ts).
  */
 export async function transaction<T>(
   db: Db,
   work: (tx: Tx) => Promise<T>,
   options: { snapshot?: boolean; recordsChanges?: boolean } = {},
 ): Promise<T> {
-  if (dialect === 'postgres')
-    return (db as unknown as NodePgDatabase).transaction(
-      async (tx) => {
-        if (options.recordsChanges) await takeChangeLogTurn(tx as unknown as Tx);
-        return work(tx as unknown as Tx);
-      },
-      options.snapshot ? { isolationLevel: 'repeatable read' } : undefined,
-    );
+  if (dialect === 'postgres') return postgresTransaction(db, work, options);
   const connection = connectionOf(db);
   const previous = connection.tail;
   let ended!: () => void;

@@ -69,11 +69,15 @@ async function sendMessage(
   if (inserted.length === 0) return sentBefore(ctx, args);
   if (args.files.length)
     await ctx.tx.insert(chatAttachments).values(args.files.map((file) => ({ ...file, messageId: args.id })));
-  const ref = await ctx.record({ entity: 'chatMessage', id: args.id, op: 'put', audience: CHAT_AUDIENCE });
+  // Neither waits for the other: on PostgreSQL both travel in one round trip (the connection pipelines).
+  const [ref, author] = await Promise.all([
+    ctx.record({ entity: 'chatMessage', id: args.id, op: 'put', audience: CHAT_AUDIENCE }),
+    userById(ctx.tx, ctx.actor.id),
+  ]);
   // The message was just written: the answer is made from what was written, not read back.
   const message = chatMessageOf(
     { id: args.id, userId: ctx.actor.id, text: args.text, type, createdAt: stamp, edited: false, version: ref.seq },
-    await userById(ctx.tx, ctx.actor.id),
+    author,
     args.files.map(chatAttachmentOf),
     [],
   );

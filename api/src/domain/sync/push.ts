@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Actor, MutationOutcome, PushRequest, PushResponse } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
+import { sendAhead } from '../../db/postgres-transaction';
 import { inSavepoint } from '../../db/savepoint';
 import { transaction } from '../../db/transaction';
 import { syncClients, syncMutations } from '../../db/schema';
@@ -111,7 +112,8 @@ async function applyBatch(
         const madeAt = clampMadeAt(entry.at, previousChangeAt, createdAt, now);
         previousChangeAt = madeAt.toISOString();
         const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
-        await prepared(tx, 'syncMutations.insert', (handle) =>
+        // Nothing reads its answer: it travels with the next mutation's statements (see postgres-transaction.ts).
+        const bookkeeping = prepared(tx, 'syncMutations.insert', (handle) =>
           handle
             .insert(syncMutations)
             .values({
@@ -123,14 +125,17 @@ async function applyBatch(
               message: sql.placeholder('message'),
             })
             .prepare(),
-        ).execute({
-          clientId,
-          mutationId: entry.id,
-          name: entry.name,
-          status: outcome.status,
-          code: outcome.status === 'rejected' ? outcome.code : null,
-          message: outcome.status === 'rejected' ? outcome.message : null,
-        });
+        );
+        await sendAhead(tx, () =>
+          bookkeeping.execute({
+            clientId,
+            mutationId: entry.id,
+            name: entry.name,
+            status: outcome.status,
+            code: outcome.status === 'rejected' ? outcome.code : null,
+            message: outcome.status === 'rejected' ? outcome.message : null,
+          }),
+        );
         outcomes.push(outcome);
         last = entry.id;
       }
