@@ -316,7 +316,7 @@ const notes = {
   twoVsOne:
     'Each setup starts from a copy of the same seeded database; the load generator spreads its connections (devices) over both nodes, without a proxy.',
   cpu: "CPU seconds of the measured runs (/proc), divided by what they served; SQLite works inside its node's process. The 2 cores are shared by the nodes, PostgreSQL, the load generator and the machine's other work.",
-  lock: `A transaction that records changes holds this lock from its start to its commit, on whichever node it runs (api/src/db/change-log-append.ts). Sampled from pg_stat_activity and pg_locks every ${SAMPLE_EVERY_MS} ms during the measured runs.`,
+  lock: `A transaction that records changes holds this lock from its start to its commit, on whichever node it runs (api/src/db/postgres-transaction.ts). Sampled from pg_stat_activity and pg_locks every ${SAMPLE_EVERY_MS} ms during the measured runs.`,
 };
 
 /** Two nodes against one (the issue's target: not slower), PostgreSQL against SQLite, and where the time went. */

@@ -2,6 +2,7 @@ import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import { limits, uuidv7 } from '@office/sync-protocol';
 import type { Actor } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { sessions, users } from '../../db/schema';
 import { transaction } from '../../db/transaction';
 
@@ -25,19 +26,6 @@ export async function startSession(db: Db, userId: string, now = new Date()): Pr
   return { id, expiresAt };
 }
 
-/**
- * Every authenticated request reads its session: the statement is built and prepared once per database, and
- * reads only the columns that decide whether it is live and who acts.
- */
-const sessionReads = new WeakMap<Db, ReturnType<typeof prepareSessionRead>>();
-const prepareSessionRead = (db: Db) =>
-  db
-    .select({ expiresAt: sessions.expiresAt, role: users.role, deactivatedAt: users.deactivatedAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sql.placeholder('id')), eq(sessions.userId, sql.placeholder('userId'))))
-    .prepare();
-
 /** The live session `id` of `userId`, or undefined once it has ended, expired or its account was deactivated. */
 export async function findLiveSession(
   db: Db,
@@ -45,12 +33,16 @@ export async function findLiveSession(
   userId: string,
   now = new Date(),
 ): Promise<LiveSession | undefined> {
-  let read = sessionReads.get(db);
-  if (!read) {
-    read = prepareSessionRead(db);
-    sessionReads.set(db, read);
-  }
-  const [row] = await read.execute({ id, userId });
+  // Every authenticated request reads its session: built once per database, and only the columns that decide whether
+  // it is live and who acts.
+  const [row] = await prepared(db, 'sessions.live', (handle) =>
+    handle
+      .select({ expiresAt: sessions.expiresAt, role: users.role, deactivatedAt: users.deactivatedAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.id, sql.placeholder('id')), eq(sessions.userId, sql.placeholder('userId'))))
+      .prepare(),
+  ).execute({ id, userId });
   if (!row || row.deactivatedAt || row.expiresAt <= now.toISOString()) return undefined;
   return { id, actor: { id: userId, role: row.role } };
 }
