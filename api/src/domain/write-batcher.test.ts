@@ -3,11 +3,12 @@ import { eq, inArray } from 'drizzle-orm';
 import { errorCatalogue, uuidv7 } from '@office/sync-protocol';
 import { chatMessages } from '../db/schema';
 import { transaction } from '../db/transaction';
+import type * as TransactionModule from '../db/transaction';
 import { bearer, signIn, startTestServer, type TestServer } from '../test-support';
 
 // Counts the transactions every write path opens, on either database.
 vi.mock('../db/transaction', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../db/transaction')>();
+  const original = await importOriginal<typeof TransactionModule>();
   return { ...original, transaction: vi.fn(original.transaction) };
 });
 

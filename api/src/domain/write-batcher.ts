@@ -54,11 +54,12 @@ export class WriteBatcher {
   private drainSoon(): void {
     if (this.draining || this.queue.length === 0) return;
     this.draining = true;
-    setImmediate(() =>
-      void this.drain().finally(() => {
-        this.draining = false;
-        this.drainSoon();
-      }),
+    setImmediate(
+      () =>
+        void this.drain().finally(() => {
+          this.draining = false;
+          this.drainSoon();
+        }),
     );
   }
 
