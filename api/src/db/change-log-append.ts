@@ -32,25 +32,33 @@ export function appendChange(tx: Tx, change: ChangeToAppend): Promise<number> {
  */
 async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number> {
   const table = syncedTables[change.entity];
-  const stamp =
-    change.op === 'put'
-      ? sql`, stamped AS (UPDATE ${table} SET version = appended.seq FROM appended WHERE ${table.id} = ${change.entityId})`
-      : sql``;
   const rows = await queryNamed<{ seq: string }>(
     tx,
     `changeLog.append.${change.entity}.${change.op}`,
-    sql`
+    () => {
+      const stamp =
+        change.op === 'put'
+          ? sql`, stamped AS (UPDATE ${table} SET version = appended.seq FROM appended WHERE ${table.id} = ${sql.placeholder('entityId')})`
+          : sql``;
+      return sql`
     WITH ordered AS (SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})),
     appended AS (
       INSERT INTO ${changeLog} (entity, entity_id, op)
-      SELECT ${change.entity}, ${change.entityId}, ${change.op} FROM ordered
+      SELECT ${sql.placeholder('entity')}, ${sql.placeholder('entityId')}, ${sql.placeholder('op')} FROM ordered
       RETURNING seq
     ),
     audience AS (
       INSERT INTO ${changeAudience} (principal, seq)
-      SELECT principal, appended.seq FROM appended, json_array_elements_text(${JSON.stringify(change.principals)}::json) AS principal
+      SELECT principal, appended.seq FROM appended, json_array_elements_text(${sql.placeholder('principals')}::json) AS principal
     )${stamp}
-    SELECT seq FROM appended`,
+    SELECT seq FROM appended`;
+    },
+    {
+      entity: change.entity,
+      entityId: change.entityId,
+      op: change.op,
+      principals: JSON.stringify(change.principals),
+    },
   );
   const [row] = rows;
   if (!row) throw new Error('change_log insert returned nothing');

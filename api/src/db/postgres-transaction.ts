@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, sql, type SQL } from 'drizzle-orm';
 import { NodePgSession, NodePgTransaction, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
@@ -108,17 +108,28 @@ export async function answersOfSentAhead(tx: Tx): Promise<void> {
   await Promise.all(unanswered);
 }
 
+/** The text and parameters (placeholders among them) of each named statement, built on its first run. */
+const namedStatements = new Map<string, { text: string; params: unknown[] }>();
+
 /**
- * Runs `statement` in the open transaction `tx` as the named statement `name` (one text per name): PostgreSQL parses
- * and plans it once per connection of the pool. `tx` must be one of `postgresTransaction`'s.
+ * Runs the statement `build` makes as the named statement `name` in the open transaction `tx`, with `values` for its
+ * placeholders. It is built once per process and PostgreSQL parses and plans it once per connection of the pool, so
+ * `build` must take every varying value through `sql.placeholder`. `tx` must be one of `postgresTransaction`'s.
  */
 export async function queryNamed<Row extends Record<string, unknown>>(
   tx: Tx,
   name: string,
-  statement: SQL,
+  build: () => SQL,
+  values: Record<string, unknown>,
 ): Promise<Row[]> {
   const connection = connections.get(tx);
   if (!connection) throw new Error('queryNamed outside a PostgreSQL transaction');
-  const { sql: text, params } = connection.dialect.sqlToQuery(statement);
-  return (await connection.client.query<Row>({ name, text, values: params })).rows;
+  let statement = namedStatements.get(name);
+  if (!statement) {
+    const { sql: text, params } = connection.dialect.sqlToQuery(build());
+    statement = { text, params };
+    namedStatements.set(name, statement);
+  }
+  const query = { name, text: statement.text, values: fillPlaceholders(statement.params, values) };
+  return (await connection.client.query<Row>(query)).rows;
 }

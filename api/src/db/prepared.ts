@@ -8,16 +8,21 @@ import { dialect } from './dialect';
  * chat message took on the push path; a prepared query keeps its text and SQLite's statement, and takes its
  * values through `sql.placeholder`.
  *
- * A database and every transaction and savepoint opened on it share drizzle's session, which runs each
- * statement on the one better-sqlite3 connection: a query prepared through any of them serves all of them.
+ * On SQLite a database and every transaction and savepoint opened on it share drizzle's session, which runs each
+ * statement on the one better-sqlite3 connection: a query prepared through any of them serves all of them. On
+ * PostgreSQL each transaction has a session of its own on a connection of the pool (postgres-transaction.ts): a
+ * query prepared in one serves every later transaction on the same connection.
  */
-const preparedBySession = new WeakMap<object, Map<string, unknown>>();
+const preparedByConnection = new WeakMap<object, Map<string, unknown>>();
 
-/** Drizzle's session behind a database or transaction handle (not in its public types; stable in 0.45). */
-function sessionOf(handle: Db | Tx): object {
-  const { session } = handle as unknown as { session?: object };
+/**
+ * What a query prepared through `handle` runs on: drizzle's session (SQLite), or the pool or pool connection of
+ * its session (PostgreSQL). Sessions are not in drizzle's public types; stable in 0.45.
+ */
+function connectionOf(handle: Db | Tx): object {
+  const { session } = handle as unknown as { session?: { client?: object } };
   if (!session) throw new Error('drizzle handle without a session');
-  return session;
+  return dialect === 'postgres' && session.client ? session.client : session;
 }
 
 /**
@@ -25,11 +30,11 @@ function sessionOf(handle: Db | Tx): object {
  * through a placeholder: whatever else it reads is frozen into the statement.
  */
 export function prepared<Query>(handle: Db | Tx, name: string, build: (handle: Db | Tx) => Query): Query {
-  const session = sessionOf(handle);
-  let queries = preparedBySession.get(session);
+  const connection = connectionOf(handle);
+  let queries = preparedByConnection.get(connection);
   if (!queries) {
     queries = new Map();
-    preparedBySession.set(session, queries);
+    preparedByConnection.set(connection, queries);
   }
   if (queries.has(name)) return queries.get(name) as Query;
   const query = build(handle);
@@ -48,9 +53,8 @@ const isPostgresPrepared = (value: unknown): value is PostgresQueryConfigs =>
   typeof value === 'object' && value !== null && 'rawQueryConfig' in value && 'queryConfig' in value;
 
 /**
- * On PostgreSQL a transaction has a session of its own, so a query is built again for each; its text is the same
- * every time, though, and a named statement is parsed and planned once per connection of the pool instead of on
- * every run. `query` is one prepared query or an object of them (named `name.key`).
+ * On PostgreSQL a named statement is parsed and planned once per connection of the pool instead of on every run.
+ * `query` is one prepared query or an object of them (named `name.key`).
  */
 function nameStatements(query: unknown, name: string): void {
   if (isPostgresPrepared(query)) {
