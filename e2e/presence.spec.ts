@@ -71,14 +71,14 @@ test("the manager's Team Members and Online Now cards follow people live, withou
 
 test('Online Now, the Employees online filter and the Chat header count the same people; offline, the device shows its own person offline', async ({
   page,
-  context,
   browser,
   apiAs,
 }) => {
   const manager = await apiAs(demoUsers.manager.email);
   const colleague = await registerPerson('Present Pat');
   const elsewhere = await browser.newContext();
-  await signIn(await elsewhere.newPage(), colleague.email, colleague.password);
+  const colleaguePage = await elsewhere.newPage();
+  await signIn(colleaguePage, colleague.email, colleague.password);
   await signIn(page, demoUsers.manager.email);
 
   // Other spec files bring people in and out meanwhile: each screen agrees with the server at some moment.
@@ -105,19 +105,24 @@ test('Online Now, the Employees online filter and the Chat header count the same
   await expect(async () => {
     expect(await chatOnline(page)).toBe((await onlineOnServer(manager)).size);
   }).toPass({ timeout: 10_000 });
-  const members = page.getByRole('complementary', { name: /^Team Members/ });
+
+  // A device's own person, on the colleague's device: other spec files sign the demo manager in meanwhile, and an
+  // idle device of theirs may report the manager away; the colleague is signed in here alone.
+  await colleaguePage.goto('/chat');
+  const members = colleaguePage.getByRole('complementary', { name: /^Team Members/ });
   const self = members.getByRole('listitem').filter({ hasText: '(You)' });
+  await expect(self).toContainText(colleague.name);
   await expect(self).toContainText('Online');
 
   // This device loses its connection: it shows its own person offline, and counts them so.
-  await goOffline(context);
+  await goOffline(elsewhere);
   await expect(self).toContainText('Offline');
   await expect(async () => {
     const present = await members.locator('[data-presence="online"], [data-presence="away"]').count();
-    expect(await chatOnline(page)).toBe(present);
+    expect(await chatOnline(colleaguePage)).toBe(present);
   }).toPass({ timeout: 10_000 });
-  await saveScreen(page, 'presence-offline-self-1280');
-  await goOnline(context);
+  await saveScreen(colleaguePage, 'presence-offline-self-1280');
+  await goOnline(elsewhere);
   await expect(self).toContainText('Online');
   await elsewhere.close();
 });
