@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
-import type pg from 'pg';
+import pg from 'pg';
 import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from './db/test-postgres';
 import { runHourlyDueChecks } from './jobs/due-checks';
 import { apiClient, mutation, signInDemoPeople, type DemoName, type Session } from './test-api-client';
@@ -220,6 +220,46 @@ describe('realtime across nodes', () => {
         socket.close();
       }
     } finally {
+      await nodeB.close();
+    }
+  }, 30_000);
+
+  test('a pushed batch reaches a socket on node B whole and in order, in one message between the nodes', async () => {
+    const nodeB = await startTestServer({ config: { databaseUrl }, seed: false });
+    const listener = new pg.Client({ connectionString: databaseUrl });
+    try {
+      await waitUntil(async () => (await nodeB.app.realtime.io.of('/').adapter.serverCount()) === 2, 10_000);
+      const socket = await connectSocket(nodeB.url, people.bob.token);
+      try {
+        await nextEvent(socket, 'presence.snapshot');
+        // What the nodes tell each other about these changes: the adapter's NOTIFYs that carry them (a large one
+        // carries only the id of its stored payload), not its heartbeats or presence.
+        const relayed: string[] = [];
+        await listener.connect();
+        listener.on('notification', ({ payload = '' }) => {
+          if (payload.includes('sync.change') || payload.includes('attachmentId')) relayed.push(payload);
+        });
+        await listener.query('LISTEN "socket.io#/"');
+        const heard = recordEvents(socket, 'sync.change');
+        const clientId = uuidv7();
+        await pull(people.carol, clientId, 0);
+        const ids = Array.from({ length: 30 }, () => uuidv7());
+        const answer = await push(
+          people.carol,
+          clientId,
+          ids.map((id, index) =>
+            mutation(index + 1, 'chat.send', { id, text: `Relayed in one message, ${index + 1}` }),
+          ),
+        );
+        expect(answer.outcomes.every((outcome) => outcome.status === 'applied')).toBe(true);
+        await waitUntil(() => heard.length >= ids.length, 10_000);
+        expect(heard.map(({ change }) => change.id)).toEqual(ids);
+        expect(relayed).toHaveLength(1);
+      } finally {
+        socket.close();
+      }
+    } finally {
+      await listener.end();
       await nodeB.close();
     }
   }, 30_000);

@@ -34,8 +34,7 @@ export const dbPlugin = fp<{ config: Config }>(
     app.decorate('db', db);
     const publish = async (pending: PendingEffects): Promise<void> => {
       try {
-        await app.realtime.publish(pending.changes);
-        for (const announcement of pending.announcements) app.realtime.announce(announcement);
+        await app.realtime.publish(pending.changes, pending.announcements);
       } catch (error) {
         app.log.error({ err: error }, 'publishing a committed change failed');
       }

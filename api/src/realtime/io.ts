@@ -13,15 +13,13 @@ import { loadCurrent, principalsOf } from '../domain/sync/entities';
 import { PresenceTracker } from './presence';
 import { handleConversationEvents } from './conversations';
 import { socketGuards } from './socket-guards';
-import type { IoServer, IoSocket } from './types';
+import type { IoServer, IoSocket, RoomEvent } from './types';
 
 export interface Realtime {
   io: IoServer;
   presence: PresenceTracker;
-  /** Sends committed changes to the sockets allowed to see them. */
-  publish(changes: ChangeRef[]): Promise<void>;
-  /** Emits a committed command's spec event to its rooms. */
-  announce(announcement: Announcement): void;
+  /** Sends committed changes to the sockets allowed to see them, then the spec events of the commands that made them. */
+  publish(changes: ChangeRef[], announcements: Announcement[]): Promise<void>;
   /** Drops the sockets of ended sessions: one session's (logout), or a user's all but `except` (password change, deactivation). */
   dropSessions(ended: { sessionId: string } | { userId: string; except?: string }): void;
 }
@@ -133,13 +131,31 @@ export const realtimePlugin = fp(
     });
 
     /**
+     * Sends a committed batch's events: to this node's sockets, and to the other nodes' in one message. The adapter
+     * relays each emit as a NOTIFY of its own, each a statement on whichever connection of the pool is free: a pushed
+     * batch of 100 chat messages made 100 of them, and the other nodes heard them out of order.
+     */
+    const deliverLocally = (events: RoomEvent[]): void => {
+      for (const { to, except, event, payload } of events) {
+        // RoomEvent carries any event of the spec by name; emit's overloads cannot see the pairing.
+        (io.local.to(to).except(except ?? []).emit as (event: string, payload: unknown) => boolean)(event, payload);
+      }
+    };
+    const deliver = (events: RoomEvent[]): void => {
+      if (!events.length) return;
+      deliverLocally(events);
+      if (pool) io.serverSideEmit('relay', events);
+    };
+    if (pool) io.on('relay', deliverLocally);
+
+    /**
      * Every change goes to exactly the rooms a pull would give it to, in commit order, so a client that was
      * connected since its last pull holds everything up to a change's seq once it has applied it (no pull).
      * A change that a later one of the same batch covers (same entity, an audience it includes) is not sent:
      * the later one carries the newest state to the same people (a burst of queued comments on one task sends
-     * the task once, not once per comment, each with every comment).
+     * the task once, not once per comment, each with every comment). The spec's events follow the changes.
      */
-    const publish = async (changes: ChangeRef[]): Promise<void> => {
+    const publish = async (changes: ChangeRef[], announcements: Announcement[]): Promise<void> => {
       const lastOf = new Map(changes.map((ref) => [`${ref.entity}:${ref.id}`, ref]));
       const coveredLater = (ref: ChangeRef): boolean => {
         const last = lastOf.get(`${ref.entity}:${ref.id}`);
@@ -157,31 +173,36 @@ export const realtimePlugin = fp(
         app.db,
         sent.filter((ref) => !ref.state),
       );
+      const events: RoomEvent[] = [];
       for (const ref of sent) {
         const current = ref.op === 'put' ? (ref.state ?? states.get(`${ref.entity}:${ref.id}`)) : undefined;
         const gone = { entity: ref.entity, op: 'delete' as const, id: ref.id };
         if (!current) {
           const reached = [...ref.audience, ...(ref.formerAudience ?? [])];
-          if (reached.length) io.to(reached).emit('sync.change', { seq: ref.seq, change: gone });
+          if (reached.length)
+            events.push({ to: reached, event: 'sync.change', payload: { seq: ref.seq, change: gone } });
           continue;
         }
-        if (ref.audience.length) io.to(ref.audience).emit('sync.change', { seq: ref.seq, change: current });
+        if (ref.audience.length)
+          events.push({ to: ref.audience, event: 'sync.change', payload: { seq: ref.seq, change: current } });
         // Those who lost sight of it remove it, as their pull would.
         const lost = (ref.formerAudience ?? []).filter((p) => !ref.audience.includes(p));
-        if (lost.length) io.to(lost).except(ref.audience).emit('sync.change', { seq: ref.seq, change: gone });
+        if (lost.length)
+          events.push({
+            to: lost,
+            except: ref.audience,
+            event: 'sync.change',
+            payload: { seq: ref.seq, change: gone },
+          });
       }
-    };
-
-    const announce = ({ to, event, payload }: Announcement): void => {
-      // The union of events and payloads is matched by the Announcement type; emit cannot see the pairing.
-      (io.to(to).emit as (event: string, payload: unknown) => boolean)(event, payload);
+      for (const { to, event, payload } of announcements) events.push({ to, event, payload });
+      deliver(events);
     };
 
     app.decorate('realtime', {
       io,
       presence,
       publish,
-      announce,
       dropSessions: (ended) => {
         if ('sessionId' in ended) io.in(sessionRoom(ended.sessionId)).disconnectSockets(true);
         else if (ended.except)

@@ -7,5 +7,20 @@ interface SocketData {
   /** The session the handshake's token names. */
   sessionId: string;
 }
-export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/** An event for the sockets in some rooms, on whichever node they are. */
+export interface RoomEvent {
+  to: string[];
+  except?: string[];
+  event: string;
+  payload: unknown;
+}
+
+/** What nodes tell each other through the adapter. */
+export interface ServerSideEvents {
+  /** A committed batch's events, for the other nodes' sockets, in the order the sending node emitted them. */
+  relay(events: RoomEvent[]): void;
+}
+
+export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketData>;
+export type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, ServerSideEvents, SocketData>;
