@@ -1,10 +1,13 @@
 import { afterEach, expect, test, vi } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
-import { errorCatalogue, uuidv7 } from '@office/sync-protocol';
+import { errorCatalogue, uuidv7, type Actor } from '@office/sync-protocol';
 import { chatMessages } from '../db/schema';
 import { transaction } from '../db/transaction';
 import type * as TransactionModule from '../db/transaction';
 import { bearer, signIn, startTestServer, type TestServer } from '../test-support';
+import { sendChatCommand } from './chat/commands';
+import { defineCommand } from './commands';
+import { WriteBatcher } from './write-batcher';
 
 // Counts the transactions every write path opens, on either database.
 vi.mock('../db/transaction', async (importOriginal) => {
@@ -43,4 +46,34 @@ test('chat messages posted together share one transaction; a refusal among them 
   const stored = await app.db.select().from(chatMessages).where(inArray(chatMessages.id, ids));
   expect(stored).toHaveLength(ids.length);
   expect((await app.db.select().from(chatMessages).where(eq(chatMessages.id, taken)))[0]?.text).toBe('The original');
+});
+
+test('a write that arrives while a batch runs joins it', async () => {
+  server = await startTestServer();
+  const { app } = server;
+  const { user } = await signIn(app, 'alice@demo.local');
+  const actor: Actor = { id: user.id, role: user.role };
+  const batcher = new WriteBatcher(app.db, app.flush);
+  const [first, later] = [uuidv7(), uuidv7()];
+  let arrived: Promise<unknown> | undefined;
+  // The first write's command queues another write as it runs, as a request read meanwhile would.
+  const sendAndReceiveAnother = defineCommand({
+    name: 'test.sendAndReceiveAnother',
+    args: sendChatCommand.args,
+    run(ctx, args) {
+      arrived = batcher.run(actor, sendChatCommand, { id: later, text: 'Arrived while the batch ran' });
+      return sendChatCommand.run(ctx, args);
+    },
+  });
+
+  vi.mocked(transaction).mockClear();
+  await batcher.run(actor, sendAndReceiveAnother, { id: first, text: 'First' });
+  await arrived;
+
+  expect(vi.mocked(transaction).mock.calls).toHaveLength(1);
+  const stored = await app.db
+    .select()
+    .from(chatMessages)
+    .where(inArray(chatMessages.id, [first, later]));
+  expect(stored).toHaveLength(2);
 });

@@ -13,6 +13,9 @@ import {
 } from './commands';
 import { DomainError } from './errors';
 
+/** The most writes one transaction takes. */
+const MAX_BATCH = 256;
+
 interface QueuedWrite {
   actor: Actor;
   command: Command<z.ZodType, unknown>;
@@ -29,9 +32,10 @@ type Settled = { value: unknown } | { refusal: DomainError };
  * appends every page it changed to the WAL, so a busy chat writes each page once per batch instead of once
  * per message, as a pushed batch of queued writes does.
  *
- * One batch at a time: it takes what is queued once its transaction has its turn (on PostgreSQL the change-log
- * lock, which writers of every node wait for), so what arrives while it waits joins it, and a busy node holds the
- * lock once for many writes instead of queueing a transaction per turn of its event loop.
+ * One batch at a time: it takes what is queued once its transaction has begun, and what arrives while it runs (on
+ * PostgreSQL its statements wait for the change-log lock, which writers of every node take in turn, and for their
+ * answers), so a busy node holds the lock once for many writes instead of queueing a transaction per turn of its
+ * event loop.
  */
 export class WriteBatcher {
   private queue: QueuedWrite[] = [];
@@ -71,9 +75,13 @@ export class WriteBatcher {
       settled = await transaction(
         this.db,
         async (tx) => {
-          batch = this.queue.splice(0);
           const outcomes: Settled[] = [];
-          for (const write of batch) {
+          // Taken one by one: what arrives while the batch runs (on PostgreSQL, while it waits for its statements)
+          // joins it, up to a bound that keeps the first writes' answers from waiting on a long tail.
+          while (batch.length < MAX_BATCH) {
+            const write = this.queue.shift();
+            if (!write) break;
+            batch.push(write);
             const restore = effectsMark(pending);
             try {
               outcomes.push({
