@@ -39,7 +39,9 @@ const connections = new WeakMap<Tx, Connection>();
  *
  * While such a transaction runs, every other writer of every node waits, so each round trip it makes is paid by all
  * of them:
- * - BEGIN and the lock go as one query (the lock's key is a constant, so no parameter is needed);
+ * - BEGIN and the lock go as one query (the lock's key is a constant, so no parameter is needed), sent ahead: the
+ *   work's first statements follow it, so a transaction that waited for its turn runs them the moment it gets it,
+ *   without first telling its node (should the lock fail, the transaction is aborted and they fail with it);
  * - bookkeeping statements whose answer nothing reads (a savepoint) are sent ahead without waiting (`sendAhead`):
  *   the pool's connections pipeline, so they travel with the statement that follows; their answers are awaited
  *   with the COMMIT, which is thus never sent after an unnoticed failure.
@@ -62,7 +64,8 @@ export async function postgresTransaction<T>(
   let broken: Error | undefined;
   try {
     const begin = options.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN';
-    await client.query(
+    await sendAhead(
+      tx,
       options.recordsChanges ? `${begin}; SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})` : begin,
     );
     const result = await work(tx);
