@@ -1089,10 +1089,14 @@ describe('direct messages through /api/sync/push and pull', () => {
 
     expect(res.outcomes).toEqual([1, 2, 3, 4].map(outcomeOk));
     expect(await conversationRow(id)).toMatchObject({ lastMessageId: null });
-    expect((await messageRowsOf(id)).map((r) => [r.id, r.senderId, r.text, r.deletedAt === null])).toEqual([
-      [first, lea.user.id, 'written on the train', true],
-      [second, lea.user.id, 'and deleted', false],
-    ]);
+    // Both were made in the same millisecond, so neither time nor id orders them: they are compared by id.
+    const stored = new Map((await messageRowsOf(id)).map((r) => [r.id, [r.senderId, r.text, r.deletedAt === null]]));
+    expect(stored).toEqual(
+      new Map([
+        [first, [lea.user.id, 'written on the train', true]],
+        [second, [lea.user.id, 'and deleted', false]],
+      ]),
+    );
     expect((await noticesAbout(first)).map((n) => n.recipientId)).toEqual([max.user.id]);
     expect(await unreadOf(max, id)).toBe(1);
     const snapshot = { counts: await counts(), version: await currentVersion(db()) };
