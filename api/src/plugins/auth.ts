@@ -35,6 +35,9 @@ declare module 'fastify' {
   }
 }
 
+/** Tokens kept verified: about one per signed-in device. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
 export const bearerToken = (header: string | undefined): string | undefined => {
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
   return match?.[1];
@@ -45,8 +48,15 @@ export const authPlugin = fp(
     await app.register(fastifyJwt, {
       secret: app.config.jwtSecret,
       sign: { algorithm: 'HS256', expiresIn: limits.tokenTtlSeconds },
-      // Security: the algorithm is pinned, so a token signed with "none" or a public key is refused.
-      verify: { algorithms: ['HS256'] },
+      verify: {
+        // Security: the algorithm is pinned, so a token signed with "none" or a public key is refused.
+        algorithms: ['HS256'],
+        // Every API request verifies its token: a token verified once is known by its exact text until it expires
+        // (fast-jwt's LRU keeps each entry no longer than the token's `exp`; refusals are not kept). Keyed by the
+        // text itself, so a hit costs no hash, and a token differing in any byte is verified afresh.
+        cache: VERIFIED_TOKENS_KEPT,
+        cacheKeyBuilder: (token: string) => token,
+      },
     });
 
     app.decorate('verifyAccessToken', async (token: string | undefined): Promise<LiveSession> => {

@@ -518,6 +518,25 @@ describe('tokens', () => {
     expectError(res, 401, 'token_expired', 'Your session has expired. Please sign in again.');
   });
 
+  test('a token accepted while valid is refused once it has expired (verified tokens are kept only until then)', async () => {
+    const server = await start();
+    const inAMinute = Math.floor(Date.now() / 1000) + 60;
+    const token = await signWith(server.config.jwtSecret, await aliceSession(server), inAMinute);
+    expect((await get(server, '/api/auth/me', token)).statusCode).toBe(200);
+
+    vi.useFakeTimers({ toFake: ['Date'], now: (inAMinute + 1) * 1000 });
+    try {
+      expectError(
+        await get(server, '/api/auth/me', token),
+        401,
+        'token_expired',
+        'Your session has expired. Please sign in again.',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test("a token whose session has ended is refused, while the same user's other sessions go on", async () => {
     const server = await start();
     const ended = await signIn(server.app, 'alice@demo.local');
