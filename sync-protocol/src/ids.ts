@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+/** Each byte's two hex digits, looked up: a server makes an id per write. */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /**
  * Random bytes drawn from the platform's CSPRNG a few KiB at a time: a server makes an id per write, and one
@@ -23,12 +24,16 @@ function randomBytesInto(target: Uint8Array): void {
 export function uuidv7(now: number = Date.now()): string {
   const bytes = new Uint8Array(16);
   randomBytesInto(bytes);
-  const ms = BigInt(now);
-  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  // The 48-bit millisecond time, big-endian, in number arithmetic (exact below 2^53; BigInt cost more than the rest).
+  for (let i = 5, rest = now; i >= 0; i--, rest = Math.floor(rest / 256)) bytes[i] = rest % 256;
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const h = hex(bytes);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  let id = '';
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) id += '-';
+    id += HEX_PAIRS[bytes[i] ?? 0];
+  }
+  return id;
 }
 
 /** A well-formed entity id (any UUID version, lower case). */
