@@ -21,6 +21,25 @@ describe('group commit', () => {
     expect(flushes).toHaveLength(0);
   });
 
+  test('idle: at once with no fsync running, else once the running one and the one queued behind it have ended', async () => {
+    const { groupCommit, flushes, write } = slowDisk();
+    await groupCommit.idle();
+
+    write();
+    void groupCommit.durable();
+    write();
+    void groupCommit.durable();
+    let idle = false;
+    void groupCommit.idle().then(() => (idle = true));
+    flushes[0]?.finish();
+    await settle();
+    expect(flushes).toHaveLength(2);
+    expect(idle).toBe(false);
+    flushes[1]?.finish();
+    await settle();
+    expect(idle).toBe(true);
+  });
+
   test('writes committed together share one fsync', async () => {
     const { groupCommit, flushes, write } = slowDisk();
     write();

@@ -8,6 +8,8 @@ export interface WorkspaceDatabase {
   db: Db;
   /** Resolves once every write committed so far is on disk. */
   durable: () => Promise<void>;
+  /** Resolves once no flush to disk is running: commits made then share the next one (see GroupCommit.idle). */
+  flushIdle: () => Promise<void>;
   /** Runs `work` while no other node runs its own (the first seed): one wins, the others wait and see its result. */
   exclusively: <T>(work: () => Promise<T>) => Promise<T>;
   close: () => Promise<void>;
@@ -27,6 +29,7 @@ export async function openWorkspaceDatabase(config: {
     return {
       db,
       durable: () => Promise.resolve(),
+      flushIdle: () => Promise.resolve(),
       exclusively: (work) => withStartupLock(db.$client as unknown as { connect(): Promise<PoolClient> }, work),
       close,
     };
@@ -39,6 +42,7 @@ export async function openWorkspaceDatabase(config: {
   return {
     db,
     durable: () => groupCommit.durable(),
+    flushIdle: () => groupCommit.idle(),
     // One node per SQLite file.
     exclusively: (work) => work(),
     close: async () => {

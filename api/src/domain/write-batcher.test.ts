@@ -84,3 +84,29 @@ test('a write that arrives while a batch runs joins it', async () => {
     .where(inArray(chatMessages.id, [first, later]));
   expect(stored).toHaveLength(2);
 });
+
+test('writes queued while a flush to disk runs wait for it and commit together', async () => {
+  server = await startTestServer();
+  const { app } = server;
+  const { user } = await signIn(app, 'alice@demo.local');
+  const actor: Actor = { id: user.id, role: user.role };
+  let flushEnded!: () => void;
+  const flushRunning = new Promise<void>((resolve) => (flushEnded = resolve));
+  const batcher = new WriteBatcher(app.db, app.flush, () => flushRunning);
+  const ids = [uuidv7(), uuidv7(), uuidv7()];
+
+  opened.byBatcher = 0;
+  // Queued in separate turns of the event loop, as requests read one after another during the fsync.
+  const sent: Promise<unknown>[] = [];
+  for (const [i, id] of ids.entries()) {
+    sent.push(batcher.run(actor, sendChatCommand, { id, text: `During the flush ${i}` }));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  expect(opened.byBatcher).toBe(0);
+  flushEnded();
+  await Promise.all(sent);
+
+  expect(opened.byBatcher).toBe(1);
+  const stored = await app.db.select().from(chatMessages).where(inArray(chatMessages.id, ids));
+  expect(stored).toHaveLength(ids.length);
+});

@@ -32,6 +32,8 @@ type Settled = { value: unknown } | { refusal: DomainError };
  * appends every page it changed to the WAL, so a busy chat writes each page once per batch instead of once
  * per message, as a pushed batch of queued writes does.
  *
+ * On SQLite a batch begins once the running group fsync has ended (see GroupCommit.idle).
+ *
  * One batch at a time: it takes what is queued once its transaction has begun, and what arrives while it runs (on
  * PostgreSQL its statements wait for the change-log lock, which writers of every node take in turn, and for their
  * answers), so a busy node holds the lock once for many writes instead of queueing a transaction per turn of its
@@ -44,6 +46,8 @@ export class WriteBatcher {
   constructor(
     private readonly db: Db,
     private readonly flush: EffectsFlusher,
+    /** Resolves once no flush to disk runs (SQLite): a batch committed during one would wait for the next anyway. */
+    private readonly flushIdle: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** Runs the command with the writes queued until its batch's turn; resolves with its result. */
@@ -68,6 +72,9 @@ export class WriteBatcher {
   }
 
   private async drain(): Promise<void> {
+    // A commit appends every page it changed to the WAL: waiting out the running fsync gathers the writes that
+    // arrive meanwhile into one commit, and their answers still leave with the next fsync.
+    await this.flushIdle();
     let batch: QueuedWrite[] = [];
     const pending = newPendingEffects();
     let settled: Settled[];

@@ -22,7 +22,7 @@ declare module 'fastify' {
 
 export const dbPlugin = fp<{ config: Config }>(
   async (app, { config }) => {
-    const { db, durable, exclusively, close } = await openWorkspaceDatabase(config);
+    const { db, durable, flushIdle, exclusively, close } = await openWorkspaceDatabase(config);
     app.decorate('exclusively', exclusively);
     app.decorate('durable', durable);
     // A write's answer leaves only once the write is on disk; reads never wait.
@@ -60,7 +60,7 @@ export const dbPlugin = fp<{ config: Config }>(
         (error: unknown) => app.log.error({ err: error }, 'a commit did not reach the disk; its effects are dropped'),
       );
     });
-    const batcher = new WriteBatcher(db, app.flush);
+    const batcher = new WriteBatcher(db, app.flush, flushIdle);
     app.decorate('write', (actor, command, rawArgs) => batcher.run(actor, command, rawArgs));
     app.addHook('onClose', close);
   },
