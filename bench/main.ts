@@ -77,12 +77,23 @@ const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0))
 const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')}/s`;
 
 /** The bare Fastify + better-sqlite3 server (bench/bare-server.ts), one durable row per request. */
-async function measureBare(runs: number): Promise<WriteAxis> {
+/** The server's CPU time per answer (every thread of its process), in µs: the figure the load generator's share of
+ * the cores does not move. */
+const serverMicros = (spent: CpuSpent, answered: number) => (spent.nodes * 1e6) / answered;
+const cpuPart = (micros: number) => `; server CPU ${Math.round(micros)} µs each`;
+
+async function measureBare(runs: number): Promise<WriteAxis & { cpuMicros: number }> {
   const bundle = resolve(root, 'node_modules/.cache/bench/bare-server.mjs');
   const dataDir = mkdtempSync(join(tmpdir(), 'office-bench-bare-'));
   const bare = await startServerProcess({ bundle, dataDir });
   try {
-    return await measureWriteAxis({ url: bare.url, sessions: [], quick, runs, log }, '/rows', 'bare server');
+    const cpu = cpuMeter([bare.pid], null);
+    const axis = await measureWriteAxis(
+      { url: bare.url, sessions: [], quick, runs, log, watch: cpu },
+      '/rows',
+      'bare server',
+    );
+    return { ...axis, cpuMicros: serverMicros(cpu.spent(), axis.answered) };
   } finally {
     await stopServerProcess(bare, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
@@ -103,7 +114,7 @@ async function main(): Promise<void> {
   ensureBuilt();
   const bundle = await bundleTestServer();
   const results: SizeRun[] = [];
-  let bare: WriteAxis | null = null;
+  let bare: (WriteAxis & { cpuMicros: number }) | null = null;
   try {
     if (wants('bare') || wants('chat') || wants('push')) {
       log('bare Fastify + better-sqlite3 server: one durable row per request');
@@ -111,7 +122,7 @@ async function main(): Promise<void> {
       measures.push({
         name: 'Reference: bare Fastify + better-sqlite3, one durable row per POST',
         target: '—',
-        result: `one at a time p50 ${ms(bare.sequentialP50)} ms; 16 in flight ${perSecond(bare.throughput)} (p99 ${ms(bare.throughputP99)} ms)`,
+        result: `one at a time p50 ${ms(bare.sequentialP50)} ms; 16 in flight ${perSecond(bare.throughput)} (p99 ${ms(bare.throughputP99)} ms)${cpuPart(bare.cpuMicros)}`,
         met: null,
         values: { ...bare },
         note: 'Same durability as the product (WAL, synchronous=NORMAL, answers after a group fsync), no auth, no change log.',
@@ -151,9 +162,9 @@ async function main(): Promise<void> {
           measures.push({
             name: `Chat message POST, ${members} members (answered once on disk)`,
             target: '—',
-            result: `one at a time p50 ${ms(run.chat.sequentialP50)} ms; 16 in flight ${perSecond(run.chat.throughput)} (p99 ${ms(run.chat.throughputP99)} ms)`,
+            result: `one at a time p50 ${ms(run.chat.sequentialP50)} ms; 16 in flight ${perSecond(run.chat.throughput)} (p99 ${ms(run.chat.throughputP99)} ms)${cpuPart(serverMicros(run.chatCpu, run.chat.answered))}`,
             met: null,
-            values: { ...run.chat, members },
+            values: { ...run.chat, members, cpuMicros: serverMicros(run.chatCpu, run.chat.answered) },
           });
           if (members === MAIN_SIZE && wants('chat')) measures.push(await measureChatAtRate(figures, members));
         }
@@ -163,7 +174,12 @@ async function main(): Promise<void> {
           const cpu = cpuMeter([server.pid], null);
           const push = await measurePushThroughput({ ...pushOptions, watch: cpu }, members);
           run.push = { rate: push.rate, applied: push.applied, cpu: cpu.spent() };
-          measures.push(push.measure);
+          const cpuMicros = serverMicros(run.push.cpu, push.applied);
+          measures.push({
+            ...push.measure,
+            result: `${push.measure.result}${cpuPart(cpuMicros)} (per mutation)`,
+            values: { ...push.measure.values, cpuMicros },
+          });
         }
         if (wants('search') && members === SEARCH_SIZE) {
           log('search figure');
