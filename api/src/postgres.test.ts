@@ -5,6 +5,7 @@ import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres
 import { runHourlyDueChecks } from './jobs/due-checks';
 import { apiClient, mutation, signInDemoPeople, type DemoName, type Session } from './test-api-client';
 import { leadership } from './db/leadership';
+import { poolOf } from './db/postgres';
 import {
   connectSocket,
   nextEvent,
@@ -329,6 +330,30 @@ describe('state the nodes share', () => {
       watcher.close();
     } finally {
       await nodeB.close();
+    }
+  }, 30_000);
+
+  test('a node goes on when PostgreSQL ends its idle connections (a restart, a failover)', async () => {
+    const pool = poolOf(server.app.db);
+    if (!pool) throw new Error('not on PostgreSQL');
+    const removed = new Set<number>();
+    const onRemove = (client: pg.PoolClient) => removed.add((client as unknown as { processID: number }).processID);
+    pool.on('remove', onRemove);
+    try {
+      await call(people.alice, 'GET', '/api/auth/me');
+      // The pool's idle connections: not the Socket.IO adapter's LISTEN, nor a connection holding a lock.
+      const ended = await query<{ pid: number }>(
+        `SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'
+           AND query NOT ILIKE 'LISTEN%' AND pid NOT IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory')`,
+      );
+      expect(ended.length).toBeGreaterThan(0);
+      await waitUntil(() => ended.every(({ pid }) => removed.has(pid)), 10_000);
+
+      const me = await call(people.alice, 'GET', '/api/auth/me');
+      expect(me.status).toBe(200);
+    } finally {
+      pool.off('remove', onRemove);
     }
   }, 30_000);
 

@@ -44,6 +44,11 @@ export async function openPostgres(url: string): Promise<{ db: Db; close: () => 
     if (closing) client.on('error', ignoreError);
   });
   pool.on('remove', (client) => connected.delete(client));
+  // An idle connection PostgreSQL ends (a restart, a failover, an administrator) is reported on the pool, which has
+  // already dropped it: the next query opens another. Unheard, that report would end the process.
+  pool.on('error', (error) => {
+    if (!closing) process.emitWarning(`PostgreSQL ended an idle connection: ${error.message}`);
+  });
   const db = drizzle({ client: pool, schema, casing: 'snake_case' });
   await withStartupLock(pool, () => migrate(db, { migrationsFolder: migrationsFolder('drizzle-pg') }));
   return {
