@@ -109,7 +109,13 @@ describe('reactions on team chat messages', () => {
   test('every member hears a reaction live, with the message and its reactions', async () => {
     const message = await sendChat(people.alice);
     const carolSocket = await server.connect(people.carol.token);
-    const heard = nextEventWhere(carolSocket, 'sync.change', ({ change }) => change.id === message.id);
+    const before = await currentVersion(db());
+    // The message's own creation may still reach the new socket: the reaction's change comes after `before`.
+    const heard = nextEventWhere(
+      carolSocket,
+      'sync.change',
+      ({ seq, change }) => change.id === message.id && seq > before,
+    );
     await reactChat(people.bob, message.id, '😂', true);
     const { change } = await heard;
     expect(change).toMatchObject({ entity: 'chatMessage', op: 'put' });
@@ -196,8 +202,13 @@ describe('reactions on direct messages', () => {
   test('both participants react; the other participant hears it live and nobody else is told', async () => {
     const message = await sendDirect(people.alice, people.bob);
     const aliceSocket = await server.connect(people.alice.token);
-    const heard = nextEventWhere(aliceSocket, 'sync.change', ({ change }) => change.id === message.id);
     const before = await currentVersion(db());
+    // The message's own creation may still reach the new socket: the reaction's change comes after `before`.
+    const heard = nextEventWhere(
+      aliceSocket,
+      'sync.change',
+      ({ seq, change }) => change.id === message.id && seq > before,
+    );
 
     const res = await call<{ message: DirectMessage }>(
       people.bob,
