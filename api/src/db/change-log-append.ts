@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
-import { eq, is, Param, Placeholder, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { EntityName } from '@office/sync-protocol';
 import type { Tx } from './client';
 import { advisoryLocks } from './advisory-locks';
 import { dialect } from './dialect';
 import { queryNamed } from './postgres-transaction';
+import { sqliteStatement, type SqliteStatement } from './prepared';
 import { changeAudience, changeLog } from './schema';
 import { syncedTables } from './synced-tables';
 
@@ -65,36 +66,14 @@ async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number>
   return Number(row.seq);
 }
 
-/** The append's statements on one SQLite connection. */
+/** The append's statements on one SQLite connection (see SqliteStatement). */
 interface SqliteAppend {
-  insertChange: Database.Statement<[string, string, string], { seq: number }>;
-  insertAudience: Database.Statement<[string, number]>;
-  stampVersion: Partial<Record<EntityName, Database.Statement<[number, string]>>>;
+  insertChange: SqliteStatement;
+  insertAudience: SqliteStatement;
+  stampVersion: Partial<Record<EntityName, SqliteStatement>>;
 }
 
 const sqliteAppends = new WeakMap<Database.Database, SqliteAppend>();
-
-/**
- * A query drizzle builds once, run by better-sqlite3 itself: every write appends, and drizzle's per-call work
- * (placeholders filled and rows mapped, a promise per statement) was a tenth of a pushed chat message's CPU time.
- * `names` are the query's placeholders in the order the statement takes them; a mismatch is a programming error.
- */
-function sqliteStatement(
-  client: Database.Database,
-  query: { toSQL(): { sql: string; params: unknown[] } },
-  names: string[],
-): Database.Statement {
-  const { sql: text, params } = query.toSQL();
-  // A value drizzle keeps for a column comes wrapped with its column's encoder (identity for these text and integer
-  // columns).
-  const placeholderOf = (param: unknown) => (is(param, Param) ? param.value : param);
-  const order = params.map((param) => {
-    const placeholder = placeholderOf(param);
-    return is(placeholder, Placeholder) ? placeholder.name : String(placeholder);
-  });
-  if (order.join() !== names.join()) throw new Error(`statement takes ${order.join()}, not ${names.join()}`);
-  return client.prepare(text);
-}
 
 function sqliteAppendOf(tx: Tx): SqliteAppend {
   const client = tx.$client;
@@ -111,12 +90,10 @@ function sqliteAppendOf(tx: Tx): SqliteAppend {
             op: sql.placeholder('op'),
           })
           .returning({ seq: changeLog.seq }),
-        ['entity', 'entityId', 'op'],
-      ) as SqliteAppend['insertChange'],
+      ),
       insertAudience: sqliteStatement(
         client,
         tx.insert(changeAudience).values({ principal: sql.placeholder('principal'), seq: sql.placeholder('seq') }),
-        ['principal', 'seq'],
       ),
       stampVersion: {},
     };
@@ -125,7 +102,7 @@ function sqliteAppendOf(tx: Tx): SqliteAppend {
   return append;
 }
 
-function stampVersionOnSqlite(tx: Tx, append: SqliteAppend, entity: EntityName): Database.Statement<[number, string]> {
+function stampVersionOnSqlite(tx: Tx, append: SqliteAppend, entity: EntityName): SqliteStatement {
   let statement = append.stampVersion[entity];
   if (!statement) {
     const table = syncedTables[entity];
@@ -135,7 +112,6 @@ function stampVersionOnSqlite(tx: Tx, append: SqliteAppend, entity: EntityName):
         .update(table)
         .set({ version: sql`${sql.placeholder('version')}` })
         .where(eq(table.id, sql.placeholder('id'))),
-      ['version', 'id'],
     );
     append.stampVersion[entity] = statement;
   }
@@ -145,9 +121,16 @@ function stampVersionOnSqlite(tx: Tx, append: SqliteAppend, entity: EntityName):
 /** SQLite runs one write transaction at a time: numbers commit in order as they are, and each statement is a call. */
 function appendOnSqlite(tx: Tx, change: ChangeToAppend): number {
   const append = sqliteAppendOf(tx);
-  const row = append.insertChange.get(change.entity, change.entityId, change.op);
+  const { insertChange, insertAudience } = append;
+  const row = insertChange.statement.get(
+    ...insertChange.args({ entity: change.entity, entityId: change.entityId, op: change.op }),
+  ) as { seq: number } | undefined;
   if (!row) throw new Error('change_log insert returned nothing');
-  for (const principal of change.principals) append.insertAudience.run(principal, row.seq);
-  if (change.op === 'put') stampVersionOnSqlite(tx, append, change.entity).run(row.seq, change.entityId);
+  for (const principal of change.principals)
+    insertAudience.statement.run(...insertAudience.args({ principal, seq: row.seq }));
+  if (change.op === 'put') {
+    const stamp = stampVersionOnSqlite(tx, append, change.entity);
+    stamp.statement.run(...stamp.args({ version: row.seq, id: change.entityId }));
+  }
   return row.seq;
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase, type Db, type Tx } from './client';
-import { prepared } from './prepared';
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { prepared, preparedWrite } from './prepared';
 import { inSavepoint } from './savepoint';
 import { meta } from './schema';
 import { transaction } from './transaction';
@@ -69,4 +70,46 @@ test('a query prepared outside a transaction takes part in a later one: it commi
   expect(readMeta(db, 'kept')).toBe('yes');
   expect(readMeta(db, 'dropped')).toBeUndefined();
   expect(readMeta(db, 'rolled back')).toBeUndefined();
+});
+
+/** A table of this test's own, with a boolean column (stored as 0 or 1, as drizzle's encoder writes it). */
+const flags = sqliteTable('test_flags', {
+  id: text('id').primaryKey(),
+  on: integer('on', { mode: 'boolean' }).notNull(),
+  first: text('first'),
+  second: text('second'),
+});
+
+test('a prepared write binds its placeholders by name, through the encoders of their columns, and its constants; it counts its rows', async () => {
+  const [db] = databases;
+  if (!db) throw new Error('no database');
+  db.$client.exec('CREATE TABLE test_flags (id TEXT PRIMARY KEY, "on" INTEGER NOT NULL, first TEXT, second TEXT)');
+  const insert = preparedWrite(db, 'test.flags.insert', (h) =>
+    h
+      .insert(flags)
+      .values({
+        id: sql.placeholder('id'),
+        on: sql.placeholder('on'),
+        first: sql.placeholder('stamp'),
+        second: sql.placeholder('stamp'),
+      })
+      .onConflictDoNothing(),
+  );
+  const setOff = preparedWrite(db, 'test.flags.setOff', (h) =>
+    h
+      .update(flags)
+      .set({ on: false })
+      .where(eq(flags.id, sql.placeholder('id'))),
+  );
+
+  expect(await insert({ id: 'a', on: true, stamp: 'then' })).toBe(1);
+  expect(await insert({ id: 'a', on: false, stamp: 'again' })).toBe(0);
+  expect(await insert({ id: 'b', on: false, stamp: null })).toBe(1);
+  expect(db.$client.prepare('SELECT * FROM test_flags ORDER BY id').all()).toEqual([
+    { id: 'a', on: 1, first: 'then', second: 'then' },
+    { id: 'b', on: 0, first: null, second: null },
+  ]);
+  expect(await setOff({ id: 'missing' })).toBe(0);
+  expect(await setOff({ id: 'a' })).toBe(1);
+  expect(db.$client.prepare('SELECT "on" FROM test_flags WHERE id = ?').pluck().get('a')).toBe(0);
 });

@@ -1,4 +1,5 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type Database from 'better-sqlite3';
+import { is, Param, Placeholder, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import { dialect } from './dialect';
 
@@ -41,6 +42,61 @@ export function prepared<Query>(handle: Db | Tx, name: string, build: (handle: D
   if (dialect === 'postgres') nameStatements(query, name);
   queries.set(name, query);
   return query;
+}
+
+/** A query drizzle builds, as its SQL text and the parameters it binds (placeholders, constants). */
+interface BuiltQuery {
+  toSQL(): { sql: string; params: unknown[] };
+}
+
+/**
+ * A statement drizzle built once, run by better-sqlite3 itself: the writes every command makes (its change-log row,
+ * a chat message, a pushed mutation's outcome) cost less than drizzle's per-call work around them (placeholders
+ * filled by instanceof walks, rows mapped, a promise per statement). `args` binds a call's values the way drizzle
+ * does: each placeholder by name, through its column's encoder (a boolean becomes 0 or 1), and constants as built.
+ */
+export interface SqliteStatement {
+  statement: Database.Statement;
+  args(values: Record<string, unknown>): unknown[];
+}
+
+export function sqliteStatement(client: Database.Database, query: BuiltQuery): SqliteStatement {
+  const { sql: text, params } = query.toSQL();
+  const binders = params.map((param): ((values: Record<string, unknown>) => unknown) => {
+    const encode = is(param, Param) ? (value: unknown) => param.encoder?.mapToDriverValue(value) ?? value : null;
+    const bound = is(param, Param) ? param.value : param;
+    if (is(bound, Placeholder)) {
+      const { name } = bound;
+      return encode ? (values) => encode(values[name]) : (values) => values[name];
+    }
+    const constant = encode ? encode(bound) : bound;
+    return () => constant;
+  });
+  return { statement: client.prepare(text), args: (values) => binders.map((bind) => bind(values)) };
+}
+
+/** A write prepared once per connection; resolves with the number of rows it changed. */
+type PreparedWrite = (values: Record<string, unknown>) => Promise<number>;
+
+/**
+ * The write `name` of this connection, built by `build` on first use (see `prepared`), for writes whose answer is
+ * only how many rows they changed: on SQLite better-sqlite3 runs drizzle's statement itself (see SqliteStatement),
+ * on PostgreSQL it is a named prepared query.
+ */
+export function preparedWrite(
+  handle: Db | Tx,
+  name: string,
+  build: (handle: Db | Tx) => BuiltQuery & { prepare(): { execute(values?: Record<string, unknown>): unknown } },
+): PreparedWrite {
+  return prepared(handle, name, (builder): PreparedWrite => {
+    if (dialect === 'postgres') {
+      const query = build(builder).prepare();
+      nameStatements(query, name);
+      return async (values) => ((await query.execute(values)) as { rowCount?: number | null }).rowCount ?? 0;
+    }
+    const write = sqliteStatement(builder.$client, build(builder));
+    return async (values) => write.statement.run(...write.args(values)).changes;
+  });
 }
 
 /** The query configuration node-postgres receives from a drizzle prepared query (internal, stable in 0.45). */

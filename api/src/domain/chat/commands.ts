@@ -12,7 +12,7 @@ import {
   type ChatMessage,
 } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
-import { prepared } from '../../db/prepared';
+import { prepared, preparedWrite } from '../../db/prepared';
 import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
@@ -50,7 +50,7 @@ async function sendMessage(
 ): Promise<ChatMessage> {
   const stamp = ctx.now.toISOString();
   const type = args.files.length ? 'file' : 'text';
-  const inserted = await prepared(ctx.tx, 'chatMessages.insertNew', (handle) =>
+  const inserted = await preparedWrite(ctx.tx, 'chatMessages.insertNew', (handle) =>
     handle
       .insert(chatMessages)
       .values({
@@ -62,11 +62,9 @@ async function sendMessage(
         createdAt: sql.placeholder('stamp'),
         updatedAt: sql.placeholder('stamp'),
       })
-      .onConflictDoNothing()
-      .returning({ id: chatMessages.id })
-      .prepare(),
-  ).execute({ id: args.id, userId: ctx.actor.id, text: args.text, type, stamp });
-  if (inserted.length === 0) return sentBefore(ctx, args);
+      .onConflictDoNothing(),
+  )({ id: args.id, userId: ctx.actor.id, text: args.text, type, stamp });
+  if (inserted === 0) return sentBefore(ctx, args);
   if (args.files.length)
     await ctx.tx.insert(chatAttachments).values(args.files.map((file) => ({ ...file, messageId: args.id })));
   // Neither waits for the other: on PostgreSQL both travel in one round trip (the connection pipelines).

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Actor, MutationOutcome, PushRequest, PushResponse } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { prepared } from '../../db/prepared';
+import { preparedWrite } from '../../db/prepared';
 import { sendAhead } from '../../db/postgres-transaction';
 import { inSavepoint } from '../../db/savepoint';
 import { transaction } from '../../db/transaction';
@@ -113,21 +113,18 @@ async function applyBatch(
         previousChangeAt = madeAt.toISOString();
         const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
         // Nothing reads its answer: it travels with the next mutation's statements (see postgres-transaction.ts).
-        const bookkeeping = prepared(tx, 'syncMutations.insert', (handle) =>
-          handle
-            .insert(syncMutations)
-            .values({
-              clientId: sql.placeholder('clientId'),
-              mutationId: sql.placeholder('mutationId'),
-              name: sql.placeholder('name'),
-              status: sql.placeholder('status'),
-              code: sql.placeholder('code'),
-              message: sql.placeholder('message'),
-            })
-            .prepare(),
+        const bookkeeping = preparedWrite(tx, 'syncMutations.insert', (handle) =>
+          handle.insert(syncMutations).values({
+            clientId: sql.placeholder('clientId'),
+            mutationId: sql.placeholder('mutationId'),
+            name: sql.placeholder('name'),
+            status: sql.placeholder('status'),
+            code: sql.placeholder('code'),
+            message: sql.placeholder('message'),
+          }),
         );
         await sendAhead(tx, () =>
-          bookkeeping.execute({
+          bookkeeping({
             clientId,
             mutationId: entry.id,
             name: entry.name,
