@@ -76,12 +76,14 @@ function ensureBuilt(): void {
 const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0));
 const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')}/s`;
 
-/** The bare Fastify + better-sqlite3 server (bench/bare-server.ts), one durable row per request. */
-/** The server's CPU time per answer (every thread of its process), in µs: the figure the load generator's share of
- * the cores does not move. */
+/**
+ * The server's CPU time per answer (every thread of its process), in µs: unlike its rate, the load generator's
+ * share of the cores does not move it.
+ */
 const serverMicros = (spent: CpuSpent, answered: number) => (spent.nodes * 1e6) / answered;
 const cpuPart = (micros: number) => `; server CPU ${Math.round(micros)} µs each`;
 
+/** The bare Fastify + better-sqlite3 server (bench/bare-server.ts), one durable row per request. */
 async function measureBare(runs: number): Promise<WriteAxis & { cpuMicros: number }> {
   const bundle = resolve(root, 'node_modules/.cache/bench/bare-server.mjs');
   const dataDir = mkdtempSync(join(tmpdir(), 'office-bench-bare-'));
