@@ -131,12 +131,20 @@ export const realtimePlugin = fp(
     });
 
     /**
+     * Whether a socket of this node sits in one of these rooms. Socket.IO encodes an event before it looks for its
+     * sockets: a person who is offline (their own room), or a team with nobody connected, would cost an encoding
+     * per change for nothing.
+     */
+    const heardHere = (to: string[]): boolean => to.some((room) => io.of('/').adapter.rooms.has(room));
+
+    /**
      * Sends a committed batch's events: to this node's sockets, and to the other nodes' in one message. The adapter
      * relays each emit as a NOTIFY of its own, each a statement on whichever connection of the pool is free: a pushed
      * batch of 100 chat messages made 100 of them, and the other nodes heard them out of order.
      */
     const deliverLocally = (events: RoomEvent[]): void => {
       for (const { to, except, event, payload } of events) {
+        if (!heardHere(to)) continue;
         // RoomEvent carries any event of the spec by name; emit's overloads cannot see the pairing.
         (io.local.to(to).except(except ?? []).emit as (event: string, payload: unknown) => boolean)(event, payload);
       }
@@ -168,7 +176,10 @@ export const realtimePlugin = fp(
           ref.audience.every((principal) => last.audience.includes(principal))
         );
       };
-      const sent = changes.filter((ref) => !coveredLater(ref));
+      // With one node, a change nobody here may see is neither loaded nor encoded; other nodes hear every change.
+      const sent = changes.filter(
+        (ref) => !coveredLater(ref) && (pool || heardHere([...ref.audience, ...(ref.formerAudience ?? [])])),
+      );
       const states = await loadCurrent(
         app.db,
         sent.filter((ref) => !ref.state),

@@ -937,6 +937,34 @@ describe('realtime', () => {
     ).toBeDefined();
   });
 
+  test('a change nobody connected may see is not encoded for sockets; once someone is connected, it is', async () => {
+    const server = await start();
+    const { alice, bob } = await people(server);
+    const broadcast = vi.spyOn(server.app.realtime.io.of('/').adapter, 'broadcast');
+    const liveChanges = () =>
+      broadcast.mock.calls.filter(([packet]) => (packet as { data: unknown[] }).data[0] === 'sync.change').length;
+    const chat = (id: number, text: string): Mutation => ({
+      id,
+      name: 'chat.send',
+      args: { id: uuidv7(), text },
+      at: new Date().toISOString(),
+    });
+    const aliceClient = uuidv7();
+    await pushOk(server, alice, aliceClient, [chat(1, 'Nobody is connected')]);
+
+    const socket = await connectSocket(server.url, bob.token);
+    sockets.push(socket);
+    const received = nextEvent(socket, 'sync.change');
+    await pushOk(server, alice, aliceClient, [chat(2, 'Bob is connected')]);
+    const event = await received;
+
+    // Changes go out in commit order: the first message's turn came before this one's.
+    expect(event.change.op === 'put' && event.change.entity === 'chatMessage' && event.change.data.text).toBe(
+      'Bob is connected',
+    );
+    expect(liveChanges()).toBe(1);
+  });
+
   test('a batch that changes one task three times sends it once, at its last change, with all three comments', async () => {
     const server = await start();
     const { alice } = await people(server);
