@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Actor, MutationOutcome, PushRequest, PushResponse } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { preparedWrite } from '../../db/prepared';
+import { prepared, preparedWrite } from '../../db/prepared';
 import { sendAhead } from '../../db/postgres-transaction';
 import { inSavepoint } from '../../db/savepoint';
 import { transaction } from '../../db/transaction';
@@ -19,9 +19,21 @@ import { mutationCommands } from './mutations';
 
 type ClientRow = typeof syncClients.$inferSelect;
 
+/** A client's row: every push reads it twice (claiming the client, then in the batch's transaction). */
+async function clientRow(handle: Db | Tx, clientId: string): Promise<ClientRow | undefined> {
+  const [row] = await prepared(handle, 'syncClients.byId', (builder) =>
+    builder
+      .select()
+      .from(syncClients)
+      .where(eq(syncClients.clientId, sql.placeholder('clientId')))
+      .prepare(),
+  ).execute({ clientId });
+  return row;
+}
+
 /** Finds or registers a client; a client id belongs to one user for good. */
 export async function claimClient(db: Db, clientId: string, actor: Actor): Promise<ClientRow> {
-  const [existing] = await db.select().from(syncClients).where(eq(syncClients.clientId, clientId));
+  const existing = await clientRow(db, clientId);
   if (existing) {
     if (existing.userId !== actor.id) throw new DomainError('client_not_yours');
     return existing;
@@ -86,14 +98,7 @@ async function applyBatch(
   const result = await transaction(
     db,
     async (tx) => {
-      const [client] = await tx
-        .select({
-          lastMutationId: syncClients.lastMutationId,
-          lastChangeAt: syncClients.lastChangeAt,
-          createdAt: syncClients.createdAt,
-        })
-        .from(syncClients)
-        .where(eq(syncClients.clientId, clientId));
+      const client = await clientRow(tx, clientId);
       const now = new Date();
       const { lastMutationId, lastChangeAt, createdAt } = client ?? {
         lastMutationId: 0,
@@ -137,10 +142,15 @@ async function applyBatch(
         last = entry.id;
       }
       if (last !== lastMutationId) {
-        await tx
-          .update(syncClients)
-          .set({ lastMutationId: last, lastChangeAt: previousChangeAt })
-          .where(eq(syncClients.clientId, clientId));
+        await preparedWrite(tx, 'syncClients.advance', (handle) =>
+          handle
+            .update(syncClients)
+            .set({
+              lastMutationId: sql`${sql.placeholder('last')}`,
+              lastChangeAt: sql`${sql.placeholder('lastChangeAt')}`,
+            })
+            .where(eq(syncClients.clientId, sql.placeholder('clientId'))),
+        )({ last, lastChangeAt: previousChangeAt, clientId });
       }
       return { outcomes, lastMutationId: last };
     },
