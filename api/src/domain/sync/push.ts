@@ -59,15 +59,10 @@ async function storedOutcome(tx: Tx, clientId: string, mutationId: number): Prom
  * registration) and the server's now: a new client cannot backdate history to before it existed, and a
  * client's changes keep the order it made them in. The floor is the previous change's time, not the time the
  * server took it: changes made while an earlier push was in flight keep their own times, so the order a device
- * shows before the server's copy arrives is the order the server stores.
+ * shows before the server's copy arrives is the order the server stores. `floor` is that time in milliseconds.
  */
-function clampMadeAt(at: string, previousChangeAt: string | null, registeredAt: string, now: Date): Date {
-  const claimed = Date.parse(at);
-  const floor = Math.max(
-    Date.parse(registeredAt),
-    previousChangeAt ? Date.parse(previousChangeAt) : Number.NEGATIVE_INFINITY,
-  );
-  return new Date(Math.min(now.getTime(), Math.max(floor, claimed)));
+function clampMadeAt(at: string, floor: number, now: Date): Date {
+  return new Date(Math.min(now.getTime(), Math.max(floor, Date.parse(at))));
 }
 
 /** How one mutation's command runs inside the batch's transaction (a savepoint of it). */
@@ -107,15 +102,15 @@ async function applyBatch(
       };
       const outcomes: MutationOutcome[] = [];
       let last = lastMutationId;
-      let previousChangeAt = lastChangeAt;
+      let floor = Math.max(Date.parse(createdAt), lastChangeAt ? Date.parse(lastChangeAt) : Number.NEGATIVE_INFINITY);
       for (const entry of entries) {
         if (entry.id <= last) {
           outcomes.push(await storedOutcome(tx, clientId, entry.id));
           continue;
         }
         if (entry.id !== last + 1) break;
-        const madeAt = clampMadeAt(entry.at, previousChangeAt, createdAt, now);
-        previousChangeAt = madeAt.toISOString();
+        const madeAt = clampMadeAt(entry.at, floor, now);
+        floor = madeAt.getTime();
         const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
         // Nothing reads its answer: it travels with the next mutation's statements (see postgres-transaction.ts).
         const bookkeeping = preparedWrite(tx, 'syncMutations.insert', (handle) =>
@@ -150,7 +145,7 @@ async function applyBatch(
               lastChangeAt: sql`${sql.placeholder('lastChangeAt')}`,
             })
             .where(eq(syncClients.clientId, sql.placeholder('clientId'))),
-        )({ last, lastChangeAt: previousChangeAt, clientId });
+        )({ last, lastChangeAt: new Date(floor).toISOString(), clientId });
       }
       return { outcomes, lastMutationId: last };
     },
