@@ -57,6 +57,6 @@ export async function measureRowsPerMessage(
     result: `${perMessage.toFixed(2)} rows`,
     met: perMessage <= 3,
     values: { perMessage, messages: MESSAGES, members },
-    note: 'The message, its change-log row and its audience (team): notices are derived, not stored per member.',
+    note: 'The message and its change-log row, whose audience (team) it holds: notices are derived, not stored per member.',
   };
 }

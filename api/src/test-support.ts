@@ -192,7 +192,8 @@ export async function changesWithAudienceAfter(db: Db, seq: number): Promise<[st
   const changes: [string, string, string, string[]][] = [];
   for (const row of rows) {
     const audience = await db.select().from(changeAudience).where(eq(changeAudience.seq, row.seq));
-    changes.push([row.entity, row.entityId, row.op, audience.map((a) => a.principal).sort()]);
+    const principals = row.principal === null ? audience.map((a) => a.principal) : [row.principal];
+    changes.push([row.entity, row.entityId, row.op, principals.sort()]);
   }
   return changes;
 }

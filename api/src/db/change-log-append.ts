@@ -20,10 +20,19 @@ export interface ChangeToAppend {
 
 /**
  * Appends a change in the caller's transaction, with its audience, and stamps a put entity's version with the
- * change's sequence number; resolves with that number.
+ * change's sequence number; resolves with that number. An audience of one principal goes on the change's own
+ * row; a larger one, one change_audience row per principal.
  */
 export async function appendChange(tx: Tx, change: ChangeToAppend): Promise<number> {
   return dialect === 'postgres' ? appendOnPostgres(tx, change) : appendOnSqlite(tx, change);
+}
+
+/** The principal of a change's own row (its only one), and those that go to change_audience. */
+function splitAudience(principals: string[]): { principal: string | null; others: string[] } {
+  const [only] = principals;
+  return principals.length === 1 && only !== undefined
+    ? { principal: only, others: [] }
+    : { principal: null, others: principals };
 }
 
 /**
@@ -32,6 +41,7 @@ export async function appendChange(tx: Tx, change: ChangeToAppend): Promise<numb
  * can run outside its turn.
  */
 async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number> {
+  const { principal, others } = splitAudience(change.principals);
   const table = syncedTables[change.entity];
   const rows = await queryNamed<{ seq: string }>(
     tx,
@@ -44,8 +54,9 @@ async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number>
       return sql`
     WITH ordered AS (SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})),
     appended AS (
-      INSERT INTO ${changeLog} (entity, entity_id, op)
-      SELECT ${sql.placeholder('entity')}, ${sql.placeholder('entityId')}, ${sql.placeholder('op')} FROM ordered
+      INSERT INTO ${changeLog} (entity, entity_id, op, principal)
+      SELECT ${sql.placeholder('entity')}, ${sql.placeholder('entityId')}, ${sql.placeholder('op')}, ${sql.placeholder('principal')}::text
+      FROM ordered
       RETURNING seq
     ),
     audience AS (
@@ -54,12 +65,7 @@ async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number>
     )${stamp}
     SELECT seq FROM appended`;
     },
-    {
-      entity: change.entity,
-      entityId: change.entityId,
-      op: change.op,
-      principals: JSON.stringify(change.principals),
-    },
+    { entity: change.entity, entityId: change.entityId, op: change.op, principal, principals: JSON.stringify(others) },
   );
   const [row] = rows;
   if (!row) throw new Error('change_log insert returned nothing');
@@ -88,6 +94,7 @@ function sqliteAppendOf(tx: Tx): SqliteAppend {
             entity: sql.placeholder('entity'),
             entityId: sql.placeholder('entityId'),
             op: sql.placeholder('op'),
+            principal: sql.placeholder('principal'),
           })
           .returning({ seq: changeLog.seq }),
       ),
@@ -122,12 +129,12 @@ function stampVersionOnSqlite(tx: Tx, append: SqliteAppend, entity: EntityName):
 function appendOnSqlite(tx: Tx, change: ChangeToAppend): number {
   const append = sqliteAppendOf(tx);
   const { insertChange, insertAudience } = append;
+  const { principal, others } = splitAudience(change.principals);
   const row = insertChange.statement.get(
-    ...insertChange.args({ entity: change.entity, entityId: change.entityId, op: change.op }),
+    ...insertChange.args({ entity: change.entity, entityId: change.entityId, op: change.op, principal }),
   ) as { seq: number } | undefined;
   if (!row) throw new Error('change_log insert returned nothing');
-  for (const principal of change.principals)
-    insertAudience.statement.run(...insertAudience.args({ principal, seq: row.seq }));
+  for (const other of others) insertAudience.statement.run(...insertAudience.args({ principal: other, seq: row.seq }));
   if (change.op === 'put') {
     const stamp = stampVersionOnSqlite(tx, append, change.entity);
     stamp.statement.run(...stamp.args({ version: row.seq, id: change.entityId }));

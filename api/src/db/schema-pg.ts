@@ -66,15 +66,29 @@ export const users = pgTable(
  * One row per committed change. The identity gives no commit order on PostgreSQL: appends are serialised by the
  * domain (ARCHITECTURE.md, "Scale-out"). By default, not always: a compaction or an import may set `seq` itself.
  */
-export const changeLog = pgTable('change_log', {
-  seq: bigint('seq', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
-  entity: text('entity').notNull(),
-  entityId: text('entity_id').notNull(),
-  op: text('op').$type<'put' | 'delete'>().notNull(),
-  createdAt: text('created_at').notNull().default(now),
-});
+export const changeLog = pgTable(
+  'change_log',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id').notNull(),
+    op: text('op').$type<'put' | 'delete'>().notNull(),
+    createdAt: text('created_at').notNull().default(now),
+    /**
+     * The audience when it is one principal (a team chat message: `team`), so that the commonest change is one row;
+     * a change seen by several principals has them in change_audience instead.
+     */
+    principal: text('principal'),
+  },
+  // A pull reads a person's changes by principal, in order.
+  (t) => [
+    index('change_log_principal')
+      .on(t.principal, t.seq)
+      .where(sql`${t.principal} IS NOT NULL`),
+  ],
+);
 
-/** Who may see a change: `team`, `role:<role>` or `user:<id>`. */
+/** Who may see a change seen by several principals (`team`, `role:<role>`, `user:<id>`); one principal is on its row. */
 export const changeAudience = pgTable(
   'change_audience',
   {

@@ -41,15 +41,29 @@ export const users = sqliteTable(
 );
 
 /** One row per committed change, in commit order (SQLite has one writer). */
-export const changeLog = sqliteTable('change_log', {
-  seq: integer('seq').primaryKey({ autoIncrement: true }),
-  entity: text('entity').notNull(),
-  entityId: text('entity_id').notNull(),
-  op: text('op').$type<'put' | 'delete'>().notNull(),
-  createdAt: text('created_at').notNull().default(now),
-});
+export const changeLog = sqliteTable(
+  'change_log',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id').notNull(),
+    op: text('op').$type<'put' | 'delete'>().notNull(),
+    createdAt: text('created_at').notNull().default(now),
+    /**
+     * The audience when it is one principal (a team chat message: `team`), so that the commonest change is one row;
+     * a change seen by several principals has them in change_audience instead.
+     */
+    principal: text('principal'),
+  },
+  // A pull reads a person's changes by principal, in order.
+  (t) => [
+    index('change_log_principal')
+      .on(t.principal, t.seq)
+      .where(sql`${t.principal} IS NOT NULL`),
+  ],
+);
 
-/** Who may see a change: `team`, `role:<role>` or `user:<id>`. */
+/** Who may see a change seen by several principals (`team`, `role:<role>`, `user:<id>`); one principal is on its row. */
 export const changeAudience = sqliteTable(
   'change_audience',
   {

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { type Actor, type Change, type EntityName, type PullQuery, type PullResponse } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { transaction } from '../../db/transaction';
@@ -137,12 +137,21 @@ export async function processPull(db: Db, actor: Actor, query: PullQuery): Promi
       if (query.cursor === 0 || query.cursor < floor || query.cursor > head) {
         return bootstrapPage(tx, actor, query, lastMutationId, head, floor);
       }
+      // A change's audience is on its own row when it is one principal, in change_audience when it is several.
+      const principals = principalsOf(actor);
+      const entry = { seq: changeLog.seq, entity: changeLog.entity, entityId: changeLog.entityId };
       const rows = await tx
-        .selectDistinct({ seq: changeLog.seq, entity: changeLog.entity, entityId: changeLog.entityId })
+        .select(entry)
         .from(changeLog)
-        .innerJoin(changeAudience, eq(changeAudience.seq, changeLog.seq))
-        .where(and(gt(changeLog.seq, query.cursor), inArray(changeAudience.principal, principalsOf(actor))))
-        .orderBy(changeLog.seq)
+        .where(and(gt(changeLog.seq, query.cursor), inArray(changeLog.principal, principals)))
+        .union(
+          tx
+            .select(entry)
+            .from(changeLog)
+            .innerJoin(changeAudience, eq(changeAudience.seq, changeLog.seq))
+            .where(and(gt(changeAudience.seq, query.cursor), inArray(changeAudience.principal, principals))),
+        )
+        .orderBy(asc(changeLog.seq))
         .limit(query.limit + 1);
       const more = rows.length > query.limit;
       const page = more ? rows.slice(0, query.limit) : rows;

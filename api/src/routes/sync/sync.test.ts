@@ -673,9 +673,9 @@ describe('GET /api/sync/pull', () => {
         (await recordChange(tx, { entity: 'user', id: alice.user.id, op: 'put', audience: [`user:${bob.user.id}`] }))
           .seq,
     );
-    expect(await db.select().from(changeAudience).where(eq(changeAudience.seq, seq))).toEqual([
-      { principal: `user:${bob.user.id}`, seq },
-    ]);
+    // One principal is on the change's own row; several are rows of change_audience.
+    expect((await db.select().from(changeLog).where(eq(changeLog.seq, seq)))[0]?.principal).toBe(`user:${bob.user.id}`);
+    expect(await db.select().from(changeAudience).where(eq(changeAudience.seq, seq))).toEqual([]);
 
     const bobs = await pullOk(server, bob, bobClient, cursor);
     expect(bobs.changes).toEqual([expect.objectContaining({ entity: 'user', op: 'put', id: alice.user.id })]);
@@ -683,6 +683,34 @@ describe('GET /api/sync/pull', () => {
 
     const carols = await pullOk(server, carol, carolClient, cursor);
     expect(carols).toEqual({ changes: [], cursor: seq, more: false, reset: false, bootstrap: null, lastMutationId: 0 });
+
+    const both = await transaction(
+      db,
+      async (tx) =>
+        (
+          await recordChange(tx, {
+            entity: 'user',
+            id: bob.user.id,
+            op: 'put',
+            audience: [`user:${carol.user.id}`, `user:${bob.user.id}`],
+          })
+        ).seq,
+    );
+    expect((await db.select().from(changeLog).where(eq(changeLog.seq, both)))[0]?.principal).toBeNull();
+    expect(
+      (await db.select().from(changeAudience).where(eq(changeAudience.seq, both))).map((row) => row.principal).sort(),
+    ).toEqual([`user:${bob.user.id}`, `user:${carol.user.id}`].sort());
+    // Bob is in both audiences (his own and the change's): the change comes once.
+    for (const [session, client, from] of [
+      [bob, bobClient, seq],
+      [carol, carolClient, seq],
+    ] as const) {
+      const pulled = await pullOk(server, session, client, from);
+      expect(pulled.changes).toEqual([expect.objectContaining({ entity: 'user', op: 'put', id: bob.user.id })]);
+      expect(pulled.cursor).toBe(both);
+    }
+    const alices = await pullOk(server, alice, uuidv7(), both - 1);
+    expect(alices.changes).toEqual([]);
   });
 
   test('a cursor older than the log keeps is answered with a bootstrap', async () => {
@@ -697,7 +725,7 @@ describe('GET /api/sync/pull', () => {
 
     await compactChangeLog(db, floor);
     expect((await db.select().from(changeLog)).map((row) => row.seq)).toEqual([floor + 1]);
-    expect((await db.select().from(changeAudience)).map((row) => row.seq)).toEqual([floor + 1]);
+    expect((await db.select().from(changeAudience)).filter((row) => row.seq <= floor)).toEqual([]);
 
     const stale = await pullOk(server, bob, bobClient, old);
     expect(stale).toMatchObject({ reset: true, more: false, cursor: floor + 1 });

@@ -1,0 +1,2 @@
+ALTER TABLE "change_log" ADD COLUMN "principal" text;--> statement-breakpoint
+CREATE INDEX "change_log_principal" ON "change_log" USING btree ("principal","seq") WHERE "change_log"."principal" IS NOT NULL;
