@@ -1177,14 +1177,16 @@ describe('direct messages through /api/sync/push and pull', () => {
     await pull(admin, adminClient, 0);
     await pull(manager, managerClient, 0);
 
-    // Both devices computed the id themselves and queued a start and a first message, before either synced.
+    // Both devices computed the id themselves and queued a start and a first message, before either synced, at
+    // the same moment (stamped once: two clocks read apart may cross a millisecond, and a later send reads the other).
+    const at = new Date().toISOString();
     const adminQueue = [
-      mutation(1, 'dm.start', { recipientId: manager.user.id }),
-      mutation(2, 'dm.send', { id: fromAdmin, conversationId: id, text: 'Hi from admin' }),
+      { ...mutation(1, 'dm.start', { recipientId: manager.user.id }), at },
+      { ...mutation(2, 'dm.send', { id: fromAdmin, conversationId: id, text: 'Hi from admin' }), at },
     ];
     const managerQueue = [
-      mutation(1, 'dm.start', { recipientId: admin.user.id }),
-      mutation(2, 'dm.send', { id: fromManager, conversationId: id, text: 'Hi from manager' }),
+      { ...mutation(1, 'dm.start', { recipientId: admin.user.id }), at },
+      { ...mutation(2, 'dm.send', { id: fromManager, conversationId: id, text: 'Hi from manager' }), at },
     ];
     const adminPush = await push(admin, adminClient, adminQueue);
     const managerPush = await push(manager, managerClient, managerQueue);
@@ -1195,7 +1197,7 @@ describe('direct messages through /api/sync/push and pull', () => {
       (row) => [row.userA, row.userB].sort().join() === [admin.user.id, manager.user.id].sort().join(),
     );
     expect(rows.map((row) => row.id)).toEqual([id]);
-    // Both were written at the same claimed moment (queued in one millisecond): their order is not the point.
+    // Both were written at the same claimed moment: their order is not the point.
     expect((await liveRowsOf(id)).map((r) => r.text).sort()).toEqual(['Hi from admin', 'Hi from manager']);
     // Neither had seen the other's message when writing their own, so each still has one unread.
     expect(await unreadOf(admin, id)).toBe(1);
