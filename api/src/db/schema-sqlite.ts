@@ -285,12 +285,12 @@ export const chatMessages = sqliteTable(
   },
   (t) => [
     // Every read of messages by time reads live ones: chat_messages_live serves them (and the push queue has its own).
-    // Team chat notices: listed newest first and counted from these indexes, never by a scan.
+    // Team chat notices are listed newest first and counted from it alone: the author is in it, so a person's unread
+    // count (messages after the marker less their own) is one pass over the index. Not an index by author: a message
+    // then wrote a page of it per author in the commit (at 8 authors, 11 of a commit's 24 pages). `deleted_at`, null
+    // in every entry, is there because SQLite reads the table for a column the index's condition names.
     index('chat_messages_live')
-      .on(t.createdAt, t.id)
-      .where(sql`${t.deletedAt} IS NULL`),
-    index('chat_messages_author_live')
-      .on(t.userId, t.createdAt)
+      .on(t.createdAt, t.id, t.userId, t.deletedAt)
       .where(sql`${t.deletedAt} IS NULL`),
     index('chat_messages_push_pending')
       .on(t.createdAt)

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, gte, inArray, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { chatNotice, readByMarker, type Notification, type NotificationMarker } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
@@ -142,19 +142,23 @@ export async function unreadCount(db: Db | Tx, marker: NotificationMarker): Prom
       ? gt(chatMessages.createdAt, marker.readThrough)
       : gte(chatMessages.createdAt, marker.chatSince);
   const live = isNull(chatMessages.deletedAt);
-  const [allRow] = await db.select({ n: count() }).from(chatMessages).where(and(live, chatAfter));
-  const [ownRow] = await db
-    .select({ n: count() })
+  const [afterRow] = await db
+    .select({
+      all: count(),
+      own: sql<number>`coalesce(sum(case when ${chatMessages.userId} = ${marker.id} then 1 else 0 end), 0)`.mapWith(
+        Number,
+      ),
+    })
     .from(chatMessages)
-    .where(and(live, eq(chatMessages.userId, marker.id), chatAfter));
+    .where(and(live, chatAfter));
   const [markedRow] = marker.chatReads.length
     ? await db
         .select({ n: count() })
         .from(chatMessages)
         .where(and(live, chatAfter, ne(chatMessages.userId, marker.id), inArray(chatMessages.id, marker.chatReads)))
     : [];
-  const all = allRow?.n ?? 0;
-  const own = ownRow?.n ?? 0;
+  const all = afterRow?.all ?? 0;
+  const own = afterRow?.own ?? 0;
   const marked = markedRow?.n ?? 0;
   return stored + all - own - marked;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import {
   errorCatalogue,
@@ -12,6 +12,7 @@ import {
   type NotificationType,
   type ServerToClientEvents,
 } from '@office/sync-protocol';
+import { dialect } from '../../db/dialect';
 import { chatNoticeReads, notificationMarkers, notifications } from '../../db/schema';
 import { currentVersion } from '../../domain/change-log';
 import { inDays, recordEvents, sleep, uniqueText, waitUntil } from '../../test-support';
@@ -210,6 +211,35 @@ describe('team chat notices (derived from the message, one row for the whole tea
     // The author has no notice of their own message.
     expectRefusal(await markRead(ann, first), 404, 'not_found', 'Notification not found.');
   });
+
+  test.runIf(dialect === 'sqlite')(
+    'the unread count reads the live messages index alone, never the table',
+    async () => {
+      const cal = await registerEmployee('Cal Count');
+      const dee = await registerEmployee('Dee Count');
+      await chat(cal);
+      await chat(dee);
+      const client = db().$client;
+      const prepare = vi.spyOn(client, 'prepare');
+      let sources: string[];
+      try {
+        expect((await list(dee)).unreadCount).toBe(1);
+      } finally {
+        sources = prepare.mock.calls.map(([source]) => source);
+        prepare.mockRestore();
+      }
+      const counts = sources.filter((source) => /^select count\(\*\).* from "chat_messages"/.test(source));
+      expect(counts.length).toBeGreaterThan(0);
+      for (const source of counts) {
+        const plan = client.prepare(`EXPLAIN QUERY PLAN ${source}`);
+        const params = source.split('?').length - 1;
+        const steps = (plan.all(...Array.from({ length: params }, () => '')) as { detail: string }[]).map(
+          (s) => s.detail,
+        );
+        expect(steps, source).toEqual([expect.stringContaining('USING COVERING INDEX chat_messages_live')]);
+      }
+    },
+  );
 
   test('"Mark all as read" is one write, whatever it covers; later notices stay unread', async () => {
     const ann = await registerEmployee('Ann All');
