@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { openDatabase, type Db, type Tx } from './client';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { prepared, preparedWrite } from './prepared';
+import { prepared, preparedSelect, preparedWrite } from './prepared';
 import { inSavepoint } from './savepoint';
 import { meta } from './schema';
 import { transaction } from './transaction';
@@ -112,4 +112,40 @@ test('a prepared write binds its placeholders by name, through the encoders of t
   expect(await setOff({ id: 'missing' })).toBe(0);
   expect(await setOff({ id: 'a' })).toBe(1);
   expect(db.$client.prepare('SELECT "on" FROM test_flags WHERE id = ?').pluck().get('a')).toBe(0);
+});
+
+test('a prepared select answers what drizzle would: its fields by name, decoded by their columns, across a join', async () => {
+  const [db] = databases;
+  if (!db) throw new Error('no database');
+  db.$client.exec('CREATE TABLE test_flags (id TEXT PRIMARY KEY, "on" INTEGER NOT NULL, first TEXT, second TEXT)');
+  db.$client.exec(`INSERT INTO test_flags VALUES ('a', 1, 'one', NULL), ('b', 0, NULL, 'two')`);
+  await transaction(db, async (tx) => {
+    await tx.insert(meta).values({ key: 'b', value: 'meta of b' });
+  });
+  const byId = preparedSelect(
+    db,
+    'test.flags.byId',
+    { on: flags.on, first: flags.first, value: meta.value },
+    (h, fields) =>
+      h
+        .select(fields)
+        .from(flags)
+        .leftJoin(meta, eq(meta.key, flags.id))
+        .where(eq(flags.id, sql.placeholder('id'))),
+  );
+  const asDrizzle = (id: string) =>
+    db
+      .select({ on: flags.on, first: flags.first, value: meta.value })
+      .from(flags)
+      .leftJoin(meta, eq(meta.key, flags.id))
+      .where(eq(flags.id, id));
+
+  expect(await byId({ id: 'a' })).toEqual([{ on: true, first: 'one', value: null }]);
+  expect(await byId({ id: 'b' })).toEqual([{ on: false, first: null, value: 'meta of b' }]);
+  expect(await byId({ id: 'missing' })).toEqual([]);
+  for (const id of ['a', 'b', 'missing']) expect(await byId({ id })).toEqual(await asDrizzle(id));
+  // Drizzle takes statements of the same text from the connection's cache and sets their mode: not this one's.
+  const sameText = asDrizzle('a').toSQL().sql;
+  db.$client.prepare(sameText).raw(false);
+  expect(await byId({ id: 'a' })).toEqual([{ on: true, first: 'one', value: null }]);
 });

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { is, Param, Placeholder, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from './client';
 import { dialect } from './dialect';
@@ -61,6 +61,12 @@ export interface SqliteStatement {
 }
 
 export function sqliteStatement(client: Database.Database, query: BuiltQuery): SqliteStatement {
+  const { text, args } = sqliteBinding(query);
+  return { statement: client.prepare(text), args };
+}
+
+/** A query's SQL text, and how a call's values become its arguments (see SqliteStatement). */
+function sqliteBinding(query: BuiltQuery): { text: string; args: SqliteStatement['args'] } {
   const { sql: text, params } = query.toSQL();
   const binders = params.map((param): ((values: Record<string, unknown>) => unknown) => {
     const encode = is(param, Param) ? (value: unknown) => param.encoder?.mapToDriverValue(value) ?? value : null;
@@ -72,7 +78,7 @@ export function sqliteStatement(client: Database.Database, query: BuiltQuery): S
     const constant = encode ? encode(bound) : bound;
     return () => constant;
   });
-  return { statement: client.prepare(text), args: (values) => binders.map((bind) => bind(values)) };
+  return { text, args: (values) => binders.map((bind) => bind(values)) };
 }
 
 /** A write prepared once per connection; resolves with the number of rows it changed. */
@@ -96,6 +102,45 @@ export function preparedWrite(
     }
     const write = sqliteStatement(builder.$client, build(builder));
     return async (values) => write.statement.run(...write.args(values)).changes;
+  });
+}
+
+/** What a select of plain columns, prepared by drizzle, answers. */
+type RowsOf<Select> = Select extends { prepare(): { execute(...args: never[]): infer Rows } } ? Awaited<Rows> : never;
+
+/**
+ * The read `name` of this connection (see `prepared`): a select of the plain columns `fields`, built by `build` from
+ * them, answering what drizzle's prepared query would. On SQLite better-sqlite3 runs it on a statement of its own
+ * and the rows are made from its values by position, each through its column's decoder: the reads every request or
+ * write makes (its session, its author) cost less than drizzle's walk over each row. On PostgreSQL it is drizzle's
+ * named prepared query.
+ */
+export function preparedSelect<Fields extends Record<string, AnyColumn>, Select extends BuiltQuery>(
+  handle: Db | Tx,
+  name: string,
+  fields: Fields,
+  build: (
+    handle: Db | Tx,
+    fields: Fields,
+  ) => Select & { prepare(): { execute(values?: Record<string, unknown>): unknown } },
+): (values: Record<string, unknown>) => Promise<RowsOf<Select>> {
+  return prepared(handle, name, (builder) => {
+    const query = build(builder, fields);
+    if (dialect === 'postgres') {
+      const statement = query.prepare();
+      nameStatements(statement, name);
+      return async (values: Record<string, unknown>) => (await statement.execute(values)) as RowsOf<Select>;
+    }
+    const { text, args } = sqliteBinding(query);
+    // A statement of its own: the connection's cache (client.ts) hands shared ones to drizzle, which sets their mode.
+    const statement = Database.prototype.prepare.call(builder.$client, text).raw(true);
+    const columns = Object.entries(fields);
+    return async (values: Record<string, unknown>) =>
+      (statement.all(...args(values)) as unknown[][]).map((row) =>
+        Object.fromEntries(
+          columns.map(([key, column], i) => [key, row[i] === null ? null : column.mapFromDriverValue(row[i])]),
+        ),
+      ) as RowsOf<Select>;
   });
 }
 

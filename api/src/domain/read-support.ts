@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { idsParam, inIdsParam, prepared } from '../db/prepared';
+import { idsParam, inIdsParam, prepared, preparedSelect } from '../db/prepared';
 import { users } from '../db/schema';
 
 /** Reads `ids` in slices SQLite's variable limit allows. */
@@ -25,12 +25,11 @@ export async function usersById(db: Db | Tx, ids: readonly string[]): Promise<Ma
 
 /** One person by id, as usersById reads them: the author of a write, read by its primary key alone. */
 export async function userById(db: Db | Tx, id: string): Promise<UserBrief | undefined> {
-  const [user] = await prepared(db, 'users.briefById', (handle) =>
+  const [user] = await preparedSelect(db, 'users.briefById', briefColumns, (handle, fields) =>
     handle
-      .select(briefColumns)
+      .select(fields)
       .from(users)
-      .where(eq(users.id, sql.placeholder('id')))
-      .prepare(),
-  ).execute({ id });
+      .where(eq(users.id, sql.placeholder('id'))),
+  )({ id });
   return user;
 }

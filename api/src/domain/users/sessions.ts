@@ -2,7 +2,7 @@ import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import { limits, uuidv7 } from '@office/sync-protocol';
 import type { Actor } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { prepared } from '../../db/prepared';
+import { preparedSelect } from '../../db/prepared';
 import { sessions, users } from '../../db/schema';
 import { transaction } from '../../db/transaction';
 
@@ -35,14 +35,17 @@ export async function findLiveSession(
 ): Promise<LiveSession | undefined> {
   // Every authenticated request reads its session: built once per database, and only the columns that decide whether
   // it is live and who acts.
-  const [row] = await prepared(db, 'sessions.live', (handle) =>
-    handle
-      .select({ expiresAt: sessions.expiresAt, role: users.role, deactivatedAt: users.deactivatedAt })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.id, sql.placeholder('id')), eq(sessions.userId, sql.placeholder('userId'))))
-      .prepare(),
-  ).execute({ id, userId });
+  const [row] = await preparedSelect(
+    db,
+    'sessions.live',
+    { expiresAt: sessions.expiresAt, role: users.role, deactivatedAt: users.deactivatedAt },
+    (handle, fields) =>
+      handle
+        .select(fields)
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.id, sql.placeholder('id')), eq(sessions.userId, sql.placeholder('userId')))),
+  )({ id, userId });
   if (!row || row.deactivatedAt || row.expiresAt <= now.toISOString()) return undefined;
   return { id, actor: { id: userId, role: row.role } };
 }
