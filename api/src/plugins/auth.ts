@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import fastifyJwt from '@fastify/jwt';
+import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { limits, type Actor } from '@office/sync-protocol';
 import { DomainError } from '../domain/errors';
@@ -51,18 +52,29 @@ export const authPlugin = fp(
       verify: {
         // Security: the algorithm is pinned, so a token signed with "none" or a public key is refused.
         algorithms: ['HS256'],
-        // Every API request verifies its token: a token verified once is known by its hash until it expires
-        // (fast-jwt's LRU keeps each entry no longer than the token's `exp`; refusals are not kept). fast-jwt's own
-        // key (a SHA-2 of the whole token): a key builder of ours makes it warn at every start.
-        cache: VERIFIED_TOKENS_KEPT,
       },
     });
+
+    /**
+     * Every API request verifies its token: a token verified once is kept, by the whole token as the key, until its
+     * `exp` (refusals are not kept). fast-jwt's own cache keys its entries by a SHA-2 of the token, which cost about
+     * 4 µs of every request; a key of ours makes it warn at every start.
+     */
+    const verifiedTokens = new LRUCache<string, TokenClaims & { exp: number }>({ max: VERIFIED_TOKENS_KEPT });
+    const verifiedClaims = (token: string): TokenClaims => {
+      const kept = verifiedTokens.get(token);
+      if (kept && kept.exp * 1000 > Date.now()) return kept;
+      if (kept) verifiedTokens.delete(token);
+      const claims = app.jwt.verify<TokenClaims & { exp?: number }>(token);
+      if (typeof claims.exp === 'number') verifiedTokens.set(token, { ...claims, exp: claims.exp });
+      return claims;
+    };
 
     app.decorate('verifyAccessToken', async (token: string | undefined): Promise<LiveSession> => {
       if (!token) throw new DomainError('unauthenticated');
       let claims: TokenClaims;
       try {
-        claims = app.jwt.verify<TokenClaims>(token);
+        claims = verifiedClaims(token);
       } catch (error) {
         const code = (error as { code?: string }).code;
         throw new DomainError(code === 'FAST_JWT_EXPIRED' ? 'token_expired' : 'unauthenticated');
