@@ -251,8 +251,7 @@ async function measureLocalWrite(browser: Browser, bench: BrowserBenchContext): 
     if (!title) throw new Error('My Tasks shows no task to change');
     const updateButton = page.getByRole('button', { name: `Update status of ${title}`, exact: true });
 
-    const samples: WriteSample[] = [];
-    for (let i = 0; i < writes; i++) {
+    const writeOnce = async (): Promise<WriteSample> => {
       const current = await updateButton.evaluate(
         (button) => button.closest('li')?.querySelector('h3 + * > span')?.textContent ?? '',
       );
@@ -268,18 +267,34 @@ async function measureLocalWrite(browser: Browser, bench: BrowserBenchContext): 
         .waitForResponse((response) => new URL(response.url()).pathname === '/api/sync/push', { timeout: 15_000 })
         .catch(() => undefined);
       await dialog.getByRole('button', { name: 'Update Status', exact: true }).click();
-      samples.push(await page.evaluate(() => (window as ProbeWindow).__benchWrite as Promise<WriteSample>));
+      const sample = await page.evaluate(() => (window as ProbeWindow).__benchWrite as Promise<WriteSample>);
       await dialog.waitFor({ state: 'detached' });
       await pushed;
       await page.waitForTimeout(300);
-    }
+      return sample;
+    };
+    // A first sign-in shows My Tasks long before the chat history is down: writes made meanwhile share
+    // IndexedDB with the download's pages. They are reported beside the target, which is a synced device's.
+    const downloading = () => page.evaluate(() => document.getElementById('bootstrap-progress-title') !== null);
+    const duringDownload: WriteSample[] = [];
+    while (duringDownload.length < writes && (await downloading())) duringDownload.push(await writeOnce());
+    await page.waitForFunction(() => document.getElementById('bootstrap-progress-title') === null, undefined, {
+      timeout: 300_000,
+    });
+    const samples: WriteSample[] = [];
+    for (let i = 0; i < writes; i++) samples.push(await writeOnce());
+    const meanwhile = duringDownload.length ? percentiles(duringDownload.map((sample) => sample.toFrame)) : null;
     const toFrame = percentiles(samples.map((sample) => sample.toFrame));
     const toPaint = percentiles(samples.map((sample) => sample.toPaint));
     const modalClosed = percentiles(samples.map((sample) => sample.toModalClosed));
     return {
       name,
       target,
-      result: `p50 ${toFrame.p50.toFixed(1)} / p95 ${toFrame.p95.toFixed(1)} / p99 ${toFrame.p99.toFixed(1)} ms (${writes} writes)`,
+      result:
+        `p50 ${toFrame.p50.toFixed(1)} / p95 ${toFrame.p95.toFixed(1)} / p99 ${toFrame.p99.toFixed(1)} ms (${writes} writes)` +
+        (meanwhile
+          ? `; during the first download p50 ${meanwhile.p50.toFixed(1)} / p95 ${meanwhile.p95.toFixed(1)} ms (${duringDownload.length} writes)`
+          : ''),
       met: toFrame.p95 <= targets.writeP95Ms,
       values: {
         writes,
@@ -292,12 +307,15 @@ async function measureLocalWrite(browser: Browser, bench: BrowserBenchContext): 
         afterPaintP95: round(toPaint.p95),
         modalClosedP50: round(modalClosed.p50),
         modalClosedP95: round(modalClosed.p95),
+        duringDownloadWrites: duringDownload.length,
+        ...(meanwhile ? { duringDownloadP50: round(meanwhile.p50), duringDownloadP95: round(meanwhile.p95) } : {}),
       },
       note:
         'From the click event on "Update Status" (its timeStamp) to the animation frame that paints the new ' +
         'status in the task row (MutationObserver, then requestAnimationFrame); online, each write pushed before ' +
-        'the next. afterPaint*: to the first task after that frame. modalClosed*: to the modal ' +
-        'leaving the DOM, once the write committed to IndexedDB.',
+        'the next, on a device that has synced (its first download over). afterPaint*: to the first task after ' +
+        'that frame. modalClosed*: to the modal leaving the DOM, once the write committed to IndexedDB. During the ' +
+        'first download: the writes made while the progress banner still showed, before those.',
     };
   } catch (error) {
     return failed(name, target, error);
