@@ -32,8 +32,6 @@ type Settled = { value: unknown } | { refusal: DomainError };
  * appends every page it changed to the WAL, so a busy chat writes each page once per batch instead of once
  * per message, as a pushed batch of queued writes does.
  *
- * On SQLite a batch begins once the running group fsync has ended (see GroupCommit.idle).
- *
  * One batch at a time: it takes what is queued once its transaction has begun, and what arrives while it runs (on
  * PostgreSQL its statements wait for the change-log lock, which writers of every node take in turn, and for their
  * answers), so a busy node holds the lock once for many writes instead of queueing a transaction per turn of its
