@@ -1,3 +1,8 @@
+import { resolve } from 'node:path';
+
+/** Where bench/run.mjs writes the bundles of the bench and of the child processes it starts. */
+export const benchBundleDir = resolve(import.meta.dirname, '../api/node_modules/.cache/bench');
+
 /** Email and password of one seeded account. */
 export interface BenchCredentials {
   email: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bundleTestServer, startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
 import { measureBrowser } from './browser';
-import type { BrowserBenchContext } from './context';
+import { benchBundleDir, type BrowserBenchContext } from './context';
 import { cpuMeter, type CpuSpent } from './cpu';
 import { measureChatAtRate, measureTaskReads, measureWriteAxis, type WriteAxis } from './http-load';
 import { measureLighthouse } from './lighthouse';
@@ -85,7 +85,7 @@ const cpuPart = (micros: number) => `; server CPU ${Math.round(micros)} µs each
 
 /** The bare Fastify + better-sqlite3 server (bench/bare-server.ts), one durable row per request. */
 async function measureBare(runs: number): Promise<WriteAxis & { cpuMicros: number }> {
-  const bundle = resolve(root, 'node_modules/.cache/bench/bare-server.mjs');
+  const bundle = resolve(benchBundleDir, 'bare-server.mjs');
   const dataDir = mkdtempSync(join(tmpdir(), 'office-bench-bare-'));
   const bare = await startServerProcess({ bundle, dataDir });
   try {

@@ -9,6 +9,7 @@ import webpush from 'web-push';
 import { advisoryLocks } from '../api/src/db/advisory-locks';
 import { freePort, queryPostgres } from '../api/src/db/test-postgres';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
+import { benchBundleDir } from './context';
 import { cpuMeter, cpuText, type CpuSpent } from './cpu';
 import { measureWriteAxis } from './http-load';
 import { watchAll, type Measure, type Watcher } from './measure';
@@ -55,7 +56,7 @@ const runsAsRoot = process.getuid?.() === 0;
 /** The seeded database; each setup runs on a copy of it. */
 const SEED_DATABASE = 'bench_seed';
 /** The seeding child process, bundled beside the bench by bench/run.mjs. */
-const seedBundle = resolve(import.meta.dirname, '../node_modules/.cache/bench/seed-process.mjs');
+const seedBundle = resolve(benchBundleDir, 'seed-process.mjs');
 
 interface BenchPostgres {
   /** The postmaster's process id: its CPU time, and its backends', is PostgreSQL's. */

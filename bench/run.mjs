@@ -1,7 +1,8 @@
 // `npm run bench`: Node 20 cannot run TypeScript, so this bundles bench/main.ts (and the child processes it starts:
 // bench/bare-server.ts, the reference server, and bench/seed-process.ts, the PostgreSQL seeding) with esbuild and
-// runs the bundle with the same arguments (`npm run bench -- --quick`). npm packages stay external (resolved from
-// node_modules at run time); our workspaces (@office/*) and the api sources the bench seeds with are bundled.
+// runs the bundle with the same arguments (`npm run bench -- --quick`). npm packages stay external; our workspaces
+// (@office/*) and the api sources the bench seeds with are bundled. The bundle sits under api/node_modules, so the
+// packages of those api sources resolve to api's versions (api/node_modules first), as in the server's own bundle.
 import { build } from 'esbuild';
 import { externalizeNpmPackages } from '../api/bundle.mjs';
 import { spawn } from 'node:child_process';
@@ -10,7 +11,7 @@ import { dirname, extname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = resolve(root, 'node_modules/.cache/bench');
+const outdir = resolve(root, 'api/node_modules/.cache/bench');
 const outfile = resolve(outdir, 'main.mjs');
 
 await build({
