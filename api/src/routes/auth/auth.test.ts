@@ -6,6 +6,7 @@ import type { AuthResponse, ErrorBody, ErrorCode, User } from '@office/sync-prot
 import { sessions, users } from '../../db/schema';
 import { DEMO_PASSWORD } from '../../db/seed';
 import { defaultSlowDown, LoginThrottle, loginFailuresPerAddressHour } from '../../domain/users/login-throttle';
+import { LIVE_SESSION_KEPT_MS } from '../../domain/users/sessions';
 import { startGoogleJwks, TEST_GOOGLE_CLIENT_ID, type GoogleJwks } from '../../test-google-jwks';
 import { bearer, signIn, startTestServer, type TestServer } from '../../test-support';
 
@@ -537,28 +538,56 @@ describe('tokens', () => {
     }
   });
 
-  test("a token whose session has ended is refused, while the same user's other sessions go on", async () => {
+  test("a session ended behind the server's back is refused once it may no longer be kept, while the same user's other sessions go on", async () => {
     const server = await start();
     const ended = await signIn(server.app, 'alice@demo.local');
     const other = await signIn(server.app, 'alice@demo.local');
     expect((await get(server, '/api/auth/me', ended.token)).statusCode).toBe(200);
 
+    // Not through logout, a password change or a deactivation, which end it at once (their own tests): the row goes.
     const { sid } = decodeJwt(ended.token);
     await server.app.db.delete(sessions).where(eq(sessions.id, String(sid)));
 
-    for (const url of protectedReads) unauthenticated(await get(server, url, ended.token));
-    expect((await get(server, '/api/auth/me', other.token)).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + LIVE_SESSION_KEPT_MS });
+    try {
+      for (const url of protectedReads) unauthenticated(await get(server, url, ended.token));
+      expect((await get(server, '/api/auth/me', other.token)).statusCode).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
-  test("a token naming another user's session is refused", async () => {
+  test("a token naming another user's session is refused, though that session has just answered its owner", async () => {
     const server = await start();
     const bob = await rowByEmail(server, 'bob@demo.local');
     if (!bob) throw new Error('no bob');
-    const { sid } = await aliceSession(server);
+    const alice = await signIn(server.app, 'alice@demo.local');
+    expect((await get(server, '/api/auth/me', alice.token)).statusCode).toBe(200);
+    const sid = String(decodeJwt(alice.token).sid);
 
     unauthenticated(
       await get(server, '/api/auth/me', await signWith(server.config.jwtSecret, { sub: bob.id, sid }, inAnHour())),
     );
+    expect((await get(server, '/api/auth/me', alice.token)).statusCode).toBe(200);
+  });
+
+  test('a session that has just answered is refused once it expires, even if its token has not', async () => {
+    const server = await start();
+    const session = await aliceSession(server);
+    const inThirtySeconds = Date.now() + 30_000;
+    await server.app.db
+      .update(sessions)
+      .set({ expiresAt: new Date(inThirtySeconds).toISOString() })
+      .where(eq(sessions.id, session.sid));
+    const token = await signWith(server.config.jwtSecret, session, inAnHour());
+    expect((await get(server, '/api/auth/me', token)).statusCode).toBe(200);
+
+    vi.useFakeTimers({ toFake: ['Date'], now: inThirtySeconds + 1 });
+    try {
+      unauthenticated(await get(server, '/api/auth/me', token));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('every sign-in starts its own session, which expires with its token', async () => {
