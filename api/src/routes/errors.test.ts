@@ -163,15 +163,29 @@ describe('health and headers', () => {
     expect(res.json()).toEqual({ ok: true });
   });
 
-  test('answers carry the security headers', async () => {
+  test('API answers carry the headers of data: nothing may frame, sniff or embed them from elsewhere', async () => {
     const { app } = await start();
     for (const url of ['/api/health', '/api/nope']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy'], url).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      expect(res.headers['x-powered-by'], url).toBeUndefined();
+    }
+  });
+
+  test('everything else carries the document policy', async () => {
+    const { app } = await start();
+    for (const url of ['/', '/tasks', '/nope.js']) {
       const res = await app.inject({ method: 'GET', url });
       const csp = res.headers['content-security-policy'];
       expect(typeof csp, url).toBe('string');
       expect(csp).toContain("default-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toContain("object-src 'none'");
+      expect(res.headers['cross-origin-opener-policy'], url).toBe('same-origin');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
       expect(res.headers['x-powered-by'], url).toBeUndefined();
     }
