@@ -6,7 +6,7 @@ import type { AuthResponse, ErrorBody, ErrorCode, User } from '@office/sync-prot
 import { sessions, users } from '../../db/schema';
 import { DEMO_PASSWORD } from '../../db/seed';
 import { defaultSlowDown, LoginThrottle, loginFailuresPerAddressHour } from '../../domain/users/login-throttle';
-import { LIVE_SESSION_KEPT_MS } from '../../domain/users/sessions';
+import { KEPT_ROW_MS } from '../../db/kept-rows';
 import { startGoogleJwks, TEST_GOOGLE_CLIENT_ID, type GoogleJwks } from '../../test-google-jwks';
 import { bearer, signIn, startTestServer, type TestServer } from '../../test-support';
 
@@ -548,7 +548,7 @@ describe('tokens', () => {
     const { sid } = decodeJwt(ended.token);
     await server.app.db.delete(sessions).where(eq(sessions.id, String(sid)));
 
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + LIVE_SESSION_KEPT_MS });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + KEPT_ROW_MS });
     try {
       for (const url of protectedReads) unauthenticated(await get(server, url, ended.token));
       expect((await get(server, '/api/auth/me', other.token)).statusCode).toBe(200);
