@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { idsParam, inIdsParam, prepared, preparedSelect } from '../db/prepared';
+import { KeptRows } from '../db/kept-rows';
 import { users } from '../db/schema';
 
 /** Reads `ids` in slices SQLite's variable limit allows. */
@@ -23,13 +24,23 @@ export async function usersById(db: Db | Tx, ids: readonly string[]): Promise<Ma
   return new Map((await query.execute(idsParam(unique))).map((user) => [user.id, user]));
 }
 
-/** One person by id, as usersById reads them: the author of a write, read by its primary key alone. */
+/** Authors, about one per person writing: updateDetails and setAvatar drop the one they change (see KeptRows). */
+const authors = new KeptRows<UserBrief>(10_000);
+
+/** One person by id, as usersById reads them: the author of a write, read by its primary key alone, or kept. */
 export async function userById(db: Db | Tx, id: string): Promise<UserBrief | undefined> {
+  const nowMs = Date.now();
+  const kept = authors.get(db, id, nowMs);
+  if (kept) return kept;
   const [user] = await preparedSelect(db, 'users.briefById', briefColumns, (handle, fields) =>
     handle
       .select(fields)
       .from(users)
       .where(eq(users.id, sql.placeholder('id'))),
   )({ id });
+  if (user) authors.set(db, id, user, nowMs);
   return user;
 }
+
+/** A person's name or photo is being changed: the next write they author reads them again. */
+export const forgetAuthor = (db: Db | Tx, id: string): void => authors.forgetKey(db, id);

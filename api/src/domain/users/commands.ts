@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../db/dialect';
 import { users } from '../../db/schema';
 import { defineCommand } from '../commands';
 import { DomainError } from '../errors';
+import { forgetAuthor } from '../read-support';
 import { endOtherSessions } from './sessions';
 import { toUserDto, type UserRow } from './serialize';
 
@@ -68,6 +69,7 @@ export const updateDetailsCommand = defineCommand({
         .update(users)
         .set({ name: args.name, email: args.email, updatedAt: ctx.now.toISOString() })
         .where(eq(users.id, ctx.actor.id));
+      forgetAuthor(ctx.tx, ctx.actor.id);
     } catch (error) {
       // Two people taking one email at once can both find it free (on PostgreSQL, where they run side by side):
       // the unique index decides, and the later one is told the email is taken instead of failing.
@@ -110,6 +112,7 @@ export const setAvatarCommand = defineCommand({
       .update(users)
       .set({ avatar: args.avatar, updatedAt: ctx.now.toISOString() })
       .where(eq(users.id, ctx.actor.id));
+    forgetAuthor(ctx.tx, ctx.actor.id);
     await ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: USER_AUDIENCE });
     ctx.announce({ to: ['team'], event: 'avatar-updated', payload: { userId: ctx.actor.id, avatar: args.avatar } });
     return { user: toUserDto(await loadActiveUser(ctx.tx, ctx.actor.id)), previous };

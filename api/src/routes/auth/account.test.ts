@@ -8,6 +8,7 @@ import {
   limits,
   type AvatarResponse,
   type Change,
+  type ChatMessage,
   type ErrorBody,
   type SuccessResponse,
   type User,
@@ -346,6 +347,25 @@ describe('POST /api/auth/upload-avatar and GET /api/auth/avatars/{filename}', ()
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const stored = res.body.user.avatar?.split('/').at(-1) ?? '';
     expect(readFileSync(join(avatarsDir(), stored)).equals(content)).toBe(true);
+  });
+
+  test('a chat message sent after a new name or a new photo carries them, though the last one carried the old', async () => {
+    const nia = await registerEmployee('Nia Name');
+    const send = async () => {
+      const res = await call<{ message: ChatMessage }>(nia, 'POST', '/api/messages', { text: 'Hello team' });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.message;
+    };
+    expect((await send()).userName).toBe('Nia Name');
+
+    const renamed = await call(nia, 'PUT', '/api/auth/updatedetails', { name: 'Nia Renamed', email: nia.user.email });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect((await send()).userName).toBe('Nia Renamed');
+
+    const photo = await upload(nia, [{ name: 'face.png', type: 'image/png', content: bigPng(2048) }]);
+    expect(photo.status, JSON.stringify(photo.body)).toBe(200);
+    expect(photo.body.user.avatar).toBeTruthy();
+    expect((await send()).userAvatar).toBe(photo.body.user.avatar);
   });
 
   test('a real PNG is stored and served publicly as image/png; replacing it with a GIF removes the old file', async () => {
