@@ -164,7 +164,12 @@ export const realtimePlugin = fp(
      * the task once, not once per comment, each with every comment). The spec's events follow the changes.
      */
     const publish = async (changes: ChangeRef[], announcements: Announcement[]): Promise<void> => {
-      const lastOf = new Map(changes.map((ref) => [`${ref.entity}:${ref.id}`, ref]));
+      // With one node, a change nobody here may see is neither loaded nor encoded, nor compared with the others (a
+      // change that covers one somebody hears is heard too); other nodes hear every change.
+      const heard = pool
+        ? changes
+        : changes.filter((ref) => heardHere([...ref.audience, ...(ref.formerAudience ?? [])]));
+      const lastOf = new Map(heard.map((ref) => [`${ref.entity}:${ref.id}`, ref]));
       const coveredLater = (ref: ChangeRef): boolean => {
         const last = lastOf.get(`${ref.entity}:${ref.id}`);
         return (
@@ -176,10 +181,7 @@ export const realtimePlugin = fp(
           ref.audience.every((principal) => last.audience.includes(principal))
         );
       };
-      // With one node, a change nobody here may see is neither loaded nor encoded; other nodes hear every change.
-      const sent = changes.filter(
-        (ref) => !coveredLater(ref) && (pool || heardHere([...ref.audience, ...(ref.formerAudience ?? [])])),
-      );
+      const sent = heard.filter((ref) => !coveredLater(ref));
       const states = await loadCurrent(
         app.db,
         sent.filter((ref) => !ref.state),
