@@ -10,16 +10,23 @@ interface Kept<V> {
   readAtMs: number;
 }
 
+/** Every KeptRows, so that a rollback can drop what each of them keeps. */
+const everyKeptRows = new Set<{ forgetAll(db: Db): void }>();
+
 /**
  * Rows that nearly every request reads (its session, its author), kept in memory per SQLite database. One process
  * owns that file, so the commands that change or end such a row drop it here in the statement that writes it, and
- * the next request reads it again; a row read more than KEPT_ROW_MS ago is read again anyway. With PostgreSQL
- * another node may change it, so nothing is kept there and every request reads.
+ * the next request reads it again; a row read more than KEPT_ROW_MS ago is read again anyway. A row read inside a
+ * transaction may be one of its own writes: when a transaction or savepoint rolls back, everything kept for its
+ * database is dropped (forgetAllKept). With PostgreSQL another node may change a row, so nothing is kept there and
+ * every request reads.
  */
 export class KeptRows<V extends object> {
   private readonly byDatabase = new WeakMap<object, LRUCache<string, Kept<V>>>();
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly max: number) {
+    everyKeptRows.add(this);
+  }
 
   /** The row kept under `key`, unless it was read too long ago (or this is PostgreSQL). */
   get(db: Db, key: string, nowMs: number): V | undefined {
@@ -45,6 +52,11 @@ export class KeptRows<V extends object> {
     this.of(db)?.delete(key);
   }
 
+  /** Drops every row kept for `db`. */
+  forgetAll(db: Db): void {
+    this.byDatabase.get(db.$client)?.clear();
+  }
+
   private of(db: Db): LRUCache<string, Kept<V>> | null {
     if (dialect === 'postgres') return null;
     let rows = this.byDatabase.get(db.$client);
@@ -54,4 +66,9 @@ export class KeptRows<V extends object> {
     }
     return rows;
   }
+}
+
+/** A transaction or savepoint on `db` rolled back: what was kept while it ran may never have been committed. */
+export function forgetAllKept(db: Db): void {
+  for (const kept of everyKeptRows) kept.forgetAll(db);
 }

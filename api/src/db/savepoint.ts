@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import type { Tx } from './client';
 import { dialect, runStatement } from './dialect';
+import { forgetAllKept } from './kept-rows';
 import { answersOfSentAhead, sendAhead } from './postgres-transaction';
 
 interface SavepointStatements {
@@ -37,6 +38,7 @@ export async function inSavepoint<T>(tx: Tx, run: () => T | Promise<T>): Promise
   } catch (error) {
     statements.rollback.run();
     statements.release.run();
+    forgetAllKept(tx);
     throw error;
   }
 }

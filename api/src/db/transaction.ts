@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Db, Tx } from './client';
 import { dialect } from './dialect';
+import { forgetAllKept } from './kept-rows';
 import { postgresTransaction } from './postgres-transaction';
 
 interface TransactionStatements {
@@ -67,6 +68,7 @@ export async function transaction<T>(
     } catch (error) {
       // A failed COMMIT can leave the transaction open (SQLite rolls some failures back by itself).
       if (db.$client.inTransaction) rollback.run();
+      forgetAllKept(db);
       throw error;
     }
   } finally {
