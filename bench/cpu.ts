@@ -109,3 +109,18 @@ export function cpuText(spent: CpuSpent, units: number, nodeCount: number): stri
   ];
   return `${parts.join(', ')}; cores ${Math.round((100 * spent.busy) / spent.available)} % busy`;
 }
+
+/**
+ * Resolves once the machine has been quiet for a quarter of a second (under a tenth of its cores busy), or after
+ * `limitMs`: what a figure set beside another waits for, so that a server's start-up work (its first jobs, the
+ * push queue catching up with the seeded history) is not counted against the other.
+ */
+export async function untilQuiet(limitMs = 15_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    const before = machineSeconds();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const after = machineSeconds();
+    if ((after.busy - before.busy) / (after.total - before.total) < 0.1) return;
+  }
+}

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { bundleTestServer, startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
 import { measureBrowser } from './browser';
 import { benchBundleDir, type BrowserBenchContext } from './context';
-import { cpuMeter, type CpuSpent } from './cpu';
+import { cpuMeter, untilQuiet, type CpuSpent } from './cpu';
 import {
   concurrentWriteRate,
   measureChatAtRate,
@@ -135,14 +135,15 @@ async function main(): Promise<void> {
     rmSync(bareServer.dataDir, { recursive: true, force: true });
     bareServer = null;
   };
-  const bareRateBeside = async (figure: string): Promise<number | undefined> =>
-    bareServer
-      ? concurrentWriteRate(
-          { url: bareServer.server.url, sessions: [], quick, runs, log },
-          '/rows',
-          `bare server, beside ${figure}`,
-        )
-      : undefined;
+  const bareRateBeside = async (figure: string): Promise<number | undefined> => {
+    if (!bareServer) return undefined;
+    await untilQuiet();
+    return concurrentWriteRate(
+      { url: bareServer.server.url, sessions: [], quick, runs, log },
+      '/rows',
+      `bare server, beside ${figure}`,
+    );
+  };
   try {
     if (wants('bare') || wants('chat') || wants('push')) {
       log('bare Fastify + better-sqlite3 server: one durable row per request');
