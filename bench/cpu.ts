@@ -112,8 +112,8 @@ export function cpuText(spent: CpuSpent, units: number, nodeCount: number): stri
 
 /**
  * Resolves once the machine has been quiet for a quarter of a second (under a tenth of its cores busy), or after
- * `limitMs`: what a figure set beside another waits for, so that a server's start-up work (its first jobs, the
- * push queue catching up with the seeded history) is not counted against the other.
+ * `limitMs`: what a figure set beside another waits for, so that the work before it (the seeding, a server's last
+ * writes to disk) is not counted against it.
  */
 export async function untilQuiet(limitMs = 15_000): Promise<void> {
   const deadline = Date.now() + limitMs;

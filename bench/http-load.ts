@@ -246,7 +246,7 @@ async function concurrentWrites(
 
 /**
  * The rate of `runs` runs of 16 POSTs in flight (their median), without the rest of the axis: the bare server's
- * figure measured just before a figure of the product that is set against it, so that the machine's drift over
+ * figure measured just before the product's figures that are set against it, so that the machine's drift over
  * the bench (a sixth of the bare rate within minutes, here) moves both sides of the ratio alike.
  */
 export async function concurrentWriteRate(
