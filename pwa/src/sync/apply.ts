@@ -4,6 +4,7 @@ import {
   rowKey,
   syncedTableNames,
   type LocalRow,
+  type LocalUser,
   type OutboxEntry,
   type UndoRecord,
   type WorkspaceDb,
@@ -38,7 +39,11 @@ async function applyChanges(db: WorkspaceDb, changes: readonly Change[], emptyTa
     if (deletes.length) await table.bulkDelete(deletes);
     for (const id of deletes) serverRows.set(rowKey(name, id), null);
     const current = emptyTables ? [] : await table.bulkGet(puts.map((row) => row.id));
-    const newer = puts.filter((row, i) => (current[i]?.version ?? 0) <= (row.version ?? 0));
+    const newer = puts.flatMap((row, i) => {
+      const local = current[i];
+      if ((local?.version ?? 0) > (row.version ?? 0)) return [];
+      return [local ? withLocalPresence(name, row, local) : row];
+    });
     await table.bulkPut(newer);
     for (const row of newer) serverRows.set(rowKey(name, row.id), row);
   }
@@ -119,7 +124,20 @@ async function putServerRow(db: WorkspaceDb, undo: UndoRecord): Promise<void> {
   }
   // A rollback taken while an earlier, since acknowledged, write still marked the row.
   const { pending: _pending, ...row } = undo.row;
-  await table.put({ ...row, id: undo.key });
+  const local = await table.get(undo.key);
+  const serverRow = { ...row, id: undo.key };
+  await table.put(local ? withLocalPresence(undo.table, serverRow, local) : serverRow);
+}
+
+/**
+ * A person's presence on a row this device holds changes only by the presence events and the snapshot. A synced
+ * row carries the presence of the moment the server read it, with no version of its own: a pull read before
+ * someone left, or a live change applied after the pull it waited for, would bring them back online.
+ */
+function withLocalPresence(table: string, row: VersionedRow, local: VersionedRow): VersionedRow {
+  if (table !== entityTables.user) return row;
+  const { status, lastSeen } = local as LocalUser;
+  return { ...row, status, lastSeen } as VersionedRow;
 }
 
 /** Drops a row's pending mark: no queued write touches it any more. */
