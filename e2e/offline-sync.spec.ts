@@ -327,8 +327,11 @@ test.describe('profile edits and their sync', () => {
     await expect(detail(page, 'Full Name').getByRole('img', { name: 'Pending sync' })).toBeVisible();
     await expect(syncStatus(page)).toHaveText('Offline · 1 unsynced change');
 
-    // The session expires while offline: the stored token no longer passes the server's check.
-    await page.evaluate((key) => localStorage.setItem(key, 'expired.session.token'), sessionKeys.token);
+    // The session ends on the server while the device is offline. Ending it there, not by spoiling the stored
+    // token, means a retry already on its way with the device's token is refused as well.
+    const deviceToken = await page.evaluate((key) => localStorage.getItem(key), sessionKeys.token);
+    const ended = await api.request.post('/api/auth/logout', { headers: { authorization: `Bearer ${deviceToken}` } });
+    expect(ended.status(), 'the device’s session should end on the server').toBe(200);
     // Back online the engine syncs (push, or a pull already on its way): the server answers 401.
     const refused = page.waitForResponse(
       (response) => new URL(response.url()).pathname.startsWith('/api/sync/'),
