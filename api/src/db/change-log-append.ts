@@ -88,15 +88,12 @@ function sqliteAppendOf(tx: Tx): SqliteAppend {
     append = {
       insertChange: sqliteStatement(
         client,
-        tx
-          .insert(changeLog)
-          .values({
-            entity: sql.placeholder('entity'),
-            entityId: sql.placeholder('entityId'),
-            op: sql.placeholder('op'),
-            principal: sql.placeholder('principal'),
-          })
-          .returning({ seq: changeLog.seq }),
+        tx.insert(changeLog).values({
+          entity: sql.placeholder('entity'),
+          entityId: sql.placeholder('entityId'),
+          op: sql.placeholder('op'),
+          principal: sql.placeholder('principal'),
+        }),
       ),
       insertAudience: sqliteStatement(
         client,
@@ -130,14 +127,15 @@ function appendOnSqlite(tx: Tx, change: ChangeToAppend): number {
   const append = sqliteAppendOf(tx);
   const { insertChange, insertAudience } = append;
   const { principal, others } = splitAudience(change.principals);
-  const row = insertChange.statement.get(
+  // The row's id is its sequence number: SQLite reports it without a RETURNING clause, which cost a third of the insert.
+  const { lastInsertRowid } = insertChange.statement.run(
     ...insertChange.args({ entity: change.entity, entityId: change.entityId, op: change.op, principal }),
-  ) as { seq: number } | undefined;
-  if (!row) throw new Error('change_log insert returned nothing');
-  for (const other of others) insertAudience.statement.run(...insertAudience.args({ principal: other, seq: row.seq }));
+  );
+  const seq = Number(lastInsertRowid);
+  for (const other of others) insertAudience.statement.run(...insertAudience.args({ principal: other, seq }));
   if (change.op === 'put') {
     const stamp = stampVersionOnSqlite(tx, append, change.entity);
-    stamp.statement.run(...stamp.args({ version: row.seq, id: change.entityId }));
+    stamp.statement.run(...stamp.args({ version: seq, id: change.entityId }));
   }
-  return row.seq;
+  return seq;
 }
