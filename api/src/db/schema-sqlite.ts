@@ -87,7 +87,10 @@ export const syncClients = sqliteTable('sync_clients', {
   lastChangeAt: text('last_push_at'),
 });
 
-/** The stored outcome of each processed mutation, so a replay answers the same. */
+/**
+ * The refused mutations, with their reasons, so a replay answers the same. An applied mutation has no row: the
+ * client's last mutation id says it (rows with status `applied` come from databases older than that rule).
+ */
 export const syncMutations = sqliteTable(
   'sync_mutations',
   {

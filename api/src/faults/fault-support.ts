@@ -338,8 +338,12 @@ export function lostWrites(dataDir: string, log: WriteLog): string[] {
       ...log.chatMessageIds.filter((id) => !chat.has(id)).map((id) => `chat message ${id} is missing`),
       ...log.taskIds.filter((id) => !tasks.has(id)).map((id) => `task ${id} is missing`),
     ];
-    const outcome = db.prepare<[string, number], { status: string }>(
-      'SELECT status FROM sync_mutations WHERE client_id = ? AND mutation_id = ?',
+    // Applied: at or below the client's last mutation id, with no refusal stored.
+    const progress = db.prepare<[string], { last: number }>(
+      'SELECT last_mutation_id AS last FROM sync_clients WHERE client_id = ?',
+    );
+    const refusal = db.prepare<[string, number], { code: string | null }>(
+      'SELECT code FROM sync_mutations WHERE client_id = ? AND mutation_id = ?',
     );
     const textCounts = new Map(
       db
@@ -348,9 +352,12 @@ export function lostWrites(dataDir: string, log: WriteLog): string[] {
         .map((row) => [row.text, row.n]),
     );
     for (const { clientId, mutationId, text } of log.syncMutations) {
-      const recorded = outcome.all(clientId, mutationId);
-      if (recorded.length !== 1 || recorded[0]?.status !== 'applied')
-        problems.push(`sync mutation ${clientId}/${mutationId} is recorded as ${JSON.stringify(recorded)}`);
+      const last = progress.get(clientId)?.last ?? 0;
+      const refused = refusal.get(clientId, mutationId);
+      if (mutationId > last || refused)
+        problems.push(
+          `sync mutation ${clientId}/${mutationId} is not recorded as applied (last id ${last}, refusal ${JSON.stringify(refused)})`,
+        );
       const times = textCounts.get(text) ?? 0;
       if (times !== 1) problems.push(`sync mutation ${clientId}/${mutationId} took effect ${times} times`);
     }

@@ -136,10 +136,11 @@ describe('processPush', () => {
     expect(changes).toHaveLength(1);
     // The refused mutation publishes nothing; the applied one publishes its own change only.
     expect((await flushed()).map((f) => f.seqs)).toEqual([[changes[0]?.seq]]);
+    // Only the refusal is stored: the applied one is known from the client's last id.
     expect((await mutationRows(clientId)).map((row) => [row.mutationId, row.status, row.code])).toEqual([
       [1, 'rejected', 'duplicate_id'],
-      [2, 'applied', null],
     ]);
+    expect((await clientRow(clientId))?.lastMutationId).toBe(2);
   });
 
   test('a server fault in mid-batch rolls the whole batch back: nothing of it stays, and the retry runs it all', async () => {
@@ -176,6 +177,23 @@ describe('processPush', () => {
     expect((await clientRow(clientId))?.lastMutationId).toBe(3);
   });
 
+  test('a replay answers applied without a stored row, and from the row an older database stored for it', async () => {
+    const alice = await actorOf('alice@demo.local');
+    const clientId = uuidv7();
+    await processPush(db, flush, alice, request(clientId, [details(1, 'One'), details(2, 'Two')]));
+    expect(await mutationRows(clientId)).toEqual([]);
+    // Before only refusals were stored, every applied mutation had a row of its own.
+    await db.insert(syncMutations).values({ clientId, mutationId: 2, name: 'user.updateDetails', status: 'applied' });
+
+    const replay = await processPush(db, flush, alice, request(clientId, [details(1, 'One'), details(2, 'Two')]));
+
+    expect(replay.outcomes).toEqual([
+      { id: 1, status: 'duplicate', original: 'applied' },
+      { id: 2, status: 'duplicate', original: 'applied' },
+    ]);
+    expect(await nameOf(alice.id)).toBe('Two');
+  });
+
   test('the same id twice in one batch runs once and answers the second as a duplicate', async () => {
     const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
@@ -200,7 +218,8 @@ describe('processPush', () => {
 
     expect(answer).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1, version: before });
     expect(await changesAfter(before)).toEqual([]);
-    expect((await mutationRows(clientId)).map((row) => row.status)).toEqual(['applied']);
+    expect((await clientRow(clientId))?.lastMutationId).toBe(1);
+    expect(await mutationRows(clientId)).toEqual([]);
   });
 
   test("a client id belongs to its first user: another user's push is refused before anything runs", async () => {

@@ -49,6 +49,7 @@ async function storedOutcome(tx: Tx, clientId: string, mutationId: number): Prom
     .select()
     .from(syncMutations)
     .where(and(eq(syncMutations.clientId, clientId), eq(syncMutations.mutationId, mutationId)));
+  // No row: applied (only refusals are stored; older databases also hold rows of applied mutations).
   if (!row || row.status === 'applied') return { id: mutationId, status: 'duplicate', original: 'applied' };
   const code = row.code as Extract<MutationOutcome, { status: 'rejected' }>['code'];
   return { id: mutationId, status: 'duplicate', original: 'rejected', code, message: row.message ?? '' };
@@ -79,8 +80,9 @@ interface BatchEntry {
 /**
  * Applies a batch of one client's mutations in ONE transaction, each command in its own savepoint, and
  * publishes what they did once, after the commit is durable. A mutation at or below the client's last id
- * answers its stored outcome; a gap stops the batch; a domain refusal rolls back only its savepoint, is
- * recorded as `rejected` and the batch goes on. Anything unexpected rolls the whole batch back (nothing of
+ * answers as a duplicate of its outcome; a gap stops the batch; a domain refusal rolls back only its savepoint,
+ * is stored with its reason and the batch goes on. Only refusals are stored: a mutation at or below the last id
+ * with none was applied, as Replicache keeps only the last id, so a write costs no row of bookkeeping. Anything unexpected rolls the whole batch back (nothing of
  * it is acknowledged; the client sends it again) and propagates.
  */
 async function applyBatch(
@@ -112,27 +114,28 @@ async function applyBatch(
         const madeAt = clampMadeAt(entry.at, floor, now);
         floor = madeAt.getTime();
         const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
-        // Nothing reads its answer: it travels with the next mutation's statements (see postgres-transaction.ts).
-        const bookkeeping = preparedWrite(tx, 'syncMutations.insert', (handle) =>
-          handle.insert(syncMutations).values({
-            clientId: sql.placeholder('clientId'),
-            mutationId: sql.placeholder('mutationId'),
-            name: sql.placeholder('name'),
-            status: sql.placeholder('status'),
-            code: sql.placeholder('code'),
-            message: sql.placeholder('message'),
-          }),
-        );
-        await sendAhead(tx, () =>
-          bookkeeping({
-            clientId,
-            mutationId: entry.id,
-            name: entry.name,
-            status: outcome.status,
-            code: outcome.status === 'rejected' ? outcome.code : null,
-            message: outcome.status === 'rejected' ? outcome.message : null,
-          }),
-        );
+        if (outcome.status === 'rejected') {
+          // Nothing reads its answer: it travels with the next mutation's statements (see postgres-transaction.ts).
+          const storeRefusal = preparedWrite(tx, 'syncMutations.insertRefusal', (handle) =>
+            handle.insert(syncMutations).values({
+              clientId: sql.placeholder('clientId'),
+              mutationId: sql.placeholder('mutationId'),
+              name: sql.placeholder('name'),
+              status: 'rejected',
+              code: sql.placeholder('code'),
+              message: sql.placeholder('message'),
+            }),
+          );
+          await sendAhead(tx, () =>
+            storeRefusal({
+              clientId,
+              mutationId: entry.id,
+              name: entry.name,
+              code: outcome.code,
+              message: outcome.message,
+            }),
+          );
+        }
         outcomes.push(outcome);
         last = entry.id;
       }
