@@ -45,7 +45,6 @@ export interface BuildOptions {
 const fastifyTrustProxy = (trust: Config['trustProxy']) =>
   typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 
-/** Builds the whole server: API, Socket.IO and (when configured) the PWA, on one Fastify instance. */
 /** The headers a helmet policy sets, read once by running its middleware on a response that only records them. */
 function headersOf(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -64,6 +63,7 @@ function headersOf(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
+/** Builds the whole server: API, Socket.IO and (when configured) the PWA, on one Fastify instance. */
 export async function buildApp({ config, throttle, logger = true, push }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: config.logLevel } : false,

@@ -82,8 +82,8 @@ interface BatchEntry {
  * publishes what they did once, after the commit is durable. A mutation at or below the client's last id
  * answers as a duplicate of its outcome; a gap stops the batch; a domain refusal rolls back only its savepoint,
  * is stored with its reason and the batch goes on. Only refusals are stored: a mutation at or below the last id
- * with none was applied, as Replicache keeps only the last id, so a write costs no row of bookkeeping. Anything unexpected rolls the whole batch back (nothing of
- * it is acknowledged; the client sends it again) and propagates.
+ * with none was applied, as Replicache keeps only the last id, so a write costs no row of bookkeeping. Anything
+ * unexpected rolls the whole batch back (nothing of it is acknowledged; the client sends it again) and propagates.
  */
 async function applyBatch(
   db: Db,
