@@ -124,8 +124,8 @@ async function putServerRow(db: WorkspaceDb, undo: UndoRecord): Promise<void> {
   }
   // A rollback taken while an earlier, since acknowledged, write still marked the row.
   const { pending: _pending, ...row } = undo.row;
-  const local = await table.get(undo.key);
   const serverRow = { ...row, id: undo.key };
+  const local = undo.table === entityTables.user ? await table.get(undo.key) : undefined;
   await table.put(local ? withLocalPresence(undo.table, serverRow, local) : serverRow);
 }
 
