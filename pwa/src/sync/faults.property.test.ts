@@ -488,21 +488,31 @@ async function checkExactlyOnce(
 ): Promise<string[]> {
   const violations: string[] = [];
   const clientId = await clientIdOf(client.db);
-  const rows = await database.query<MutationRow>(
-    `SELECT mutation_id id, status, code FROM sync_mutations WHERE client_id = ? ORDER BY ${database.writeOrder}`,
+  const [last] = await database.query<{ n: number }>(
+    'SELECT last_mutation_id n FROM sync_clients WHERE client_id = ?',
     [clientId],
   );
+  const lastId = last?.n ?? 0;
+  // The server stores refusals only: every id up to the client's last one without a refusal was applied.
+  const refusals = await database.query<{ id: number; code: string | null }>(
+    `SELECT mutation_id id, code FROM sync_mutations WHERE client_id = ? ORDER BY ${database.writeOrder}`,
+    [clientId],
+  );
+  const refusedIds = refusals.map((refusal) => refusal.id);
+  if (refusedIds.some((id, i) => id > lastId || (i > 0 && id <= (refusedIds[i - 1] ?? 0))))
+    violations.push(`${client.name}: refusals stored as [${refusedIds.join()}], the last mutation id is ${lastId}`);
+  const refusalById = new Map(refusals.map((refusal) => [refusal.id, refusal]));
+  const rows: MutationRow[] = Array.from({ length: lastId }, (_, i) => {
+    const refusal = refusalById.get(i + 1);
+    return refusal
+      ? { id: i + 1, status: 'rejected', code: refusal.code }
+      : { id: i + 1, status: 'applied', code: null };
+  });
   const made = [...client.writes.keys()].sort((a, b) => a - b);
   const processed = rows.map((row) => row.id);
   const oneToN = made.map((_, i) => i + 1).join();
   if (made.join() !== oneToN || processed.join() !== oneToN)
     violations.push(`${client.name}: made mutations [${made.join()}], the server processed [${processed.join()}]`);
-  const [last] = await database.query<{ n: number }>(
-    'SELECT last_mutation_id n FROM sync_clients WHERE client_id = ?',
-    [clientId],
-  );
-  if ((last?.n ?? 0) !== made.length)
-    violations.push(`${client.name}: the server's last mutation id is ${last?.n}, the client made ${made.length}`);
   const outbox = new Map((await client.db.outbox.toArray()).map((entry) => [entry.id, entry]));
   const answers = world.ledger.answers.get(client.name);
   const receivedAnswer = (id: number) => (answers?.get(id) ?? []).some(({ delivered }) => delivered);
