@@ -39,8 +39,8 @@ function withSharedModules(
 
 export default defineConfig({
   test: {
-    // Two workers on two cores (the default is one): most files wait on disk flushes, PostgreSQL, child servers and
-    // sockets, so two cut the whole run from about 6 to about 4.5 minutes.
+    // Two workers on two cores (the default is one): files wait on disk flushes, PostgreSQL, child servers and
+    // sockets, which the other worker fills; with two, both cores are 87-90 % busy through the run.
     maxWorkers: 2,
     projects: [
       { test: { name: 'sync-protocol', include: ['sync-protocol/src/**/*.test.ts'], environment: 'node' } },
