@@ -1,5 +1,5 @@
 import type { Route } from '@playwright/test';
-import { expect, phoneViewport, registerPerson, saveScreen, signIn, test } from './fixtures';
+import { expect, phoneViewport, registerPerson, saveScreen, saveViewport, signIn, test } from './fixtures';
 
 // Issue 14, point 5: a first sign-in downloads the workspace in pages of one snapshot, shows how far it is,
 // and a page lost on the way is asked for again with its token instead of starting over. The pages are made
@@ -54,4 +54,56 @@ test('a first sign-in downloads the workspace in pages, shows the progress, and 
   await page.goto('/team-members');
   await expect(page.getByRole('heading', { name: /Team Members/ })).toBeVisible();
   await expect(page.getByText(person.email)).toBeVisible();
+});
+
+test('a message sent during the first download reaches the server between its pages, not after the last', async ({
+  page,
+  apiAs,
+}) => {
+  const person = await registerPerson('Dana Download');
+  const text = `Sent while the workspace downloads ${Math.random().toString(36).slice(2, 8)}`;
+  /** `page` for each bootstrap page asked for, `push` for each push, in the order they were sent. */
+  const sent: ('page' | 'push')[] = [];
+  let messageSent!: () => void;
+  const typed = new Promise<void>((resolve) => (messageSent = resolve));
+  let limit = 3;
+  await page.route('**/api/sync/push', (route: Route) => {
+    sent.push('push');
+    return route.continue();
+  });
+  await page.route('**/api/sync/pull?**', async (route: Route) => {
+    const url = new URL(route.request().url());
+    if (url.searchParams.get('cursor') !== '0') return route.continue();
+    // From the third page on, the download waits until the message is sent: it is written mid-download.
+    if (sent.filter((call) => call === 'page').length >= 2) await typed;
+    sent.push('page');
+    url.searchParams.set('limit', String(limit));
+    const response = await route.fetch({ url: url.toString() });
+    const { bootstrap } = (await response.json()) as { bootstrap: { total: number } | null };
+    limit = Math.max(3, Math.ceil((bootstrap?.total ?? 0) / 8));
+    return route.fulfill({ response });
+  });
+
+  await signIn(page, person.email, person.password);
+  const progress = page.getByRole('region', { name: 'Getting your workspace ready for offline use' });
+  await expect(progress).toBeVisible();
+  await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'Chat' }).click();
+  const composer = page.getByRole('combobox', { name: 'Type your message...' });
+  await composer.fill(text);
+  await composer.press('Enter');
+  await expect(composer).toHaveValue('');
+  messageSent();
+
+  const mine = page.getByRole('log', { name: 'Team chat messages' }).locator('li[data-message-id]', { hasText: text });
+  await expect(mine).toHaveCount(1);
+  await saveViewport(page, 'bootstrap-chat-sent-desktop');
+  await expect(mine.getByRole('img', { name: 'Pending sync' })).toHaveCount(0, { timeout: 30_000 });
+  await expect(progress).toBeHidden({ timeout: 90_000 });
+  // The push went out between two pages of the download.
+  expect(sent.indexOf('push')).toBeGreaterThan(1);
+  expect(sent.indexOf('push')).toBeLessThan(sent.lastIndexOf('page'));
+  await expect(mine).toHaveCount(1);
+  const api = await apiAs(person.email, person.password);
+  const answer = await api.get<{ messages: { text: string }[] }>('/api/messages');
+  expect(answer.body.messages.filter((message) => message.text === text)).toHaveLength(1);
 });

@@ -2,7 +2,13 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { pullResponseSchema, pushResponseSchema, uploadOutcomeResponseSchema, uuidv7 } from '@office/sync-protocol';
+import {
+  pullResponseSchema,
+  pushResponseSchema,
+  uploadOutcomeResponseSchema,
+  uuidv7,
+  type PullQuery,
+} from '@office/sync-protocol';
 import { signIn, startTestServer, type TestServer } from '../../../api/src/test-support';
 import { ApiError } from '../api/http';
 import type { WorkspaceDb } from '../data/db';
@@ -28,7 +34,16 @@ afterEach(async () => {
  * parsed with the protocol's schema, as the PWA's transport does: the server's answers must match them.
  */
 function networkTransport(token: string) {
-  const state = { online: true, dropNextPushAnswer: false };
+  const state = {
+    online: true,
+    dropNextPushAnswer: false,
+    /** Smaller bootstrap pages than the engine asks for, so a small workspace downloads in several. */
+    pageLimit: null as number | null,
+    /** Called before each pull is sent, with the query; the pull waits for what it returns. */
+    beforePull: (_query: PullQuery): Promise<void> | void => undefined,
+    /** What was sent, in order: `push` or `pull <cursor> <snapshot token or ->`. */
+    calls: [] as string[],
+  };
   const call = async <S extends z.ZodType>(path: string, answer: S, init: RequestInit = {}): Promise<z.output<S>> => {
     if (!state.online) throw new ApiError(0, 'network', 'offline');
     const response = await fetch(`${server.url}/api${path}`, {
@@ -44,6 +59,7 @@ function networkTransport(token: string) {
   };
   const transport: SyncTransport = {
     async push(request) {
+      state.calls.push('push');
       const answer = await call('/sync/push', pushResponseSchema, { method: 'POST', body: JSON.stringify(request) });
       if (state.dropNextPushAnswer) {
         // The server committed, but the answer never arrives.
@@ -52,8 +68,17 @@ function networkTransport(token: string) {
       }
       return answer;
     },
-    pull: ({ clientId, cursor, limit }) =>
-      call(`/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}`, pullResponseSchema),
+    async pull(query) {
+      await state.beforePull(query);
+      state.calls.push(`pull ${query.cursor} ${query.snapshot ?? '-'}`);
+      const params = new URLSearchParams({
+        clientId: query.clientId,
+        cursor: String(query.cursor),
+        limit: String(state.pageLimit ?? query.limit),
+        ...(query.snapshot ? { snapshot: query.snapshot } : {}),
+      });
+      return call(`/sync/pull?${params.toString()}`, pullResponseSchema);
+    },
     async upload(clientId, entry) {
       if (!state.online) throw new ApiError(0, 'network', 'offline');
       const form = uploadForm(clientId, entry);
@@ -115,6 +140,35 @@ describe('the sync engine against the real server', () => {
     expect(await processedOf(db)).toBe(3);
     expect(countRows('SELECT count(*) n FROM sync_mutations')).toBe(0);
     expect(countRows("SELECT count(*) n FROM change_log WHERE entity = 'user' AND entity_id = ?", user.id)).toBe(4);
+    engine.stop();
+  });
+
+  test('a message written during a first download reaches the server between its pages, not after the last', async () => {
+    const { token, user } = await signIn(server.app, 'manager@demo.local');
+    db = freshDb(user.id);
+    const ctx = { userId: user.id };
+    const { transport, state } = networkTransport(token);
+    const engine = new SyncEngine(db, ctx, transport, { random: () => 0 });
+    state.pageLimit = 4;
+    const id = uuidv7();
+    // The person sends a message while the second page is on its way.
+    let pulls = 0;
+    state.beforePull = async () => {
+      pulls += 1;
+      if (pulls === 2) await mutate(db, ctx, 'chat.send', { id, text: 'Sent while downloading' });
+    };
+    engine.kick();
+    await engine.settled();
+
+    const pages = state.calls.filter((call) => call.startsWith('pull 0 '));
+    expect(pages.length).toBeGreaterThan(3);
+    // Pushed right after the second page, while the rest of the download was still to come.
+    expect(state.calls.indexOf('push')).toBe(2);
+    expect(state.calls.slice(3).filter((call) => call.startsWith('pull 0 ')).length).toBeGreaterThan(0);
+    expect(countRows('SELECT count(*) n FROM chat_messages WHERE id = ? AND user_id = ?', id, user.id)).toBe(1);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.chatMessages.get(id)).toMatchObject({ text: 'Sent while downloading' });
+    expect((await db.chatMessages.get(id))?.pending).toBeUndefined();
     engine.stop();
   });
 

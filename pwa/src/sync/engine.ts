@@ -26,8 +26,9 @@ export interface SyncEngineOptions {
 }
 
 /**
- * The sync loop: push the outbox in order, then pull until caught up. Runs on start, when the
- * network returns, on socket (re)connect, when the page becomes visible and after each local write.
+ * The sync loop: push the outbox in order, then pull until caught up (a first download pushes between its
+ * pages too). Runs on start, when the network returns, on socket (re)connect, when the page becomes visible
+ * and after each local write.
  *
  * Live changes (Socket.IO) move the cursor without a pull while the stream is known complete: the socket
  * has stayed connected since the last pull was sent, and no change was held for a pending write. The server
@@ -239,7 +240,12 @@ export class SyncEngine {
         ...(snapshot ? { snapshot } : {}),
       });
       await applyPull(this.db, this.ctx, page);
-      if (page.more) continue;
+      if (page.more) {
+        // A write made during a first download goes out between its pages rather than after the last one. The
+        // pages read the server's rows as they are when served, so the pages after the push already hold it.
+        if (page.bootstrap) await this.withPushLock(() => this.pushAll());
+        continue;
+      }
       // Everything up to the cursor is here; the socket, connected since before this request, has heard
       // every change after it unless it dropped or a change was held meanwhile.
       this.streamComplete = before.connected && before.connections === this.connections && before.holds === this.holds;
