@@ -1,4 +1,4 @@
-import type { BrowserContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
   createApiClient,
   demoUsers,
@@ -29,17 +29,21 @@ const taskCard = (page: Page, title: string): Locator =>
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 
-/** Answers every call to `path` with an empty body and `status`, as a proxy or a crashed server would. */
-async function answerEmpty(context: BrowserContext | Page, path: string, status: number): Promise<void> {
-  await context.route(
+/**
+ * Answers every call to `path` with an empty body and `status`, as a proxy or a crashed server would. Routed on the
+ * page's context: the context's routes also see calls that Chromium attributes to the service worker, and a page
+ * route once let a deletion through to the server here (CI, the worker in control).
+ */
+async function answerEmpty(page: Page, path: string, status: number): Promise<void> {
+  await page.context().route(
     (url) => url.pathname === path,
     (route) => route.fulfill({ status, body: '' }),
   );
 }
 
-/** Drops every call to `path` before it reaches the server (a network error). */
-async function dropCalls(context: BrowserContext | Page, path: string): Promise<void> {
-  await context.route(
+/** Drops every call to `path` before it reaches the server (a network error), on the context as above. */
+async function dropCalls(page: Page, path: string): Promise<void> {
+  await page.context().route(
     (url) => url.pathname === path,
     (route) => route.abort('connectionreset'),
   );
@@ -178,7 +182,7 @@ test.describe('sign-in and registration fall back to the spec’s sentences', ()
     await register(`reg.${unique()}@demo.local`);
     await expect(page.getByRole('alert')).toHaveText('Registration failed');
 
-    await page.unrouteAll();
+    await page.context().unrouteAll();
     await dropCalls(page, '/api/auth/register');
     await register(`reg.${unique()}@demo.local`);
     await expect(page.getByRole('alert')).toHaveText('Registration failed. Please try again.');
@@ -203,7 +207,7 @@ test.describe('employee deletion falls back to the spec’s sentences', () => {
     await expect(dialog.getByRole('alert')).toHaveText('Failed to delete employee');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-    await page.unrouteAll();
+    await page.context().unrouteAll();
     await dropCalls(page, `/api/auth/users/${employee.id}`);
     const again = await openDelete();
     await expect(again.getByRole('alert')).toHaveText('Failed to delete employee. Please try again.');
@@ -252,7 +256,7 @@ test.describe('profile settings use the spec’s failure sentences', () => {
     await submit();
     await expect(section.getByRole('alert')).toHaveText('Failed to update password');
 
-    await page.unrouteAll();
+    await page.context().unrouteAll();
     await dropCalls(page, '/api/auth/updatepassword');
     await submit();
     // The spec's sentence first, then why.
