@@ -1,9 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { demoUsers, desktopViewport, expect, phoneViewport, saveScreen, signIn, test } from './fixtures';
-
-/** WCAG 2.1 A and AA: what the issue measures against. */
-const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+import { demoUsers, desktopViewport, expect, phoneViewport, saveScreen, signIn, test, wcagAudit } from './fixtures';
 
 /** The serious and critical violations axe finds on what the page shows now, one line each. */
 async function audit(page: Page, where: string): Promise<string[]> {
@@ -13,7 +9,7 @@ async function audit(page: Page, where: string): Promise<string[]> {
       .getAnimations()
       .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity),
   );
-  const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
+  const results = await wcagAudit(page).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(

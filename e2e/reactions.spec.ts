@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { sendDirectMessage, startConversation, unique } from './api-helpers';
 import {
@@ -12,6 +11,7 @@ import {
   phoneViewport,
   registerPerson,
   saveScreen,
+  seriousAxeProblems,
   signIn,
   test,
   type ApiClient,
@@ -91,12 +91,7 @@ test('a chat reaction shows live on another device with who gave it, and toggles
 
   // The picker open for the accessibility check and the screenshots.
   await addReaction(item).click();
-  const results = await new AxeBuilder({ page })
-    .include('[role="log"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(await seriousAxeProblems(page, '[role="log"]')).toEqual([]);
   await saveScreen(page, 'reactions-chat-1280');
   await page.keyboard.press('Escape');
   await expect(picker).toBeHidden();

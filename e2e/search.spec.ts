@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { createTask, sendDirectMessage, startConversation, unique } from './api-helpers';
 import {
@@ -10,6 +9,7 @@ import {
   phoneViewport,
   registerPerson,
   saveScreen,
+  seriousAxeProblems,
   setMarker,
   marker,
   signIn,
@@ -212,13 +212,7 @@ for (const { name, viewport } of [
       await expect(results(page).getByRole('option').first()).toBeVisible();
       await saveScreen(page, `search-${name}-results`);
 
-      const audit = await new AxeBuilder({ page })
-        .include('[role="dialog"]')
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-        .analyze();
-      const serious = audit.violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+      const serious = await seriousAxeProblems(page, '[role="dialog"]');
       expect(serious, serious.join('\n')).toEqual([]);
 
       await page.keyboard.press('Escape');
