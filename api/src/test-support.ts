@@ -39,7 +39,7 @@ async function testDatabaseFor(dataDir: string): Promise<string | null> {
   if (!serverUrl) return null;
   let url = databaseOfDataDir.get(dataDir);
   if (!url) {
-    url = await createTestDatabase(serverUrl);
+    url = await createTestDatabase(serverUrl, { migrated: true });
     databaseOfDataDir.set(dataDir, url);
   }
   return url;

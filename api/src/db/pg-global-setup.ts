@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startTestPostgres } from './test-postgres';
+import { createMigratedTemplate, startTestPostgres } from './test-postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,6 +15,7 @@ declare module 'vitest' {
  */
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
   const postgres = await startTestPostgres();
+  await createMigratedTemplate(postgres.url);
   project.provide('postgresServerUrl', postgres.url);
   return () => postgres.stop();
 }

