@@ -201,6 +201,17 @@ export class SyncEngine {
     }
   }
 
+  /** A push between two pages of a first download; one that fails does not hold the download up. */
+  private async pushDuringBootstrap(): Promise<void> {
+    try {
+      await this.withPushLock(() => this.pushAll());
+    } catch (error) {
+      // Pushed again once the last page is in; a lost connection or an ended session stops the next page anyway.
+      if (!(error instanceof ApiError)) console.error('push during the first download failed', error);
+      this.again = true;
+    }
+  }
+
   /** Drops acknowledged entries (together), and rolls refused ones back and keeps them as failed, in order. */
   private async settle(outcomes: readonly MutationOutcome[]): Promise<void> {
     let acknowledged: number[] = [];
@@ -243,7 +254,7 @@ export class SyncEngine {
       if (page.more) {
         // A write made during a first download goes out between its pages rather than after the last one. The
         // pages read the server's rows as they are when served, so the pages after the push already hold it.
-        if (page.bootstrap) await this.withPushLock(() => this.pushAll());
+        if (page.bootstrap) await this.pushDuringBootstrap();
         continue;
       }
       // Everything up to the cursor is here; the socket, connected since before this request, has heard

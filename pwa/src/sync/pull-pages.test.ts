@@ -90,6 +90,47 @@ describe('a paged bootstrap', () => {
     engine.stop();
   });
 
+  test('a write made during the download is pushed between pages; a push that fails does not stop the download', async () => {
+    db = freshDb(userId);
+    const transport = pagedServer(2500, 40);
+    const engine = new SyncEngine(db, ctx, transport, { random: () => 0 });
+    const pull = transport.pull.bind(transport);
+    const calls: string[] = [];
+    vi.spyOn(transport, 'pull').mockImplementation(async (query) => {
+      calls.push(`pull ${query.snapshot ?? '-'}`);
+      // The person renames themself while the second page is on its way.
+      if (calls.length === 2)
+        await mutate(db, ctx, 'user.updateDetails', { name: 'Renamed meanwhile', email: 'alice@demo.local' });
+      return pull(query);
+    });
+    let pushes = 0;
+    vi.spyOn(transport, 'push').mockImplementation((request) => {
+      pushes += 1;
+      calls.push(`push ${request.mutations.length}`);
+      // The first try fails as a server error would; the download goes on and the write is pushed after it.
+      if (pushes === 1) return Promise.reject(new ApiError(500, 'internal', 'Something went wrong.'));
+      return Promise.resolve({
+        outcomes: request.mutations.map((mutation) => ({ id: mutation.id, status: 'applied' as const })),
+        lastMutationId: request.mutations.at(-1)?.id ?? 0,
+        version: 40,
+      });
+    });
+    engine.kick();
+    await engine.settled();
+    expect(calls).toEqual([
+      'pull -',
+      `pull 40.0.${idOf(1000)}.1000.2500`,
+      'push 1',
+      `pull 40.0.${idOf(2000)}.2000.2500`,
+      'push 1',
+      'pull -',
+    ]);
+    expect(await db.users.count()).toBe(2500);
+    expect(await db.outbox.count()).toBe(0);
+    expect(engine.getState().phase).toBe('idle');
+    engine.stop();
+  });
+
   test('a broken link resumes from the stored token instead of starting over; writes made meanwhile survive', async () => {
     db = freshDb(userId);
     const transport = pagedServer(2500, 40);
