@@ -1,5 +1,13 @@
 import { clientErrorMessages, mutationArgsSchemas, type MutationArgs, type MutationName } from '@office/sync-protocol';
-import { rowKey, rowKeysOf, syncedTableNames, type OutboxEntry, type UndoRecord, type WorkspaceDb } from '../data/db';
+import {
+  rowKey,
+  rowKeysOf,
+  syncedTableNames,
+  type EntityTableName,
+  type OutboxEntry,
+  type UndoRecord,
+  type WorkspaceDb,
+} from '../data/db';
 import { mutators, type Mutator, type MutatorContext } from './mutators';
 
 /** A local write that could not be queued; `code` says why (invalid input, full disk). */
@@ -32,29 +40,40 @@ export async function mutate<N extends MutationName>(
   const mutator = mutators[name] as Mutator<N>;
   try {
     return await db.transaction('rw', [db.outbox, db.meta, ...syncedTableNames], async () => {
-      const next = (await db.meta.get('nextMutationId'))?.value;
-      const id = typeof next === 'number' ? next : 1;
-      // What a refusal rolls back to: the server's row. An earlier queued write of the same row holds
-      // it already; the row itself shows that write's change, which the server may refuse as well.
-      // Found by index: the cost of a write does not grow with the outbox.
-      const undo: UndoRecord[] = [];
       const touched = mutator.touches(args, ctx);
-      for (const { table, key } of touched) {
-        const earlier = await earliestPendingWrite(db, table, key);
-        const held = earlier?.undo.find((record) => record.table === table && record.key === key);
-        const row = held ? held.row : ((await db.table(table).get(key)) as UndoRecord['row'] | undefined);
-        undo.push({ table, key, row: row ?? null });
-      }
+      // The reads go out together: each request is a round trip to the browser's IndexedDB, which the person
+      // waits out before the screen shows the write.
+      const [next, undo] = await Promise.all([
+        db.meta.get('nextMutationId'),
+        Promise.all(touched.map(({ table, key }) => undoRecordOf(db, table, key))),
+      ]);
+      const id = typeof next?.value === 'number' ? next.value : 1;
       await mutator.apply(db, args, ctx);
       const at = new Date().toISOString();
-      await db.outbox.add({ id, name, args, at, status: 'pending', undo, rowKeys: rowKeysOf(touched) });
-      await db.meta.put({ key: 'nextMutationId', value: id + 1 });
+      await Promise.all([
+        db.outbox.add({ id, name, args, at, status: 'pending', undo, rowKeys: rowKeysOf(touched) }),
+        db.meta.put({ key: 'nextMutationId', value: id + 1 }),
+      ]);
       return id;
     });
   } catch (error) {
     if (isQuotaError(error)) throw new LocalWriteError('storage_full', clientErrorMessages.storage_full);
     throw error;
   }
+}
+
+/**
+ * What a refusal rolls back to: the server's row. An earlier queued write of the same row holds it already; the
+ * row itself shows that write's change, which the server may refuse as well. Found by index: the cost of a write
+ * does not grow with the outbox.
+ */
+async function undoRecordOf(db: WorkspaceDb, table: EntityTableName, key: string): Promise<UndoRecord> {
+  const [earlier, row] = await Promise.all([
+    earliestPendingWrite(db, table, key),
+    db.table(table).get(key) as Promise<UndoRecord['row'] | undefined>,
+  ]);
+  const held = earlier?.undo.find((record) => record.table === table && record.key === key);
+  return { table, key, row: (held ? held.row : row) ?? null };
 }
 
 /** The oldest queued (pending) write of one row, found on the outbox's row index. */

@@ -208,10 +208,11 @@ export const mutators: MutatorRegistry = {
   'task.setStatus': {
     touches: taskRow,
     async apply(db, args, ctx) {
-      const task = await db.tasks.get(args.id);
+      const [task, updatedBy] = await Promise.all([db.tasks.get(args.id), userRef(db, ctx.userId)]);
       if (!task) return;
       const entryId = uuidv7();
-      await db.tasks.update(args.id, {
+      await db.tasks.put({
+        ...task,
         status: args.status,
         updatedAt: nowIso(),
         statusHistory: [
@@ -220,7 +221,7 @@ export const mutators: MutatorRegistry = {
             _id: entryId,
             id: entryId,
             status: args.status,
-            updatedBy: await userRef(db, ctx.userId),
+            updatedBy,
             updatedAt: nowIso(),
             note: args.note?.trim() || null,
             superseded: false,
