@@ -104,13 +104,19 @@ const countRows = (sql: string, ...params: unknown[]) =>
 const processedOf = async (db: WorkspaceDb) =>
   countRows('SELECT coalesce(max(last_mutation_id), 0) n FROM sync_clients WHERE client_id = ?', await clientIdOf(db));
 
+/** A new device of the person with `email`: signed in, its database empty, its engine's backoff jitter `random`. */
+async function newDevice(email: string, random: number) {
+  const { token, user } = await signIn(server.app, email);
+  db = freshDb(user.id);
+  const ctx = { userId: user.id };
+  const { transport, state } = networkTransport(token);
+  const engine = new SyncEngine(db, ctx, transport, { random: () => random });
+  return { user, ctx, state, engine };
+}
+
 describe('the sync engine against the real server', () => {
   test('writes queued offline reach the server exactly once, in order, when the network returns', async () => {
-    const { token, user } = await signIn(server.app, 'alice@demo.local');
-    db = freshDb(user.id);
-    const ctx = { userId: user.id };
-    const { transport, state } = networkTransport(token);
-    const engine = new SyncEngine(db, ctx, transport, { random: () => 0.5 });
+    const { user, ctx, state, engine } = await newDevice('alice@demo.local', 0.5);
     engine.kick();
     await engine.settled();
     expect(await db.users.count()).toBe(5);
@@ -144,11 +150,7 @@ describe('the sync engine against the real server', () => {
   });
 
   test('a message written during a first download reaches the server between its pages, not after the last', async () => {
-    const { token, user } = await signIn(server.app, 'manager@demo.local');
-    db = freshDb(user.id);
-    const ctx = { userId: user.id };
-    const { transport, state } = networkTransport(token);
-    const engine = new SyncEngine(db, ctx, transport, { random: () => 0 });
+    const { user, ctx, state, engine } = await newDevice('manager@demo.local', 0);
     state.pageLimit = 4;
     const id = uuidv7();
     // The person sends a message while the second page is on its way.
@@ -173,11 +175,7 @@ describe('the sync engine against the real server', () => {
   });
 
   test('an answer lost after the server committed is replayed as a duplicate, with one effect', async () => {
-    const { token, user } = await signIn(server.app, 'bob@demo.local');
-    db = freshDb(user.id);
-    const ctx = { userId: user.id };
-    const { transport, state } = networkTransport(token);
-    const engine = new SyncEngine(db, ctx, transport, { random: () => 0 });
+    const { user, ctx, state, engine } = await newDevice('bob@demo.local', 0);
     state.dropNextPushAnswer = true;
     await mutate(db, ctx, 'user.updateDetails', { name: 'Robert Smith', email: 'bob@demo.local' });
     engine.kick();
@@ -193,11 +191,7 @@ describe('the sync engine against the real server', () => {
   });
 
   test('a message with a file written offline is uploaded once, in its place in the queue, even when the answer is lost', async () => {
-    const { token, user } = await signIn(server.app, 'carol@demo.local');
-    db = freshDb(user.id);
-    const ctx = { userId: user.id };
-    const { transport, state } = networkTransport(token);
-    const engine = new SyncEngine(db, ctx, transport, { random: () => 0 });
+    const { ctx, state, engine } = await newDevice('carol@demo.local', 0);
     engine.kick();
     await engine.settled();
 
