@@ -128,8 +128,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
 const MIGRATED_TEMPLATE = 'office_migrated';
 
 /**
- * Makes the cluster's migrated template (pg-global-setup, once per project). Copying it takes a few milliseconds;
- * migrating each test server's database took about half a second of its start.
+ * Makes the cluster's migrated template (pg-global-setup, once per project): copying it is quicker than migrating
+ * each test server's database (the api-pg project's tests took 247.6 s with migrations, 223.5 s with the copy).
  */
 export async function createMigratedTemplate(serverUrl: string): Promise<void> {
   const url = await createTestDatabase(serverUrl, { name: MIGRATED_TEMPLATE });
