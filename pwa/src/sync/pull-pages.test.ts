@@ -127,6 +127,10 @@ describe('a paged bootstrap', () => {
     ]);
     expect(await db.users.count()).toBe(2500);
     expect(await db.outbox.count()).toBe(0);
+    // Nothing was lost on the way: the device shows the rename, no longer pending.
+    const renamed = await db.users.get(userId);
+    expect(renamed).toMatchObject({ name: 'Renamed meanwhile' });
+    expect(renamed?.pending).toBeUndefined();
     expect(engine.getState().phase).toBe('idle');
     engine.stop();
   });
