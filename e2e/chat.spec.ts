@@ -141,6 +141,34 @@ test.describe('live chat', () => {
       await bobContext.close();
     }
   });
+
+  test('a burst of messages from elsewhere shows while it arrives, not only once it is over', async ({
+    page,
+    apiAs,
+  }) => {
+    const alice = await apiAs(demoUsers.alice.email);
+    const tag = unique();
+    const text = (n: number) => `Burst ${n} ${tag}`;
+    await signIn(page, demoUsers.bob.email);
+    await openChat(page);
+
+    // A busy team, or a device replaying its offline queue: messages as fast as the server takes them, each
+    // sent to Bob live. His device stores them as they come; his screen must follow, not freeze until the end.
+    const total = 120;
+    let sent = 0;
+    const poster = async () => {
+      while (sent < total) {
+        const answer = await alice.post('/api/messages', { text: text(++sent) });
+        expect(answer.status, 'POST /api/messages').toBe(201);
+      }
+    };
+    const burst = Promise.all([poster(), poster(), poster(), poster()]);
+    await expect(message(page, text(10))).toBeVisible({ timeout: 30_000 });
+    const sentWhenShown = sent;
+    await burst;
+    expect(sentWhenShown, 'the tenth message showed while the burst still ran').toBeLessThan(total - 30);
+    await expect(message(page, text(total))).toBeVisible();
+  });
 });
 
 /** The notification bell's list (the header's), and one of its notices by text. */

@@ -192,32 +192,43 @@ async function restoreRows(db: WorkspaceDb, entry: OutboxEntry): Promise<void> {
   for (const undo of entry.undo) await putServerRow(db, undo);
 }
 
-/** What became of a live change: applied (and the cursor moved when allowed), or held for a pending write. */
+/** A change that arrived over Socket.IO, with its place in the change log. */
+export interface LiveChange {
+  seq: number;
+  change: Change;
+}
+
+/** What became of live changes: applied (and the cursor moved when allowed), or one held for a pending write. */
 export type LiveOutcome = 'applied' | 'held';
 
 /**
- * Applies a change that arrived over Socket.IO. The caller says whether its stream is complete since its
- * last pull (`advance`): then the change's seq becomes the cursor, as nothing it may see came in between.
- * A change to a row this device is still writing is applied but 'held': it may already contain that
- * write, which the rebase would then apply twice, so the cursor stays and the pull after the push brings
- * the row again, once the server has said which writes it holds.
+ * Applies changes that arrived over Socket.IO, in arrival order, in one transaction: a burst costs one commit,
+ * not one per change. The caller says whether its stream is complete since its last pull (`advance`): then the
+ * cursor follows the changes, as nothing they may see came in between. A change to a row this device is still
+ * writing is applied but 'held': it may already contain that write, which the rebase would then apply twice, so
+ * the cursor stops before it and the pull after the push brings the row again, once the server has said which
+ * writes it holds.
  */
-export async function applyLiveChange(
+export async function applyLiveChanges(
   db: WorkspaceDb,
   ctx: MutatorContext,
-  seq: number,
-  change: Change,
+  live: readonly LiveChange[],
   advance: boolean,
 ): Promise<LiveOutcome> {
   return db.transaction('rw', allTables(db), async () => {
-    const key = rowKey(entityTables[change.entity], change.id);
-    const overlapsPendingWrite = (await pendingWritesOf(db, [key])).size > 0;
-    const serverRows = await applyChanges(db, [change], false);
+    const keyOf = ({ change }: LiveChange) => rowKey(entityTables[change.entity], change.id);
+    const pending = await pendingWritesOf(db, live.map(keyOf));
+    const pendingKeys = new Set([...pending.values()].flatMap((entry) => entry.rowKeys));
+    const firstHeld = live.findIndex((each) => pendingKeys.has(keyOf(each)));
+    // The newest state of each row: a page names each entity once (see applyChanges).
+    const newest = new Map(live.map((each) => [keyOf(each), each.change]));
+    const serverRows = await applyChanges(db, [...newest.values()], false);
     await refreshRollbacks(db, serverRows, false);
     await rebase(db, ctx, serverRows.keys(), new Set(serverRows.keys()));
-    if (overlapsPendingWrite) return 'held';
-    if (advance && seq > (await readCursor(db))) await writeCursor(db, seq);
-    return 'applied';
+    const followed = firstHeld === -1 ? live : live.slice(0, firstHeld);
+    const seq = Math.max(...followed.map((each) => each.seq));
+    if (advance && followed.length && seq > (await readCursor(db))) await writeCursor(db, seq);
+    return firstHeld === -1 ? 'applied' : 'held';
   });
 }
 

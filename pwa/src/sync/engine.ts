@@ -1,11 +1,14 @@
 import { fileMutationNames, limits, type Change, type MutationName, type MutationOutcome } from '@office/sync-protocol';
 import type { WorkspaceDb } from '../data/db';
 import { ApiError, isNetworkError } from '../api/http';
-import { acknowledgeEntries, applyLiveChange, applyPull, pendingEntries, rejectEntry } from './apply';
+import { acknowledgeEntries, applyLiveChanges, applyPull, pendingEntries, rejectEntry, type LiveChange } from './apply';
 import { backoffDelay } from './backoff';
 import { clientIdOf, readBootstrap, readCursor, requireProtocol } from './meta';
 import type { MutatorContext } from './mutators';
 import type { SyncTransport } from './transport';
+
+/** How long a burst of live changes pauses between two transactions, for the screens' live queries to read. */
+const readersTurnMs = 100;
 
 const carriesFiles = (name: MutationName): boolean => (fileMutationNames as readonly string[]).includes(name);
 
@@ -51,8 +54,9 @@ export class SyncEngine {
   private holds = 0;
   /** The stream of live changes is complete since the last pull (see the class comment). */
   private streamComplete = false;
-  /** Live changes are applied one after the other, in the order they arrived. */
-  private live: Promise<unknown> = Promise.resolve();
+  /** Live changes not applied yet, in the order they arrived, and the loop applying them while there are any. */
+  private readonly liveQueue: LiveChange[] = [];
+  private liveDrain: Promise<void> | null = null;
 
   constructor(
     private readonly db: WorkspaceDb,
@@ -112,19 +116,39 @@ export class SyncEngine {
 
   /** A change pushed over the socket: applied in arrival order; the cursor follows it when the stream is complete. */
   receiveLive = (seq: number, change: Change): Promise<void> => {
-    const applied = this.live.then(async () => {
-      if (this.stopped) return;
-      const outcome = await applyLiveChange(this.db, this.ctx, seq, change, this.streamComplete);
-      if (outcome === 'held') {
-        // The push of the pending write ends with a pull, which brings this change again.
-        this.holds += 1;
-        this.streamComplete = false;
-        this.kick();
-      }
-    });
-    this.live = applied.catch((error: unknown) => console.error('live change failed', error));
-    return applied;
+    this.liveQueue.push({ seq, change });
+    this.liveDrain ??= this.drainLive();
+    return this.liveDrain;
   };
+
+  /**
+   * Applies the queued live changes, those that came meanwhile together in one transaction. Between two such
+   * transactions the screens' live queries get their turn: Dexie drops a query's answer when a write lands while
+   * it reads, so back-to-back writes would freeze the screen for as long as a burst lasts.
+   */
+  private async drainLive(): Promise<void> {
+    try {
+      while (this.liveQueue.length && !this.stopped) {
+        const batch = this.liveQueue.splice(0);
+        try {
+          if ((await applyLiveChanges(this.db, this.ctx, batch, this.streamComplete)) === 'held') {
+            // The push of the pending write ends with a pull, which brings this change again.
+            this.holds += 1;
+            this.streamComplete = false;
+            this.kick();
+          }
+        } catch (error) {
+          // Not on this device: the next pull brings them.
+          console.error('live changes failed', error);
+          this.streamComplete = false;
+          this.kick();
+        }
+        if (this.liveQueue.length) await new Promise((resolve) => setTimeout(resolve, readersTurnMs));
+      }
+    } finally {
+      this.liveDrain = null;
+    }
+  }
 
   stop(): void {
     this.stopped = true;

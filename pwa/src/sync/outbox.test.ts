@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { PullResponse, PushRequest, PushResponse } from '@office/sync-protocol';
 import { ApiError } from '../api/http';
 import type { WorkspaceDb } from '../data/db';
-import { applyLiveChange, applyPull } from './apply';
+import { applyLiveChanges, applyPull } from './apply';
 import { SyncEngine } from './engine';
 import { mutate } from './mutate';
 import { discardFailed, retryFailed } from './outbox-actions';
@@ -185,18 +185,16 @@ describe('the outbox', () => {
 describe('applying server changes', () => {
   test('an older version never overwrites a newer one', async () => {
     await seeded();
-    await applyLiveChange(
+    await applyLiveChanges(
       db,
       ctx,
-      2,
-      { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'New', version: 5 }) },
+      [{ seq: 2, change: { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'New', version: 5 }) } }],
       true,
     );
-    await applyLiveChange(
+    await applyLiveChanges(
       db,
       ctx,
-      3,
-      { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Old', version: 4 }) },
+      [{ seq: 3, change: { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Old', version: 4 }) } }],
       true,
     );
     expect(await db.users.get(userId)).toMatchObject({ name: 'New', version: 5 });
@@ -211,14 +209,44 @@ describe('applying server changes', () => {
       id: other,
       data: aUser(other, { version }),
     });
-    expect(await applyLiveChange(db, ctx, 2, change(2), false)).toBe('applied');
+    expect(await applyLiveChanges(db, ctx, [{ seq: 2, change: change(2) }], false)).toBe('applied');
     expect((await db.meta.get('cursor'))?.value).toBe(1);
-    expect(await applyLiveChange(db, ctx, 5, change(5), true)).toBe('applied');
+    expect(await applyLiveChanges(db, ctx, [{ seq: 5, change: change(5) }], true)).toBe('applied');
     expect((await db.meta.get('cursor'))?.value).toBe(5);
     // An older seq arriving late never moves the cursor back.
-    expect(await applyLiveChange(db, ctx, 4, change(4), true)).toBe('applied');
+    expect(await applyLiveChanges(db, ctx, [{ seq: 4, change: change(4) }], true)).toBe('applied');
     expect((await db.meta.get('cursor'))?.value).toBe(5);
     expect(await db.users.get(other)).toMatchObject({ version: 5 });
+  });
+
+  test('live changes applied together: the newest state of each row wins, and the cursor stops before a held one', async () => {
+    await seeded();
+    const [first, second] = ['01900000-0000-7000-8000-000000000002', '01900000-0000-7000-8000-000000000003'];
+    const put = (id: string, version: number, name: string) => ({
+      entity: 'user' as const,
+      op: 'put' as const,
+      id,
+      data: aUser(id, { name, version }),
+    });
+    await mutate(db, ctx, 'user.updateDetails', { name: 'Mine', email: 'alice@demo.local' });
+    const outcome = await applyLiveChanges(
+      db,
+      ctx,
+      [
+        { seq: 2, change: put(first, 2, 'First') },
+        { seq: 3, change: put(first, 3, 'First, renamed') },
+        { seq: 4, change: put(second, 4, 'Second') },
+        // The row this device is still writing: held, so the cursor stays before it.
+        { seq: 5, change: put(userId, 5, 'Server') },
+        { seq: 6, change: { entity: 'user', op: 'delete', id: second } },
+      ],
+      true,
+    );
+    expect(outcome).toBe('held');
+    expect((await db.meta.get('cursor'))?.value).toBe(4);
+    expect(await db.users.get(first)).toMatchObject({ name: 'First, renamed', version: 3 });
+    expect(await db.users.get(second)).toBeUndefined();
+    expect(await db.users.get(userId)).toMatchObject({ name: 'Mine', version: 5, pending: 1 });
   });
 
   test('a pull rebases pending writes on top of the server state and drops acknowledged ones', async () => {
@@ -252,7 +280,12 @@ describe('applying server changes', () => {
   test('a bootstrap replaces everything and keeps the cursor it brings', async () => {
     await seeded();
     const gone = '01900000-0000-7000-8000-000000000009';
-    await applyLiveChange(db, ctx, 2, { entity: 'user', op: 'put', id: gone, data: aUser(gone) }, true);
+    await applyLiveChanges(
+      db,
+      ctx,
+      [{ seq: 2, change: { entity: 'user', op: 'put', id: gone, data: aUser(gone) } }],
+      true,
+    );
     await applyPull(db, ctx, {
       changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { version: 3 }) }],
       cursor: 3,
@@ -269,11 +302,15 @@ describe('applying server changes', () => {
     await seeded();
     await mutate(db, ctx, 'user.updateDetails', { name: 'Mine', email: 'alice@demo.local' });
     // The server already applied the write and says so live, before the push's answer arrives.
-    const result = await applyLiveChange(
+    const result = await applyLiveChanges(
       db,
       ctx,
-      2,
-      { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Mine', version: 2 }) },
+      [
+        {
+          seq: 2,
+          change: { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Mine', version: 2 }) },
+        },
+      ],
       true,
     );
     expect(result).toBe('held');
@@ -363,7 +400,12 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
       edited: false,
       version: 2,
     };
-    await applyLiveChange(db, ctx, 2, { entity: 'chatMessage', op: 'put', id: messageId, data: message }, true);
+    await applyLiveChanges(
+      db,
+      ctx,
+      [{ seq: 2, change: { entity: 'chatMessage', op: 'put', id: messageId, data: message } }],
+      true,
+    );
     await mutate(db, ctx, 'chat.edit', { id: messageId, text: 'Edited' });
     await applyPull(db, ctx, {
       changes: [{ entity: 'chatMessage', op: 'delete', id: messageId }],
@@ -399,11 +441,10 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
       version: 4,
     };
     // The live change reaches the device before the push's answer: the send is still in the outbox.
-    const outcome = await applyLiveChange(
+    const outcome = await applyLiveChanges(
       db,
       ctx,
-      4,
-      { entity: 'chatMessage', op: 'put', id: messageId, data: serverCopy },
+      [{ seq: 4, change: { entity: 'chatMessage', op: 'put', id: messageId, data: serverCopy } }],
       true,
     );
     expect(outcome).toBe('held');

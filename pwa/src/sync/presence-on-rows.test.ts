@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from 'vitest';
 import type { PullResponse, User } from '@office/sync-protocol';
 import type { WorkspaceDb } from '../data/db';
-import { applyLiveChange, applyPull, rejectEntry } from './apply';
+import { applyLiveChanges, applyPull, rejectEntry } from './apply';
 import { mutate } from './mutate';
 import { aUser, freshDb } from './test-support';
 
@@ -49,7 +49,12 @@ test('a pull read before someone left does not bring them back online, and still
 test('a live change applied after the presence event that followed it does not bring them back online', async () => {
   await heardLeaving();
   const change = { entity: 'user' as const, op: 'put' as const, id: colleague };
-  await applyLiveChange(db, ctx, 2, { ...change, data: aUser(colleague, { status: 'online', version: 2 }) }, true);
+  await applyLiveChanges(
+    db,
+    ctx,
+    [{ seq: 2, change: { ...change, data: aUser(colleague, { status: 'online', version: 2 }) } }],
+    true,
+  );
   expect(await db.users.get(colleague)).toMatchObject({ status: 'offline', version: 2 });
 });
 

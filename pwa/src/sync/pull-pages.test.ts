@@ -214,6 +214,17 @@ describe('live changes', () => {
     engine.stop();
   });
 
+  test('live changes that come while one applies are applied together, in one transaction', async () => {
+    const { engine } = await connectedEngine();
+    const transactions = vi.spyOn(db, 'transaction');
+    // Fifty at once, as a burst reaches the socket: the first starts alone, the other 49 wait and go together.
+    await Promise.all(Array.from({ length: 50 }, (_, i) => engine.receiveLive(11 + i, userChange(11 + i))));
+    expect(transactions).toHaveBeenCalledTimes(2);
+    expect(await db.users.count()).toBe(52);
+    expect(await readCursor(db)).toBe(60);
+    engine.stop();
+  });
+
   test('after the socket dropped, live changes are applied but the cursor waits for the pull of the reconnect', async () => {
     const { engine, transport } = await connectedEngine();
     engine.socketDisconnected();
