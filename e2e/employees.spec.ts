@@ -213,7 +213,7 @@ test.describe('Employee Management', () => {
 
     await test.step('search matches the name and the email; the cards show presence and last seen', async () => {
       await expect(cards(page)).toHaveCount(2);
-      expect(await shownNames(page)).toEqual([online.name, offline.name].sort());
+      await expect.poll(() => shownNames(page)).toEqual([online.name, offline.name].sort());
       await expect(card(page, online.name).getByText('Online', { exact: true })).toBeVisible();
       await expect(card(page, offline.name).getByText('Offline', { exact: true })).toBeVisible();
       await expect(card(page, offline.name).getByText('Last seen less than a minute ago')).toBeVisible();
@@ -221,17 +221,17 @@ test.describe('Employee Management', () => {
       await expect(page.getByText('Showing 2 of')).toBeVisible();
 
       await searchBox(page).fill(offline.email.toUpperCase());
-      expect(await shownNames(page)).toEqual([offline.name]);
+      await expect.poll(() => shownNames(page)).toEqual([offline.name]);
       await searchBox(page).fill(tag);
     });
 
     await test.step('the status filter keeps the online or the offline ones', async () => {
       await statusFilter(page).selectOption({ label: 'Online' });
       await expect(cards(page)).toHaveCount(1);
-      expect(await shownNames(page)).toEqual([online.name]);
+      await expect.poll(() => shownNames(page)).toEqual([online.name]);
       await statusFilter(page).selectOption({ label: 'Offline' });
       await expect(cards(page)).toHaveCount(1);
-      expect(await shownNames(page)).toEqual([offline.name]);
+      await expect.poll(() => shownNames(page)).toEqual([offline.name]);
       await statusFilter(page).selectOption({ label: 'All Status' });
       await expect(cards(page)).toHaveCount(2);
     });
@@ -242,7 +242,7 @@ test.describe('Employee Management', () => {
       await expect(onlineTile(page)).toHaveAttribute('aria-pressed', 'true');
       await expect(statusFilter(page)).toHaveValue('online');
       await expect(cards(page)).toHaveCount(1);
-      expect(await shownNames(page)).toEqual([online.name]);
+      await expect.poll(() => shownNames(page)).toEqual([online.name]);
       await onlineTile(page).click();
       await expect(onlineTile(page)).toHaveAttribute('aria-pressed', 'false');
       await expect(statusFilter(page)).toHaveValue('all');
