@@ -4,7 +4,8 @@ import { chromium, type Browser, type BrowserContext, type Page, type Route } fr
 import { chromiumLaunchOptions } from '../e2e/chromium';
 import type { BenchCredentials, BrowserBenchContext } from './context';
 import { median, percentiles, type Measure } from './measure';
-import { tokenFor } from './session';
+import { uuidv7 } from '@office/sync-protocol';
+import { call, tokenFor } from './session';
 
 // The browser figures of issue 9, measured in Debian's Chromium against the bench server:
 // a local write to the screen, the installed app's cold start offline, and a large bootstrap.
@@ -22,6 +23,9 @@ const statusCycle = ['Pending', 'Working', 'Completed', 'Waiting'] as const;
 
 const targets = { writeP95Ms: 50, coldStartMs: 1_000, bootstrapMs: 10_000 } as const;
 
+/** The busy team chat of the live-burst figure: six seconds of messages from one member. */
+const burst = { messages: 300, perSecond: 50 } as const;
+
 /** One local write as the page saw it, in ms from the click's input event. */
 interface WriteSample {
   /** To the animation frame that paints the new status in the task's row: the figure. */
@@ -30,6 +34,17 @@ interface WriteSample {
   toPaint: number;
   /** To the modal gone from the DOM: the write's IndexedDB transaction committed and the screen re-rendered. */
   toModalClosed: number;
+}
+
+/** A burst of live changes as a device's Team Chat showed it, in ms of the page's clock. */
+interface BurstMarks {
+  /** Just before the first message was sent, and once the server had answered the last. */
+  start?: number;
+  sent?: number;
+  /** Each time the newest burst message on screen changed: when, and its number. */
+  updates: [number, number][];
+  /** Requests the page made to /api/sync/pull since the start. */
+  pulls: number;
 }
 
 /** Moments of one cold start, in ms since navigation start (the new document's time origin). */
@@ -66,6 +81,7 @@ interface BootMarks {
 
 type ProbeWindow = Window & {
   __benchWrite?: Promise<WriteSample>;
+  __benchBurst?: BurstMarks;
   __benchCold?: ColdMarks;
   __benchBoot?: BootMarks;
 };
@@ -316,6 +332,133 @@ async function measureLocalWrite(browser: Browser, bench: BrowserBenchContext): 
         'the next, on a device that has synced (its first download over). afterPaint*: to the first task after ' +
         'that frame. modalClosed*: to the modal leaving the DOM, once the write committed to IndexedDB. During the ' +
         'first download: the writes made while the progress banner still showed, before those.',
+    };
+  } catch (error) {
+    return failed(name, target, error);
+  } finally {
+    await context.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 1b. A burst of live changes on a synced device
+
+/** Runs in the page on Team Chat: notes the newest burst message on screen each time it changes, and the pulls. */
+function armBurstProbe(tag: string): void {
+  const marks: BurstMarks = { updates: [], pulls: 0 };
+  (window as ProbeWindow).__benchBurst = marks;
+  const pattern = new RegExp(`Burst (\\d+) ${tag}`);
+  const newestShown = (): number => {
+    const items = document.querySelectorAll('[role="log"] li[data-message-id]');
+    const match = pattern.exec(items[items.length - 1]?.textContent ?? '');
+    return match ? Number(match[1]) : 0;
+  };
+  new MutationObserver(() => {
+    const newest = newestShown();
+    if (newest !== (marks.updates.at(-1)?.[1] ?? 0)) marks.updates.push([performance.now(), newest]);
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (marks.start !== undefined && new URL(entry.name).pathname === '/api/sync/pull') marks.pulls += 1;
+  }).observe({ type: 'resource' });
+}
+
+/** The longest the screen stood still, in ms, between the first and the last update of a burst. */
+function longestStill(updates: readonly [number, number][]): number {
+  let longest = 0;
+  for (let i = 1; i < updates.length; i++)
+    longest = Math.max(longest, (updates[i]?.[0] ?? 0) - (updates[i - 1]?.[0] ?? 0));
+  return longest;
+}
+
+/**
+ * A busy team chat: another member posts `burst.messages` messages at `burst.perSecond` while a synced device shows
+ * Team Chat from an older message on. Its screen should follow while they arrive (each a live change), and they
+ * should cost no pull.
+ */
+async function measureLiveBurst(browser: Browser, bench: BrowserBenchContext): Promise<Measure> {
+  const name = 'Browser: a burst of live changes on a synced device (Team Chat open)';
+  const target = 'at most one pull';
+  const { messages: total, perSecond } = burst;
+  const context = await newDevice(browser, bench.url);
+  try {
+    const page = await context.newPage();
+    await signIn(page, bench.employee);
+    // Synced: the first download over, the socket connected and its pull answered, so the burst is all it hears.
+    const synced = () =>
+      page.waitForFunction(
+        () =>
+          document.getElementById('bootstrap-progress-title') === null &&
+          document.querySelector('[aria-label="Data freshness"]')?.textContent === 'Up to date',
+        undefined,
+        { timeout: 300_000 },
+      );
+    await page.getByRole('link', { name: 'Chat', exact: true }).click();
+    await synced();
+    // Reading back in the chat, as a search result opens it: the oldest message of the first window, so the
+    // screen holds every message from there on, the burst's too.
+    const older = await page.locator('[role="log"] li[data-message-id]').first().getAttribute('data-message-id');
+    await page.goto(`/chat?message=${older}`);
+    await page.waitForSelector(`li[data-message-id="${older}"]`, { timeout: 60_000 });
+    await synced();
+    const tag = uuidv7().slice(-8);
+    await page.evaluate(armBurstProbe, tag);
+
+    const token = await tokenFor(bench.url, bench.manager);
+    await page.evaluate(() => {
+      const marks = (window as ProbeWindow).__benchBurst;
+      if (marks) marks.start = performance.now();
+    });
+    // Paced (open loop): message i leaves at i / perSecond s, whatever the answers before it took.
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: total }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, started + (i * 1000) / perSecond - performance.now()));
+        const answer = await call(bench.url, token, 'POST', '/api/messages', { text: `Burst ${i + 1} ${tag}` });
+        if (answer.status !== 201) throw new Error(`POST /api/messages answered ${answer.status}`);
+      }),
+    );
+    await page.evaluate(() => {
+      const marks = (window as ProbeWindow).__benchBurst;
+      if (marks) marks.sent = performance.now();
+    });
+    // A screen that never catches up is reported as such, with how far it got.
+    const caughtUp = await page
+      .waitForFunction((last) => (window as ProbeWindow).__benchBurst?.updates.at(-1)?.[1] === last, total, {
+        timeout: 60_000,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
+    const marks = await page.evaluate(() => (window as ProbeWindow).__benchBurst as BurstMarks);
+    const start = marks.start ?? 0;
+    const sent = (marks.sent ?? start) - start;
+    const last = (marks.updates.at(-1)?.[0] ?? start) - start;
+    const still = longestStill(marks.updates);
+    return {
+      name,
+      target,
+      result:
+        (caughtUp ? '' : `the screen stopped at message ${marks.updates.at(-1)?.[1] ?? 0} of ${total} for 60 s; `) +
+        `${marks.pulls} pulls; the screen stood still at most ${ms(still)} while they came, and showed the last ` +
+        `${ms(last - sent)} after it was answered (${total} messages in ${seconds(sent)})`,
+      met: caughtUp && marks.pulls <= 1,
+      values: {
+        messages: total,
+        caughtUp: caughtUp ? 1 : 0,
+        pulls: marks.pulls,
+        longestStillMs: round(still),
+        lastShownAfterSentMs: round(last - sent),
+        sentMs: round(sent),
+        screenUpdates: marks.updates.length,
+      },
+      note:
+        `The manager posts ${total} team chat messages, ${perSecond} a second (POST /api/messages, paced), while ` +
+        "the employee's synced device shows Team Chat from the oldest message of its first window on (as a search " +
+        'result opens it), so the screen holds every message since. The screen is watched for the ' +
+        'newest burst message it shows: "stood still", the longest time between two changes of it; "the last", ' +
+        'from the last POST answered. The load generator, the server and Chromium share the 2 cores.',
     };
   } catch (error) {
     return failed(name, target, error);
@@ -657,6 +800,7 @@ export async function measureBrowser(bench: BrowserBenchContext): Promise<Measur
   try {
     const measures: Measure[] = [];
     measures.push(await measureLocalWrite(browser, bench));
+    measures.push(await measureLiveBurst(browser, bench));
     measures.push(await measureColdStart(browser, bench));
 
     const bootstrapName = 'Browser: bootstrap into IndexedDB (manager)';
