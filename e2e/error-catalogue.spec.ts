@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import {
   createApiClient,
@@ -347,18 +349,23 @@ test.describe('direct messages and chat files', () => {
     const me = await registerPerson('Filing Fay');
     const api = await createApiClient(me.email, me.password);
     const text = `Agenda attached ${unique()}`;
-    const posted = await api.request.post('/api/messages/upload', {
-      multipart: {
-        text,
-        files: { name: 'agenda.txt', mimeType: 'text/plain', buffer: Buffer.from('1. Budget') },
-      },
-    });
-    expect(posted.status()).toBe(201);
+    const upload = async (file: { name: string; mimeType: string; buffer: Buffer }): Promise<string> => {
+      const posted = await api.request.post('/api/messages/upload', {
+        multipart: { text: `${text}: ${file.name}`, files: file },
+      });
+      expect(posted.status()).toBe(201);
+      return ((await posted.json()) as { message: { id: string } }).message.id;
+    };
+    const first = await upload({ name: 'agenda.txt', mimeType: 'text/plain', buffer: Buffer.from('1. Budget') });
+    const image = readFileSync(resolve(import.meta.dirname, '../pwa/public/icons/icon-192.png'));
+    await upload({ name: 'seating-plan.png', mimeType: 'image/png', buffer: image });
     await api.dispose();
 
     await signIn(page, me.email, me.password);
-    await sidebarLink(page, 'Chat').click();
+    // Opened at the first of the two, as a search result opens it: other spec files post to the same team chat,
+    // and a hundred newer messages would leave these two out of the newest window.
     await page.route('**/api/messages/download/**', (route) => route.fulfill({ status: 500, body: '' }));
+    await page.goto(`/chat?message=${first}`);
     const alerts: string[] = [];
     page.on('dialog', (dialog) => {
       alerts.push(dialog.message());
@@ -366,7 +373,7 @@ test.describe('direct messages and chat files', () => {
     });
     await page.getByRole('button', { name: 'Download agenda.txt' }).click();
     await expect.poll(() => alerts).toEqual(['Failed to download file. Please try again.']);
-    await page.getByRole('button', { name: 'View new-app-icon.png' }).last().click();
+    await page.getByRole('button', { name: 'View seating-plan.png' }).click();
     await expect
       .poll(() => alerts)
       .toEqual(['Failed to download file. Please try again.', 'Failed to view file. Please try again.']);
