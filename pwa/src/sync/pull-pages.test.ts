@@ -225,6 +225,21 @@ describe('live changes', () => {
     engine.stop();
   });
 
+  test('live changes this device cannot apply are pulled instead, and move the cursor no further', async () => {
+    const { engine, transport } = await connectedEngine();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const pulls = transport.pulls.length;
+    // An entity this build does not know: its table is missing, so the transaction fails.
+    const unknown = { entity: 'poll', op: 'put', id: idOf(9), data: {} } as unknown as Change;
+    await engine.receiveLive(11, unknown);
+    await engine.settled();
+    expect(transport.pulls.length).toBe(pulls + 1);
+    // After that pull the stream is complete again: the next change moves the cursor.
+    await engine.receiveLive(12, userChange(3, 12));
+    expect(await readCursor(db)).toBe(12);
+    engine.stop();
+  });
+
   test('after the socket dropped, live changes are applied but the cursor waits for the pull of the reconnect', async () => {
     const { engine, transport } = await connectedEngine();
     engine.socketDisconnected();
