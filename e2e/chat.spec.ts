@@ -176,6 +176,52 @@ test.describe('live chat', () => {
       for (const id of ids) await alice.delete(`/api/messages/${id}`);
     }
   });
+
+  test('a link to a message opened while the first download runs shows that message once the download brings it', async ({
+    page,
+    context,
+    apiAs,
+  }) => {
+    const alice = await apiAs(demoUsers.alice.email);
+    const tag = unique();
+    const post = async (text: string): Promise<string> => {
+      const answer = await alice.post<{ message: { id: string } }>('/api/messages', { text });
+      expect(answer.status, 'POST /api/messages').toBe(201);
+      return answer.body.message.id;
+    };
+    const linkedId = await post(`Linked ${tag}`);
+    const ids = [linkedId];
+    try {
+      // Newer messages below it: a chat opened at its newest message leaves the linked one out of view.
+      for (let n = 1; n <= 30; n += 1) ids.push(await post(`After the link ${n} ${tag}`));
+
+      // Bob's new device: its first download is held until the chat is open at the link.
+      let releaseDownload = (): void => undefined;
+      const downloadHeld = new Promise<void>((resolve) => {
+        releaseDownload = resolve;
+      });
+      let pulls = 0;
+      await context.route('**/api/sync/pull**', async (route) => {
+        pulls += 1;
+        await downloadHeld;
+        // A pull of the dashboard left behind by the navigation below has no page to answer any more.
+        await route.continue().catch(() => undefined);
+      });
+      await signIn(page, demoUsers.bob.email);
+      const pullsBeforeLink = pulls;
+      await page.goto(`/chat?message=${linkedId}`);
+      await expect(page.getByRole('heading', { name: 'Team Chat', level: 1 })).toBeVisible();
+      await expect.poll(() => pulls, 'the open chat asks for its download').toBeGreaterThan(pullsBeforeLink);
+      releaseDownload();
+
+      const linked = chatLog(page).locator(`li[data-message-id="${linkedId}"]`);
+      await expect(linked).toBeInViewport();
+      await expect(linked).toContainText(`Linked ${tag}`);
+      await expect(page, 'the link is followed once').toHaveURL(/\/chat$/);
+    } finally {
+      for (const id of ids) await alice.delete(`/api/messages/${id}`);
+    }
+  });
 });
 
 /** The notification bell's list (the header's), and one of its notices by text. */

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { ArrowDown, ArrowUp, MessagesSquare, SearchX, Users, X } from 'lucide-react';
 import { SearchField } from '../../components/search-field';
 import {
@@ -160,29 +161,31 @@ export function ChatScreen() {
     setSeenMessageParam(messageParam);
     if (messageParam !== null) setFoundId(messageParam);
   }
+  // Watched, not read once: a link opened while the device's first download runs names a message that may come
+  // in a later page, or live. Until it comes, the chat shows its newest messages.
+  const found = useLiveQuery(
+    async () => (foundId === null ? null : { id: foundId, message: await db.chatMessages.get(foundId) }),
+    [db, foundId],
+  );
   useEffect(() => {
-    if (foundId === null) return undefined;
+    const message = found?.id === foundId ? found.message : undefined;
+    if (!message) return undefined;
     let current = true;
-    const reach = async () => {
-      const message = await db.chatMessages.get(foundId);
-      if (!current) return;
-      if (!message) {
-        setFoundId(null);
-        return;
-      }
-      // Not following the newest messages, or the window would be cut back to them.
-      atBottomRef.current = false;
-      setAtBottom(false);
-      scrolledOnce.current = true;
-      setSearch('');
-      const start = await olderWindowStart(db, '', message.timestamp);
-      if (current) showFrom(start);
-    };
-    reach().catch((error: unknown) => console.error('Showing the message failed', error));
+    olderWindowStart(db, '', message.timestamp)
+      .then((start) => {
+        if (!current) return;
+        // Not following the newest messages, or the window would be cut back to them.
+        atBottomRef.current = false;
+        setAtBottom(false);
+        scrolledOnce.current = true;
+        setSearch('');
+        showFrom(start);
+      })
+      .catch((error: unknown) => console.error('Showing the message failed', error));
     return () => {
       current = false;
     };
-  }, [db, foundId, showFrom]);
+  }, [db, found, foundId, showFrom]);
   useLayoutEffect(() => {
     const list = listRef.current;
     if (foundId === null || !list || shownSearch !== '' || !showFoundMessage(list, foundId)) return;
