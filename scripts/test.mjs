@@ -1,5 +1,6 @@
 // npm test: typecheck, lint, unit + API tests (vitest), build, end-to-end tests (Playwright, Debian Chromium).
 // Every stage runs even if an earlier one failed, so one run shows everything; the exit code is non-zero on any failure.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,9 +11,25 @@ const reports = mkdtempSync(join(tmpdir(), 'office-test-'));
 const vitestReport = join(reports, 'vitest.json');
 const playwrightReport = join(reports, 'playwright.json');
 
+/** Runs a command with its output held back, so two stages can run at once without mixing their lines. */
+function runHeld(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code) => resolve({ code: code ?? 1, output: Buffer.concat(output) }));
+  });
+}
+
+// Typecheck and lint each keep one core busy for a minute or two; side by side they take the longer one's time.
+const checks = [
+  ['typecheck', ['run', 'typecheck', '--silent']],
+  ['lint', ['run', 'lint', '--silent']],
+];
+const checkResults = await Promise.all(checks.map(([, args]) => runHeld('npm', args)));
+
 const stages = [
-  ['typecheck', () => run('npm', ['run', 'typecheck', '--silent'])],
-  ['lint', () => run('npm', ['run', 'lint', '--silent'])],
   [
     'unit and API tests',
     () => run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
@@ -25,6 +42,12 @@ const stages = [
 ];
 
 const failed = [];
+checks.forEach(([name], index) => {
+  const { code, output } = checkResults[index];
+  console.log(`\n=== ${name} ===`);
+  process.stdout.write(output);
+  if (code !== 0) failed.push(name);
+});
 for (const [name, stage] of stages) {
   console.log(`\n=== ${name} ===`);
   if (name === 'end-to-end tests' && failed.includes('build')) {
