@@ -46,11 +46,20 @@ async function activeOption(page: Page): Promise<string> {
   return (await page.locator(`[id="${id}"]`).textContent()) ?? '';
 }
 
-/** The messages list of Team Chat shows `text` inside the visible part of the list, highlighted as found. */
+/**
+ * The messages list shows `text` inside its visible part, highlighted as found; only the list scrolled to it, so
+ * the page around keeps its header in place.
+ */
 async function expectFoundInView(page: Page, list: Locator, text: string): Promise<void> {
   const item = list.locator('li[data-message-id]', { hasText: text });
   await expect(item).toHaveAttribute('data-found', '');
   await expect(item).toBeInViewport();
+  const aroundScrolled = await list.evaluate((element) => {
+    let scrolled = 0;
+    for (let around = element.parentElement; around; around = around.parentElement) scrolled += around.scrollTop;
+    return scrolled;
+  });
+  expect(aroundScrolled, 'pixels the page around the list scrolled').toBe(0);
 }
 
 test.describe('search everything', () => {

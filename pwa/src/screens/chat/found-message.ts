@@ -9,7 +9,9 @@ export const foundHighlightMs = 2_400;
 export function showFoundMessage(list: HTMLElement, id: string): boolean {
   const element = list.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(id)}"]`);
   if (!element) return false;
-  element.scrollIntoView({ block: 'center' });
+  // The list alone scrolls: `scrollIntoView` would also scroll the page around it and push the header away.
+  const offset = element.getBoundingClientRect().top - list.getBoundingClientRect().top;
+  list.scrollTop += offset - (list.clientHeight - element.offsetHeight) / 2;
   element.setAttribute('data-found', '');
   window.setTimeout(() => element.removeAttribute('data-found'), foundHighlightMs);
   return true;
