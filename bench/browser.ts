@@ -348,10 +348,11 @@ function armBurstProbe(tag: string): void {
   const marks: BurstMarks = { updates: [], pulls: 0 };
   (window as ProbeWindow).__benchBurst = marks;
   const pattern = new RegExp(`Burst (\\d+) ${tag}`);
+  // The highest number among the last messages on screen, not the last one's: messages sent in the same
+  // millisecond share their time, and the chat orders those by id, which need not follow the numbers.
   const newestShown = (): number => {
-    const items = document.querySelectorAll('[role="log"] li[data-message-id]');
-    const match = pattern.exec(items[items.length - 1]?.textContent ?? '');
-    return match ? Number(match[1]) : 0;
+    const items = Array.from(document.querySelectorAll('[role="log"] li[data-message-id]')).slice(-10);
+    return Math.max(0, ...items.map((item) => Number(pattern.exec(item.textContent ?? '')?.[1] ?? 0)));
   };
   new MutationObserver(() => {
     const newest = newestShown();
