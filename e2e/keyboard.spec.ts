@@ -71,6 +71,9 @@ test.describe('keyboard', () => {
   }) => {
     await signIn(page, demoUsers.alice.email);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // The dashboard's content, not its "Loading..." (heading only): with nothing focusable in the page yet, the
+    // Tab after the heading would leave the document's last control and wrap round to the skip link.
+    await expect(page.getByRole('region', { name: 'Task overview' }).getByRole('link').first()).toBeVisible();
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
     await expect(skip).toBeFocused();
