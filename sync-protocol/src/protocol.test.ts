@@ -120,8 +120,17 @@ describe('uuidv7', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
-  test('is unique for ids made in the same millisecond', () => {
+  test('sorts in the order they were made for ids made in the same millisecond', () => {
     const ids = Array.from({ length: 1000 }, () => uuidv7(1_700_000_000_000));
     expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    for (const id of ids) expect(id).toMatch(uuidV7Pattern);
+  });
+
+  test('keeps the given time when the next id is made for an earlier millisecond', () => {
+    const later = uuidv7(1_700_000_000_500);
+    const earlier = uuidv7(1_700_000_000_000);
+    expect(parseInt(earlier.slice(0, 8) + earlier.slice(9, 13), 16)).toBe(1_700_000_000_000);
+    expect(earlier < later).toBe(true);
   });
 });

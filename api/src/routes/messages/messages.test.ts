@@ -240,6 +240,18 @@ describe('POST /api/messages', () => {
     expect(await rowsWithText(text)).toEqual([expect.objectContaining({ id: message.id, userId: people.bob.user.id })]);
   });
 
+  test('messages written in the same millisecond without client ids are listed in the order they were written', async () => {
+    const tag = uniqueText('In order');
+    // Sent at once, most are written within one millisecond: their shared time leaves the order to the ids the
+    // server chose. The order they were written in is their version (the change log's, in commit order).
+    await Promise.all(Array.from({ length: 60 }, (_, i) => post(people.bob, { text: `${tag} ${i}` })));
+    const listed = (await listMessages(people.alice)).filter((message) => message.text.startsWith(tag));
+    const versions = listed.map((message) => message.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    const sharedTimes = listed.filter((message, i) => message.timestamp === listed[i - 1]?.timestamp).length;
+    expect(sharedTimes, 'messages that shared their time').toBeGreaterThan(0);
+  });
+
   test('the author is always the caller, whatever userId, userName and userAvatar the payload names', async () => {
     const { manager, bob } = people;
     const text = uniqueText('Pretending to be the manager');
