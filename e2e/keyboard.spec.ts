@@ -178,6 +178,36 @@ test.describe('keyboard', () => {
     await expect(page).toHaveURL(/\/tasks\?filter=overdue$/);
   });
 
+  test('a dialog that shows as its data arrives has focus and answers Escape from the moment it shows', async ({
+    page,
+    apiAs,
+  }) => {
+    const manager = await apiAs(demoUsers.manager.email);
+    const person = await registerPerson('Escape Eve');
+    const task = await createTask(manager, { title: `Escape at once ${unique()}`, assignedTo: person.id });
+    await signIn(page, demoUsers.manager.email);
+    // A key pressed in the same moment the dialog appears: in the first task after the render that shows it
+    // (a task opened from a link shows once the device's task list is read, outside any click of the user's).
+    await page.addInitScript(() => {
+      const seen: { focusInside?: boolean } = {};
+      (window as Window & { dialogOnShow?: typeof seen }).dialogOnShow = seen;
+      new MutationObserver((_, observer) => {
+        const dialog = document.querySelector('[role="dialog"]');
+        if (!dialog) return;
+        observer.disconnect();
+        seen.focusInside = dialog.contains(document.activeElement);
+        const escape = { key: 'Escape', code: 'Escape', bubbles: true, cancelable: true };
+        (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', escape));
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(`/tasks?task=${task.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Task Management' })).toBeVisible();
+    await expect(page).toHaveURL(/\/tasks$/);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    const seen = await page.evaluate(() => (window as Window & { dialogOnShow?: object }).dialogOnShow);
+    expect(seen, 'focus was inside the dialog when it showed').toEqual({ focusInside: true });
+  });
+
   test('an employee’s stat cards lead to My Tasks with the status filter set', async ({ page }) => {
     await signIn(page, demoUsers.alice.email);
     await page.getByRole('link', { name: /^Working: \d+$/ }).click();

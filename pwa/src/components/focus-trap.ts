@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 
 const focusableSelector = [
   'a[href]',
@@ -32,7 +32,9 @@ export function useFocusTrap(container: RefObject<HTMLElement | null>, onEscape:
     onEscapeRef.current = onEscape;
   }, [onEscape]);
 
-  useEffect(() => {
+  // Before the browser paints the container, not after: a container shown by a render outside any event (data
+  // that arrived) would otherwise be on screen, without focus and deaf to Escape, until React ran passive effects.
+  useLayoutEffect(() => {
     const root = container.current;
     if (!root) return undefined;
     const trap = {};
