@@ -99,6 +99,21 @@ test.describe('search everything', () => {
     await expect(page.getByRole('dialog', { name: `${word} launch checklist` })).toBeVisible();
   });
 
+  test('Ctrl+K opens search from the moment the signed-in header shows', async ({ page }) => {
+    // A press in the same moment the header's Search button appears: in the first task after the render that
+    // shows it (the signed-in shell renders outside any event of the user's, once the session is restored).
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('[data-search-button]')) return;
+        observer.disconnect();
+        const press = { key: 'k', code: 'KeyK', ctrlKey: true, bubbles: true, cancelable: true };
+        (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent('keydown', press));
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await signIn(page, demoUsers.alice.email);
+    await expect(searchBox(page)).toBeFocused();
+  });
+
   test('a team chat message opens Team Chat scrolled to it, even far back in the history', async ({ page, apiAs }) => {
     const alice = await apiAs(demoUsers.alice.email);
     const word = `Quokka${unique().replace(/\W/g, '')}`;

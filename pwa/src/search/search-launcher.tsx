@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useLayoutEffect } from 'react';
 import { Search } from 'lucide-react';
 import { lazyChunk } from '../app/lazy-chunk';
 import { whenIdle } from '../app/when-idle';
@@ -15,7 +15,9 @@ export const isSearchShortcut = (event: KeyboardEvent): boolean =>
  * browser is next idle, so the first open does not wait for it (offline too).
  */
 export function useSearchShortcut(onOpen: () => void): void {
-  useEffect(() => {
+  // Listening before the header paints: the signed-in shell renders outside any user event, and a passive
+  // effect would leave it on screen, its Search button showing, deaf to Ctrl+K until React ran the effects.
+  useLayoutEffect(() => {
     const handleKeyDown = (event: KeyboardEvent) => {
       if (!isSearchShortcut(event)) return;
       event.preventDefault();
