@@ -7,6 +7,7 @@ import { dialect } from '../api/src/db/dialect';
 import { openWorkspaceDatabase } from '../api/src/db/open';
 import * as tables from '../api/src/db/schema';
 import { transaction } from '../api/src/db/transaction';
+import { skipTeamChatHistory } from '../api/src/domain/change-log';
 import { newPendingEffects, runInTransaction, type Command } from '../api/src/domain/commands';
 import { sendChatCommand } from '../api/src/domain/chat/commands';
 import { sendDirectCommand, startConversationCommand } from '../api/src/domain/direct/commands';
@@ -126,6 +127,7 @@ export async function seedOrganisation(
     await seedChat(db, size, users, actor, pick, now);
     // History, not news: nothing of it waits for web push when the server starts.
     await db.update(tables.notifications).set({ pushPending: false });
+    await skipTeamChatHistory(db);
     // Everyone has read what is older than a day (their "Mark all as read"): nobody keeps 50 000 unread.
     const readThrough = new Date(now - DAY).toISOString();
     await db.insert(tables.notificationMarkers).values(users.map((user) => ({ id: user.id, readThrough })));
@@ -311,7 +313,7 @@ async function seedChat(
     const stamp = new Date(message.at).toISOString();
     await tx
       .update(tables.chatMessages)
-      .set({ createdAt: stamp, updatedAt: stamp, pushPending: false })
+      .set({ createdAt: stamp, updatedAt: stamp })
       .where(eq(tables.chatMessages.id, id));
   });
 }

@@ -64,9 +64,11 @@ describe('the API on PostgreSQL', () => {
       expect(sent.status).toBe(201);
       const id = sent.body.message.id;
       expect(await heard).toMatchObject({ change: { entity: 'chatMessage', op: 'put', id } });
-      expect(await query('SELECT text, push_pending FROM chat_messages WHERE id = $1', [id])).toEqual([
-        { text: 'Hello from PostgreSQL', push_pending: expect.any(Boolean) as unknown },
+      expect(await query('SELECT text FROM chat_messages WHERE id = $1', [id])).toEqual([
+        { text: 'Hello from PostgreSQL' },
       ]);
+      // Its change is its creation: the push queue finds new messages by it.
+      expect(await query('SELECT op FROM change_log WHERE entity_id = $1', [id])).toEqual([{ op: 'create' }]);
       const after = await pull(people.bob, clientId, before.cursor);
       expect(after.changes).toContainEqual(expect.objectContaining({ entity: 'chatMessage', id }));
       expect(after.cursor).toBeGreaterThan(before.cursor);

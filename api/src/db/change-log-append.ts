@@ -7,6 +7,7 @@ import { dialect } from './dialect';
 import { queryNamed } from './postgres-transaction';
 import { sqliteStatement, type SqliteStatement } from './prepared';
 import { changeAudience, changeLog } from './schema';
+import type { StoredChangeOp } from './schema-sqlite';
 import { syncedTables } from './synced-tables';
 
 /** One change-log row as a command records it. */
@@ -14,6 +15,8 @@ export interface ChangeToAppend {
   entity: EntityName;
   entityId: string;
   op: 'put' | 'delete';
+  /** A put that made the entity: stored as `create` (the push queue finds new team chat messages by it). */
+  created?: boolean;
   /** Who may read it (and who may no longer): `team`, `role:<role>`, `user:<id>`. */
   principals: string[];
 }
@@ -26,6 +29,9 @@ export interface ChangeToAppend {
 export async function appendChange(tx: Tx, change: ChangeToAppend): Promise<number> {
   return dialect === 'postgres' ? appendOnPostgres(tx, change) : appendOnSqlite(tx, change);
 }
+
+/** The kind a change's row stores. */
+const storedOp = (change: ChangeToAppend): StoredChangeOp => (change.created ? 'create' : change.op);
 
 /** The principal of a change's own row (its only one), and those that go to change_audience. */
 function splitAudience(principals: string[]): { principal: string | null; others: string[] } {
@@ -65,7 +71,13 @@ async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number>
     )${stamp}
     SELECT seq FROM appended`;
     },
-    { entity: change.entity, entityId: change.entityId, op: change.op, principal, principals: JSON.stringify(others) },
+    {
+      entity: change.entity,
+      entityId: change.entityId,
+      op: storedOp(change),
+      principal,
+      principals: JSON.stringify(others),
+    },
   );
   const [row] = rows;
   if (!row) throw new Error('change_log insert returned nothing');
@@ -129,7 +141,7 @@ function appendOnSqlite(tx: Tx, change: ChangeToAppend): number {
   const { principal, others } = splitAudience(change.principals);
   // The row's id is its sequence number: SQLite reports it without a RETURNING clause, which cost a third of the insert.
   const { lastInsertRowid } = insertChange.statement.run(
-    ...insertChange.args({ entity: change.entity, entityId: change.entityId, op: change.op, principal }),
+    ...insertChange.args({ entity: change.entity, entityId: change.entityId, op: storedOp(change), principal }),
   );
   const seq = Number(lastInsertRowid);
   for (const other of others) insertAudience.statement.run(...insertAudience.args({ principal: other, seq }));

@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, describe, expect, test } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
-import { changeLogFloor, currentVersion } from '../domain/change-log';
+import { changeLogFloor, compactableUpTo, currentVersion, pushChatCursor } from '../domain/change-log';
 import { listNotices, markerOf, unreadCount } from '../domain/notifications/notices';
 import { openDatabase } from './client';
 
@@ -21,8 +21,8 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A database at the schema of migration 0005, as the code of that time left it. */
-function yesterdaysDatabase(): { file: string; sqlite: Database.Database } {
+/** A database at the schema of migration `upTo` (0005 by default), as the code of that time left it. */
+function yesterdaysDatabase(upTo = 5): { file: string; sqlite: Database.Database } {
   const dir = mkdtempSync(join(tmpdir(), 'office-migration-'));
   dirs.push(dir);
   const folder = join(dir, 'drizzle');
@@ -30,7 +30,7 @@ function yesterdaysDatabase(): { file: string; sqlite: Database.Database } {
   const journal = JSON.parse(readFileSync(join(migrations, 'meta', '_journal.json'), 'utf8')) as {
     entries: { idx: number; tag: string }[];
   };
-  journal.entries = journal.entries.filter((entry) => entry.idx <= 5);
+  journal.entries = journal.entries.filter((entry) => entry.idx <= upTo);
   writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify(journal));
   for (const { tag } of journal.entries) cpSync(join(migrations, `${tag}.sql`), join(folder, `${tag}.sql`));
   const file = join(dir, 'workspace.db');
@@ -184,5 +184,68 @@ describe('migrating a database of the per-member chat notices', () => {
     } finally {
       db.$client.close();
     }
+  });
+});
+
+describe('migrating to team chat push by create changes (0015)', () => {
+  /**
+   * A database at 0014 holding these messages (`flagged`: not yet pushed to the team; each message's newest change is
+   * at its version) and a change log up to `head`; what the migration made of it.
+   */
+  async function migrate14(messages: { version: number; flagged: boolean }[], head: number) {
+    const { file, sqlite } = yesterdaysDatabase(14);
+    const author = uuidv7();
+    sqlite
+      .prepare('INSERT INTO users (id, name, email, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(author, 'Ann', 'ann@old.test', 'employee', at(0), at(0));
+    const ids = messages.map(() => uuidv7());
+    for (let seq = 1; seq <= head; seq++) {
+      const at = messages.findIndex((message) => message.version === seq);
+      sqlite
+        .prepare(
+          "INSERT INTO change_log (seq, entity, entity_id, op, principal) VALUES (?, 'chatMessage', ?, 'put', 'team')",
+        )
+        .run(seq, ids[at] ?? uuidv7());
+    }
+    for (const [index, message] of messages.entries())
+      sqlite
+        .prepare(
+          `INSERT INTO chat_messages (id, user_id, text, push_pending, created_at, updated_at, version)
+           VALUES (?, ?, 'Hello', ?, ?, ?, ?)`,
+        )
+        .run(ids[index], author, message.flagged ? 1 : 0, at(index), at(index), message.version);
+    sqlite.close();
+    const db = openDatabase(file);
+    try {
+      return {
+        cursor: await pushChatCursor(db),
+        created: db.$client.prepare("SELECT seq FROM change_log WHERE op = 'create' ORDER BY seq").pluck().all(),
+        compactableUpTo: await compactableUpTo(db),
+        columns: db.$client.prepare("SELECT name FROM pragma_table_info('chat_messages')").pluck().all(),
+      };
+    } finally {
+      db.$client.close();
+    }
+  }
+
+  test('messages still waiting for their push are found after it, from just before the oldest; flags are gone', async () => {
+    const migrated = await migrate14(
+      [
+        { version: 3, flagged: false },
+        { version: 7, flagged: true },
+        { version: 9, flagged: true },
+      ],
+      10,
+    );
+    expect(migrated).toMatchObject({ cursor: 6, created: [7, 9], compactableUpTo: 6 });
+    expect(migrated.columns).not.toContain('push_pending');
+  });
+
+  test('with nothing waiting, the cursor is the newest change and the whole log may be compacted', async () => {
+    expect(await migrate14([{ version: 3, flagged: false }], 10)).toMatchObject({
+      cursor: 10,
+      created: [],
+      compactableUpTo: 10,
+    });
   });
 });

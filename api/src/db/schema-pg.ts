@@ -21,6 +21,7 @@ import type {
   TaskStatus,
   TeamChatNoticeLevel,
 } from '@office/sync-protocol';
+import type { StoredChangeOp } from './schema-sqlite';
 
 // The PostgreSQL twin of schema-sqlite.ts: the same tables, columns, keys and indexes, and rows of the same TypeScript
 // types, so one domain runs on either (schema-pg.test.ts holds the two together). Times stay ISO text as in
@@ -72,7 +73,8 @@ export const changeLog = pgTable(
     seq: bigint('seq', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
     entity: text('entity').notNull(),
     entityId: text('entity_id').notNull(),
-    op: text('op').$type<'put' | 'delete'>().notNull(),
+    /** `create` is the put that made the entity: the push queue finds new team chat messages by it. */
+    op: text('op').$type<StoredChangeOp>().notNull(),
     createdAt: text('created_at').notNull().default(now),
     /**
      * The audience when it is one principal (a team chat message: `team`), so that the commonest change is one row;
@@ -308,14 +310,13 @@ export const chatMessages = pgTable(
     type: text('type').$type<'text' | 'file'>().notNull().default('text'),
     edited: boolean('edited').notNull().default(false),
     deletedAt: text('deleted_at'),
-    /** Set until the background push queue has told the team (api/src/push). */
-    pushPending: boolean('push_pending').notNull().default(false),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
     version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
-    // Every read of messages by time reads live ones: chat_messages_live serves them (and the push queue has its own).
+    // Every read of messages by time reads live ones: chat_messages_live serves them. The push queue finds new
+    // messages by their `create` change (see push-queue.ts): no flag, no index of flagged ones in every message's commit.
     // Team chat notices are listed newest first and counted from it alone: the author is in it, so a person's unread
     // count (messages after the marker less their own) is one pass over the index. Not an index by author: a message
     // then wrote a page of it per author in the commit (at 8 authors, 11 of a commit's 24 pages). `deleted_at`, null
@@ -323,9 +324,6 @@ export const chatMessages = pgTable(
     index('chat_messages_live')
       .on(t.createdAt, t.id, t.userId, t.deletedAt)
       .where(sql`${t.deletedAt} IS NULL`),
-    index('chat_messages_push_pending')
-      .on(t.createdAt)
-      .where(sql`${t.pushPending} = true`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { eq, max } from 'drizzle-orm';
+import { and, eq, gt, max, min, type SQL } from 'drizzle-orm';
 import type { EntityName, PutChange } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
 import { changeLog, meta } from '../db/schema';
@@ -10,6 +10,8 @@ export interface ChangeRef {
   entity: EntityName;
   id: string;
   op: 'put' | 'delete';
+  /** The put made the entity (see ChangeToAppend). */
+  created?: boolean;
   audience: string[];
   formerAudience?: string[];
   seq: number;
@@ -26,6 +28,7 @@ export async function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): Prom
     entity: change.entity,
     entityId: change.id,
     op: change.op,
+    ...(change.created ? { created: true } : {}),
     principals: [...new Set([...change.audience, ...(change.formerAudience ?? [])])],
   });
   return { ...change, seq };
@@ -33,6 +36,52 @@ export async function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): Prom
 
 /** The `meta` key of the change-log floor: every sequence number at or below it has been compacted away. */
 export const CHANGE_LOG_FLOOR_KEY = 'change_log_floor';
+
+/**
+ * The `meta` key of the push queue's team chat cursor: every new team chat message up to this change-log number has
+ * been expanded into pushes. Compaction stops at it, so a message waiting for its push is never compacted away.
+ */
+export const PUSH_CHAT_CURSOR_KEY = 'push_chat_through';
+
+export async function pushChatCursor(db: Db | Tx): Promise<number> {
+  const [row] = await db.select({ value: meta.value }).from(meta).where(eq(meta.key, PUSH_CHAT_CURSOR_KEY));
+  return row ? Number(row.value) : 0;
+}
+
+/** The change-log rows of team chat messages made after `seq` (read through change_log_principal). */
+export const teamChatCreatedAfter = (seq: number): SQL | undefined =>
+  and(
+    eq(changeLog.principal, 'team'),
+    eq(changeLog.entity, 'chatMessage'),
+    eq(changeLog.op, 'create'),
+    gt(changeLog.seq, seq),
+  );
+
+/** The push queue has expanded the team chat up to `seq`. */
+export async function moveChatCursor(db: Db | Tx, seq: number): Promise<void> {
+  const value = String(seq);
+  await db
+    .insert(meta)
+    .values({ key: PUSH_CHAT_CURSOR_KEY, value })
+    .onConflictDoUpdate({ target: meta.key, set: { value } });
+}
+
+/** A seeded history is not news: the push queue starts after it. */
+export async function skipTeamChatHistory(db: Db): Promise<void> {
+  await moveChatCursor(db, await currentVersion(db));
+}
+
+/**
+ * The newest change-log number compaction may drop up to: just before the first team chat message the push queue
+ * has not expanded yet (the queue finds them by their changes).
+ */
+export async function compactableUpTo(db: Db | Tx): Promise<number> {
+  const [first] = await db
+    .select({ seq: min(changeLog.seq) })
+    .from(changeLog)
+    .where(teamChatCreatedAfter(await pushChatCursor(db)));
+  return first?.seq == null ? await currentVersion(db) : first.seq - 1;
+}
 
 /** The oldest cursor the log can still serve incrementally; older ones get a bootstrap. */
 export async function changeLogFloor(db: Db | Tx): Promise<number> {

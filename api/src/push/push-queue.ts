@@ -4,6 +4,7 @@ import { chatNotice, inQuietHours, notificationUrl, type PushPayload } from '@of
 import type { Db, Tx } from '../db/client';
 import { transaction } from '../db/transaction';
 import {
+  changeLog,
   chatMessages,
   notificationMarkers,
   notifications,
@@ -12,6 +13,7 @@ import {
   pushSubscriptions,
   users,
 } from '../db/schema';
+import { currentVersion, moveChatCursor, pushChatCursor, teamChatCreatedAfter } from '../domain/change-log';
 import { preferencesOf } from '../domain/notifications/preferences';
 import { inSlices, usersById } from '../domain/read-support';
 import { EndpointRefused } from './endpoint-guard';
@@ -43,7 +45,7 @@ export interface PushQueueOptions {
   chatWindowMs?: number;
   /** Sends in flight at once. */
   concurrency?: number;
-  /** Deliveries stored at most; past it nothing new is expanded until they drain (what waits stays flagged). */
+  /** Deliveries stored at most; past it nothing new is expanded until they drain (what waits stays stored). */
   maxQueued?: number;
   /** Tries of one delivery before it is dropped. */
   maxAttempts?: number;
@@ -76,19 +78,31 @@ const WAKE_DELAY_MS = 200;
 const LEAD_RETRY_MS = 5_000;
 
 type DeliveryRow = typeof pushDeliveries.$inferSelect;
+type ChatMessageRow = typeof chatMessages.$inferSelect;
+
+/** New team chat messages to expand (their ids, in commit order), and how far the cursor moves once they are. */
+interface ChatToExpand {
+  cursor: number;
+  ids: string[];
+  through: number;
+  /** More changes wait after `through`. */
+  more: boolean;
+}
 type NewDelivery = { userId: string; payload: PushPayload; topic: string | null };
 
 /**
- * Web push, off the request path. A write only flags what should be pushed (a notification row, a team chat
- * message) and wakes this queue once the write is on disk. The queue then, in the background:
+ * Web push, off the request path. A write only marks what should be pushed (a flagged notification row; a team
+ * chat message is found by its `create` change, after the queue's cursor) and wakes this queue once the write is on
+ * disk. The queue then, in the background:
  * - turns each flagged notification into one delivery per subscription of its recipient, one by one;
- * - turns flagged team chat messages into at most one push per person per `chatWindowMs` ("3 new messages in
+ * - turns new team chat messages into at most one push per person per `chatWindowMs` ("3 new messages in
  *   Team Chat" for those held meanwhile), for the people with a subscription only;
  * - skips people whose app is open, visible and connected (they see it in the app), people in their quiet
  *   hours, and, for team chat, people whose preference takes mentions only or nothing;
  * - sends the due deliveries, a few at a time, retrying with backoff (429, 5xx, no answer) and dropping a
  *   subscription its push service calls gone (404, 410).
- * Everything waiting is stored (flags, deliveries, held counts), so a restart picks it up where it was.
+ * Everything waiting is stored (flags, the chat cursor, deliveries, held counts), so a restart picks it up where it
+ * was.
  */
 export class PushQueue {
   readonly keys: VapidKeys;
@@ -107,7 +121,7 @@ export class PushQueue {
     this.settings = { ...defaults, ...given };
   }
 
-  /** Something was flagged for push (after it is durable): a tick runs shortly. */
+  /** Something waits for push (woken once it is durable): a tick runs shortly. */
   wake(): void {
     this.schedule(WAKE_DELAY_MS);
   }
@@ -202,8 +216,10 @@ export class PushQueue {
           .from(notifications)
           .where(eq(notifications.pushPending, true))
           .limit(1),
-      () =>
-        this.db.select({ id: chatMessages.id }).from(chatMessages).where(eq(chatMessages.pushPending, true)).limit(1),
+      async () => {
+        const chat = await this.chatToExpand(1);
+        return chat.through !== chat.cursor ? [chat] : [];
+      },
       () =>
         this.db
           .select({ id: pushDeliveries.id })
@@ -346,28 +362,23 @@ export class PushQueue {
   }
 
   /**
-   * Flagged team chat messages, for the people with a push subscription (never the whole team): a person
+   * New team chat messages, for the people with a push subscription (never the whole team): a person
    * whose last team chat push is older than the window gets one now (the message, or a summary when several
    * came at once); otherwise the messages are held and summed up when the window ends.
    */
   private async expandChat(now: number): Promise<boolean> {
-    const messages = await this.db
-      .select()
-      .from(chatMessages)
-      .where(eq(chatMessages.pushPending, true))
-      .orderBy(asc(chatMessages.createdAt))
-      .limit(BATCH);
-    if (!messages.length) return false;
+    const { cursor, ids, through, more } = await this.chatToExpand(BATCH);
+    if (through === cursor) return false;
     // Nobody has a subscription: nothing to push, whatever the number of messages.
     const [anySubscription] = await this.db
       .select({ endpoint: pushSubscriptions.endpoint })
       .from(pushSubscriptions)
       .limit(1);
-    if (!anySubscription) {
-      await transaction(this.db, async (tx) => {
-        await tx.update(chatMessages).set({ pushPending: false }).where(eq(chatMessages.pushPending, true));
-      });
-      return false;
+    // Deleted since: nothing to tell.
+    const messages = anySubscription ? await this.liveMessages(ids) : [];
+    if (!messages.length) {
+      await transaction(this.db, (tx) => moveChatCursor(tx, through));
+      return more;
     }
     const subscribers = await this.db
       .selectDistinct({ id: users.id, joined: users.createdAt, since: notificationMarkers.chatSince })
@@ -393,10 +404,9 @@ export class PushQueue {
         )
       ).map((state) => [state.userId, state]),
     );
-    const live = messages.filter((m) => m.deletedAt === null);
     const authors = await usersById(
       this.db,
-      live.map((m) => m.userId),
+      messages.map((m) => m.userId),
     );
     const nameOf = (id: string) => authors.get(id)?.name ?? 'Unknown';
     const nowIso = new Date(now).toISOString();
@@ -404,7 +414,7 @@ export class PushQueue {
     const stateWrites: (typeof pushChatStates.$inferInsert)[] = [];
     for (const person of waiting) {
       const since = person.since ?? person.joined;
-      const theirs = live.filter((m) => m.userId !== person.id && m.createdAt >= since);
+      const theirs = messages.filter((m) => m.userId !== person.id && m.createdAt >= since);
       const newest = theirs.at(-1);
       if (!newest) continue;
       const state = states.get(person.id);
@@ -434,17 +444,40 @@ export class PushQueue {
       for (const state of stateWrites) {
         await tx.insert(pushChatStates).values(state).onConflictDoUpdate({ target: pushChatStates.userId, set: state });
       }
-      await tx
-        .update(chatMessages)
-        .set({ pushPending: false })
-        .where(
-          inArray(
-            chatMessages.id,
-            messages.map((m) => m.id),
-          ),
-        );
+      await moveChatCursor(tx, through);
     });
-    return messages.length === BATCH;
+    return more;
+  }
+
+  /**
+   * The new team chat messages after the cursor (their `create` changes), at most `limit`, with the change-log number
+   * the cursor moves to once they are expanded. The log numbers commits in order, so nothing commits behind the
+   * cursor, and compaction stops before a create the queue has not seen (see compactChangeLog).
+   */
+  private async chatToExpand(limit: number): Promise<ChatToExpand> {
+    const cursor = await pushChatCursor(this.db);
+    // Read first: what commits after it is after it, and comes next time.
+    const head = await currentVersion(this.db);
+    const created = await this.db
+      .select({ seq: changeLog.seq, id: changeLog.entityId })
+      .from(changeLog)
+      .where(and(teamChatCreatedAfter(cursor), lte(changeLog.seq, head)))
+      .orderBy(asc(changeLog.seq))
+      .limit(limit);
+    const more = created.length === limit;
+    const through = more ? (created.at(-1)?.seq ?? cursor) : head;
+    return { cursor, ids: created.map((change) => change.id), through, more };
+  }
+
+  /** These messages, those not deleted, oldest first. */
+  private async liveMessages(ids: string[]): Promise<ChatMessageRow[]> {
+    const messages = await inSlices(ids, (slice) =>
+      this.db
+        .select()
+        .from(chatMessages)
+        .where(and(inArray(chatMessages.id, slice), isNull(chatMessages.deletedAt))),
+    );
+    return messages.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
   /** Held team chat messages whose window has ended: one push each person, unless they are in the app now. */

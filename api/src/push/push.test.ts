@@ -17,6 +17,8 @@ import {
   pushSubscriptions,
   users,
 } from '../db/schema';
+import { currentVersion } from '../domain/change-log';
+import { changeLogFloor, compactChangeLog } from '../domain/sync/pull';
 import { inDays, sleep, startTestServer, uniqueText, waitUntil } from '../test-support';
 import { expectRefusal, useSeededServer, type Session } from '../test-api-client';
 import { loadVapidKeys } from './vapid';
@@ -609,6 +611,32 @@ describe('team chat push: coalesced per person, skipped for whoever is in the ap
     carolSocket.close();
   });
 
+  test('an edit, a reaction or a delete of a message pushes nothing more; a new message after them still does', async () => {
+    const { alice, bob } = people;
+    const subscriber = newSubscriber(endpointFor('chat-changes'));
+    await subscribe(alice, subscriber);
+    const first = await post(bob, uniqueText('Standup moved'));
+    await waitForRequests(subscriber.endpoint, 1);
+    const held = async () =>
+      (await db().select().from(pushChatStates).where(eq(pushChatStates.userId, alice.user.id)))[0];
+    const changes: [string, string, Record<string, unknown>?][] = [
+      ['PUT', `/api/messages/${first}`, { text: uniqueText('Standup moved to 10') }],
+      ['PUT', `/api/messages/${first}/reactions/${encodeURIComponent('👍')}`, { on: true }],
+      ['DELETE', `/api/messages/${first}`],
+    ];
+    for (const [method, path, body] of changes) {
+      expect((await call(bob, method as 'PUT' | 'DELETE', path, body)).status, `${method} ${path}`).toBe(200);
+      await deliveriesSettled();
+      // Had it counted as a new message, it would be held for Alice's window now.
+      expect(await held(), `${method} ${path}`).toMatchObject({ heldCount: 0, heldMessageId: null });
+    }
+    expect(requestsTo(subscriber.endpoint)).toHaveLength(1);
+
+    const second = await post(bob, uniqueText('Standup is back at 9'));
+    await deliveriesSettled();
+    expect(await held()).toMatchObject({ heldCount: 1, heldMessageId: second });
+  });
+
   test('a direct message is not held by the team chat window', async () => {
     const { alice, bob } = people;
     const subscriber = newSubscriber(endpointFor('chat-and-direct'));
@@ -764,6 +792,53 @@ describe('the push queue is stored', () => {
         );
         await second.app.push.settled();
         expect(await second.app.db.select().from(pushDeliveries)).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('team chat push and change-log compaction', () => {
+  test('compaction keeps a message the stopped queue has not pushed; it is pushed after the restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'office-push-compacted-'));
+    const options = { dataDir, config: { pushAllowLoopback: true }, push: { chatWindowMs: CHAT_WINDOW_MS } } as const;
+    try {
+      const first = await startTestServer(options);
+      const login = async (email: string): Promise<Session> =>
+        (
+          await first.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'demo1234' } })
+        ).json<Session>();
+      const [alice, bob] = [await login('alice@demo.local'), await login('bob@demo.local')];
+      const subscriber = newSubscriber(endpointFor('compacted'));
+      const post = (session: Session, url: string, payload: Record<string, unknown>) =>
+        first.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${session.token}` }, payload });
+      expect((await post(alice, '/api/push/subscribe', subscriber.subscription)).statusCode).toBe(201);
+      await first.app.push.settled();
+      await first.app.push.stop();
+      const waiting = await post(bob, '/api/messages', { text: 'Sent while the queue was stopped' });
+      expect(waiting.statusCode).toBe(201);
+      const message = waiting.json<{ message: { id: string; version: number } }>().message;
+      await compactChangeLog(first.app.db, await currentVersion(first.app.db));
+      expect(await changeLogFloor(first.app.db)).toBe(message.version - 1);
+      await first.close();
+
+      const second = await startTestServer({ ...options, seed: false });
+      try {
+        const [request] = await waitForRequests(subscriber.endpoint, 1);
+        if (!request) throw new Error('no push request');
+        expect(payloadOf(request, subscriber)).toMatchObject({
+          title: `New message from ${bob.user.name}`,
+          body: 'Sent while the queue was stopped',
+          notificationId: message.id,
+        });
+        await second.app.push.settled();
+        // Pushed, it no longer holds compaction back.
+        const head = await currentVersion(second.app.db);
+        await compactChangeLog(second.app.db, head);
+        expect(await changeLogFloor(second.app.db)).toBe(head);
       } finally {
         await second.close();
       }

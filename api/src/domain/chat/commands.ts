@@ -58,7 +58,6 @@ async function sendMessage(
         userId: sql.placeholder('userId'),
         text: sql.placeholder('text'),
         type: sql.placeholder('type'),
-        pushPending: true,
         createdAt: sql.placeholder('stamp'),
         updatedAt: sql.placeholder('stamp'),
       })
@@ -69,7 +68,7 @@ async function sendMessage(
     await ctx.tx.insert(chatAttachments).values(args.files.map((file) => ({ ...file, messageId: args.id })));
   // Neither waits for the other: on PostgreSQL both travel in one round trip (the connection pipelines).
   const [ref, author] = await Promise.all([
-    ctx.record({ entity: 'chatMessage', id: args.id, op: 'put', audience: CHAT_AUDIENCE }),
+    ctx.record({ entity: 'chatMessage', id: args.id, op: 'put', created: true, audience: CHAT_AUDIENCE }),
     userById(ctx.tx, ctx.actor.id),
   ]);
   // The message was just written: the answer is made from what was written, not read back.

@@ -3,7 +3,7 @@ import { type Actor, type Change, type EntityName, type PullQuery, type PullResp
 import type { Db, Tx } from '../../db/client';
 import { transaction } from '../../db/transaction';
 import { changeAudience, changeLog, meta, syncClients } from '../../db/schema';
-import { CHANGE_LOG_FLOOR_KEY, changeLogFloor, currentVersion } from '../change-log';
+import { CHANGE_LOG_FLOOR_KEY, changeLogFloor, compactableUpTo, currentVersion } from '../change-log';
 import { loadVisible, principalsOf, syncedEntities } from './entities';
 
 export { changeLogFloor };
@@ -12,11 +12,13 @@ export { changeLogFloor };
  * Drops change-log rows up to `seq`; clients behind it bootstrap on their next pull. The floor
  * only moves forward and never past the newest change: lowering it would let a cursor inside the
  * dropped range pull incrementally and miss changes, and raising it past the head would hide the
- * next changes from clients at the floor.
+ * next changes from clients at the floor. Nor past a team chat message the push queue has yet to
+ * push: the queue finds those by their changes.
  */
 export async function compactChangeLog(db: Db, seq: number): Promise<void> {
   await transaction(db, async (tx) => {
-    const floor = Math.max(await changeLogFloor(tx), Math.min(seq, await currentVersion(tx)));
+    const upTo = Math.min(seq, await compactableUpTo(tx));
+    const floor = Math.max(await changeLogFloor(tx), upTo);
     await tx.delete(changeLog).where(sql`${changeLog.seq} <= ${floor}`);
     await tx
       .insert(meta)

@@ -229,7 +229,8 @@ describe('POST /api/messages', () => {
     ]);
     expect((await messageRow(id))?.createdAt).toBe(message.timestamp);
     const changes = await changesAfter(before);
-    expect(changes[0]).toEqual(['chatMessage', id, 'put', ['team']]);
+    // Stored as its creation: the push queue finds new messages by it (an edit stays a put).
+    expect(changes[0]).toEqual(['chatMessage', id, 'create', ['team']]);
     expect((await messageRow(id))?.version).toBe(before + 1);
     expect(message.version).toBe(before + 1);
   });
@@ -405,7 +406,7 @@ describe('chat notifications', () => {
     expect(notices[0]?.message).toHaveLength(53);
     // One row and one change for the whole team: the notices are derived from the message.
     expect(await storedAbout(message.id)).toEqual([]);
-    expect(await changesAfter(before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
+    expect(await changesAfter(before)).toEqual([['chatMessage', message.id, 'create', ['team']]]);
   });
 
   test('a text of at most 50 characters is notified whole', async () => {
@@ -680,7 +681,7 @@ describe('chat through /api/sync/push', () => {
     });
     expect(await rowsWithText(okText)).toEqual([expect.objectContaining({ id: okId, userId: alice.user.id })]);
     // Only the applied send left a change: the message, one for the whole team.
-    expect(await changesAfter(before)).toEqual([['chatMessage', okId, 'put', ['team']]]);
+    expect(await changesAfter(before)).toEqual([['chatMessage', okId, 'create', ['team']]]);
   });
 
   test('a delete then an edit of the same message in one batch: the delete wins and the edit is rejected as message_not_found', async () => {
@@ -708,7 +709,7 @@ describe('chat through /api/sync/push', () => {
     expect(await rowsWithText('Edited after the delete')).toEqual([]);
     const messageChanges = (await changesAfter(before)).filter(([entity]) => entity === 'chatMessage');
     expect(messageChanges).toEqual([
-      ['chatMessage', id, 'put', ['team']],
+      ['chatMessage', id, 'create', ['team']],
       ['chatMessage', id, 'delete', ['team']],
     ]);
 
