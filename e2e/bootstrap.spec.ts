@@ -42,8 +42,23 @@ test('a first sign-in downloads the workspace in pages, shows the progress, and 
   await expect(progress).toBeVisible();
   await saveScreen(page, 'bootstrap-progress-phone');
   await page.setViewportSize({ width: 1280, height: 800 });
+  const heading = page.getByRole('main').getByRole('heading', { level: 1 });
+  const headingAt = (await heading.boundingBox())?.y;
+  const cardHeight = (await progress.boundingBox())?.height;
 
   await expect(progress).toBeHidden({ timeout: 90_000 });
+  // The card says it is done in the same place and size: nothing under the pointer moved.
+  const done = page.getByRole('region', { name: 'Your workspace is ready for offline use' });
+  await expect(done.getByRole('status')).toHaveText(/^All [\d,]+ items are on this device\.$/);
+  expect((await done.boundingBox())?.height).toBe(cardHeight);
+  expect((await heading.boundingBox())?.y).toBe(headingAt);
+  await saveScreen(page, 'bootstrap-done-desktop');
+  await page.setViewportSize(phoneViewport);
+  await saveScreen(page, 'bootstrap-done-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await done.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(done).toBeHidden();
+  await expect(page.getByRole('main')).toBeFocused();
   const tokens = bootstrapRequests.map((query) => query.get('snapshot'));
   expect(tokens[0]).toBeNull();
   expect(tokens.length).toBeGreaterThanOrEqual(4);
@@ -106,4 +121,11 @@ test('a message sent during the first download reaches the server between its pa
   const api = await apiAs(person.email, person.password);
   const answer = await api.get<{ messages: { text: string }[] }>('/api/messages');
   expect(answer.body.messages.filter((message) => message.text === text)).toHaveLength(1);
+
+  // Done, the card stays until the next page.
+  const done = page.getByRole('region', { name: 'Your workspace is ready for offline use' });
+  await expect(done).toBeVisible();
+  await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'My Tasks' }).click();
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(/My Tasks/);
+  await expect(done).toBeHidden();
 });
