@@ -122,9 +122,21 @@ test('a message sent during the first download reaches the server between its pa
   const answer = await api.get<{ messages: { text: string }[] }>('/api/messages');
   expect(answer.body.messages.filter((message) => message.text === text)).toHaveLength(1);
 
-  // Done, the card stays until the next page.
+  // Done, the card stays until the next page; the chat, one screen high, leaves it room: the composer stays on
+  // screen, on a phone too.
   const done = page.getByRole('region', { name: 'Your workspace is ready for offline use' });
   await expect(done).toBeVisible();
+  const composerOnFirstScreen = async () => {
+    // From the top of the page, as it opens: the focused composer would otherwise be scrolled into view.
+    await composer.blur();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(composer).toBeInViewport({ ratio: 1 });
+  };
+  await composerOnFirstScreen();
+  await page.setViewportSize(phoneViewport);
+  await composerOnFirstScreen();
+  await saveViewport(page, 'bootstrap-done-chat-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'My Tasks' }).click();
   await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toHaveText(/My Tasks/);
   await expect(done).toBeHidden();

@@ -97,6 +97,24 @@ function Card({
     // Finished (the same element), it keeps at least the height it had, before it is painted: nothing below moves.
     else section.style.minHeight = `${downloadingHeight.current}px`;
   }, [done, status]);
+  useLayoutEffect(() => {
+    const section = ref.current;
+    const main = section?.closest('main');
+    if (!section || !main) return;
+    // Screens one viewport high (Team Chat, Direct Messages) leave the card its room, so their composer stays on
+    // screen: they subtract this.
+    const leaveRoom = () => {
+      const space = section.offsetHeight + parseFloat(getComputedStyle(section).marginBottom);
+      main.style.setProperty('--bootstrap-card-space', `${space}px`);
+    };
+    leaveRoom();
+    const observer = new ResizeObserver(leaveRoom);
+    observer.observe(section);
+    return () => {
+      observer.disconnect();
+      main.style.removeProperty('--bootstrap-card-space');
+    };
+  }, []);
   return (
     <section ref={ref} className={styles.root} aria-labelledby={titleId}>
       <Icon className={styles.icon} size={20} aria-hidden="true" />
