@@ -39,10 +39,11 @@ export const CHANGE_LOG_FLOOR_KEY = 'change_log_floor';
 
 /**
  * The `meta` key of the push queue's team chat cursor: every new team chat message up to this change-log number has
- * been expanded into pushes. Compaction stops at it, so a message waiting for its push is never compacted away.
+ * been expanded into pushes. Compaction stops before the first create after it (compactableUpTo).
  */
-export const PUSH_CHAT_CURSOR_KEY = 'push_chat_through';
+const PUSH_CHAT_CURSOR_KEY = 'push_chat_through';
 
+/** How far the push queue has expanded the team chat (0 before it ever has). */
 export async function pushChatCursor(db: Db | Tx): Promise<number> {
   const [row] = await db.select({ value: meta.value }).from(meta).where(eq(meta.key, PUSH_CHAT_CURSOR_KEY));
   return row ? Number(row.value) : 0;

@@ -79,16 +79,16 @@ const LEAD_RETRY_MS = 5_000;
 
 type DeliveryRow = typeof pushDeliveries.$inferSelect;
 type ChatMessageRow = typeof chatMessages.$inferSelect;
+type NewDelivery = { userId: string; payload: PushPayload; topic: string | null };
 
 /** New team chat messages to expand (their ids, in commit order), and how far the cursor moves once they are. */
 interface ChatToExpand {
   cursor: number;
   ids: string[];
   through: number;
-  /** More changes wait after `through`. */
+  /** More creates wait after `through`. */
   more: boolean;
 }
-type NewDelivery = { userId: string; payload: PushPayload; topic: string | null };
 
 /**
  * Web push, off the request path. A write only marks what should be pushed (a flagged notification row; a team
