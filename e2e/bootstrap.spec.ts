@@ -1,5 +1,14 @@
 import type { Route } from '@playwright/test';
-import { expect, phoneViewport, registerPerson, saveScreen, saveViewport, signIn, test } from './fixtures';
+import {
+  expect,
+  phoneViewport,
+  registerPerson,
+  saveScreen,
+  saveViewport,
+  seriousAxeProblems,
+  signIn,
+  test,
+} from './fixtures';
 
 // Issue 14, point 5: a first sign-in downloads the workspace in pages of one snapshot, shows how far it is,
 // and a page lost on the way is asked for again with its token instead of starting over. The pages are made
@@ -53,8 +62,10 @@ test('a first sign-in downloads the workspace in pages, shows the progress, and 
   expect((await done.boundingBox())?.height).toBe(cardHeight);
   expect((await heading.boundingBox())?.y).toBe(headingAt);
   await saveScreen(page, 'bootstrap-done-desktop');
+  expect(await seriousAxeProblems(page, 'main')).toEqual([]);
   await page.setViewportSize(phoneViewport);
   await saveScreen(page, 'bootstrap-done-phone');
+  expect(await seriousAxeProblems(page, 'main')).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 800 });
   await done.getByRole('button', { name: 'Dismiss' }).click();
   await expect(done).toBeHidden();
