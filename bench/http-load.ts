@@ -176,10 +176,20 @@ export interface WriteAxis {
   sequentialP50: number;
   /** Answers per second with 16 connections (median of the runs). */
   throughput: number;
+  /** Each run's answers per second, in order. */
+  rates: number[];
   throughputP99: number;
   /** Answers in the runs with 16 connections, all of them: what their CPU time is divided by. */
   answered: number;
 }
+
+/** The axis's numbers for a measure's values (its runs' rates are in the ratios that use them). */
+export const axisValues = ({ sequentialP50, throughput, throughputP99, answered }: WriteAxis) => ({
+  sequentialP50,
+  throughput,
+  throughputP99,
+  answered,
+});
 
 export interface WriteFigureOptions extends Omit<HttpFigureOptions, 'url'> {
   /** One server, or the nodes of one workspace: the connections are spread over them. */
@@ -219,6 +229,7 @@ export async function measureWriteAxis(
   return {
     sequentialP50: percentiles(sequential.latencies).p50,
     throughput: median(throughputs),
+    rates: throughputs,
     throughputP99: median(p99s),
     answered,
   };

@@ -41,3 +41,14 @@ export function watchAll(...watchers: Watcher[]): Watcher {
     },
   };
 }
+
+/**
+ * A product set against a reference measured beside it: run i of the product sat between the reference's runs i and
+ * i + 1, so its ratio takes their mean, and the figure is the median of those ratios. The machine's speed drifts by a
+ * fifth within minutes; a ratio of two runs taken one after the other would carry that drift.
+ */
+export function pairedRatio(product: readonly number[], reference: readonly number[]): number {
+  if (reference.length !== product.length + 1)
+    throw new Error('each run of the product needs a reference run on each side');
+  return median(product.map((rate, i) => rate / (((reference[i] ?? NaN) + (reference[i + 1] ?? NaN)) / 2)));
+}
