@@ -22,7 +22,18 @@ const RETRY_AFTER_MS = 5_000;
 
 export const drainPlugin = fp(
   (app, _options, done) => {
-    const inFlight = new Set<FastifyRequest>();
+    /**
+     * Each request in flight, with how many of its two ends are still to come: its answer is ready (onSend: its
+     * handler is done) and its connection is done with it (the response's close, which comes after the answer is
+     * written or once the client has gone). Fastify's onResponse does not come when the client leaves while the
+     * answer is being written (fastify/fastify#6208), and a client on flaky Wi-Fi does.
+     */
+    const inFlight = new Map<FastifyRequest, number>();
+    const reachedEnd = (request: FastifyRequest) => {
+      const left = (inFlight.get(request) ?? 0) - 1;
+      if (left > 0) inFlight.set(request, left);
+      else inFlight.delete(request);
+    };
     let draining = false;
 
     app.addHook('onRequest', async (request, reply) => {
@@ -30,11 +41,14 @@ export const drainPlugin = fp(
         reply.header('Connection', 'close');
         throw new DomainError('unavailable').retryAfter(RETRY_AFTER_MS);
       }
-      inFlight.add(request);
+      inFlight.set(request, 2);
+      reply.raw.once('close', () => reachedEnd(request));
     });
-    app.addHook('onResponse', async (request) => {
-      inFlight.delete(request);
+    app.addHook('onSend', (request, _reply, _payload, done) => {
+      reachedEnd(request);
+      done();
     });
+    // The client left before its request was whole: no handler runs.
     app.addHook('onRequestAbort', async (request) => {
       inFlight.delete(request);
     });
