@@ -176,6 +176,8 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
   db.version(7).stores({ notifications: 'id, createdAt, pending, unreadAt, [type+createdAt]' });
   // Protocol 9: the person's notification preferences (issue 18), one row, synced from their other devices.
   db.version(8).stores({ notificationPreferences: 'id' });
+  // The dashboard counts tasks by status and finds the overdue ones by index: a manager holds every task.
+  db.version(9).stores({ tasks: 'id, updatedAt, pending, status, [status+dueDate]' });
   db.use(unreadKeyMiddleware);
   db.use(rowChangesMiddleware(db));
   return db;

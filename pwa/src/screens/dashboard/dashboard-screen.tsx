@@ -1,3 +1,4 @@
+import { useLiveQuery } from 'dexie-react-hooks';
 import { Link } from 'react-router-dom';
 import { format, parseISO } from 'date-fns';
 import {
@@ -15,20 +16,20 @@ import {
   UserCheck,
   Users,
 } from 'lucide-react';
-import { dueText, isOverdue, type TaskStatus } from '@office/sync-protocol';
+import { dueText, type TaskStatus } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { PageHeader } from '../../components/page-header';
 import { DueText } from '../../components/tasks/due-text';
 import { TaskBadges } from '../../components/tasks/task-badges';
 import { dueLabel } from '../../components/tasks/task-due';
 import type { LocalTask } from '../../data/db';
-import { useLatestChatMessages, useTasks, useToday } from '../../data/hooks';
+import { useLatestChatMessages, useToday } from '../../data/hooks';
 import { countOnline, nameOf, type People } from '../../data/people';
 import { usePeople, usePresence } from '../../data/use-people';
 import { PendingMark } from '../../sync/pending-mark';
 import { useWorkspace } from '../../sync/sync-context';
 import { StatCard, StatGrid } from './stat-card';
-import { countTasks } from './task-summary';
+import { readTaskOverview } from './task-overview';
 import { dashboardMessageCount, TeamChatPreview } from './team-chat-preview';
 import { useNow } from '../../components/use-now';
 import styles from './dashboard.module.css';
@@ -63,12 +64,15 @@ function statPaths(forEmployee: boolean): Record<TaskStatus | 'total' | 'overdue
 /** Dashboard (/dashboard): a summary of the tasks this device holds, the team and the chat. */
 export function DashboardScreen() {
   const { user } = useAuth();
-  const { ctx } = useWorkspace();
+  const { ctx, db } = useWorkspace();
   const people = usePeople();
   const presence = usePresence();
-  const tasks = useTasks();
-  const latestChat = useLatestChatMessages(dashboardMessageCount);
   const today = useToday();
+  const overview = useLiveQuery(
+    () => readTaskOverview(db, today, { overdue: overdueTaskCount, recent: recentTaskCount }),
+    [db, today],
+  );
+  const latestChat = useLatestChatMessages(dashboardMessageCount);
   const now = useNow();
   if (!user) return null;
 
@@ -85,7 +89,7 @@ export function DashboardScreen() {
   );
   // The cards, the overdue alert and the two panels appear together once the device's tables are read:
   // shown one by one, each would push the others down as it arrived (a layout shift on every start).
-  if (tasks === undefined || latestChat === undefined) {
+  if (overview === undefined || latestChat === undefined) {
     return (
       <div className={styles.page}>
         {header}
@@ -96,8 +100,7 @@ export function DashboardScreen() {
     );
   }
 
-  const counts = countTasks(tasks, today);
-  const overdue = tasks.filter((task) => isOverdue(task, today));
+  const { counts } = overview;
   const everyone = [...people.values()];
   const onlineNow = countOnline(everyone, presence);
   const paths = statPaths(isEmployee);
@@ -127,12 +130,24 @@ export function DashboardScreen() {
         ) : null}
       </StatGrid>
 
-      {overdue.length > 0 ? (
-        <OverdueAlert tasks={overdue} today={today} people={people} showAssignee={showAssignee} />
+      {counts.overdue > 0 ? (
+        <OverdueAlert
+          tasks={overview.overdue}
+          total={counts.overdue}
+          today={today}
+          people={people}
+          showAssignee={showAssignee}
+        />
       ) : null}
 
       <div className={styles.columns}>
-        <RecentTasks tasks={tasks} today={today} now={now.getTime()} people={people} showAssignee={showAssignee} />
+        <RecentTasks
+          tasks={overview.recent}
+          today={today}
+          now={now.getTime()}
+          people={people}
+          showAssignee={showAssignee}
+        />
         <TeamChatPreview messages={latestChat} people={people} now={now} />
       </div>
     </div>
@@ -152,7 +167,6 @@ function RecentTasks({
   people: People;
   showAssignee: boolean;
 }) {
-  const recent = tasks.slice(0, recentTaskCount);
   return (
     <section className={styles.panel} aria-labelledby="dashboard-recent-tasks">
       <div className={styles.panelHeader}>
@@ -165,14 +179,14 @@ function RecentTasks({
           <ArrowRight size={16} aria-hidden="true" />
         </Link>
       </div>
-      {recent.length === 0 ? (
+      {tasks.length === 0 ? (
         <div className={styles.empty}>
           <CircleDot size={28} aria-hidden="true" />
           <p>No tasks assigned yet</p>
         </div>
       ) : (
         <ul className={styles.taskList}>
-          {recent.map((task) => (
+          {tasks.map((task) => (
             <li key={task.id} className={`${styles.taskRow} ${styles.linkRow}`}>
               <div className={styles.taskMain}>
                 <p className={styles.taskTitle}>
@@ -200,13 +214,16 @@ function RecentTasks({
   );
 }
 
+/** The first overdue tasks (`tasks`) of `total`. */
 function OverdueAlert({
   tasks,
+  total,
   today,
   people,
   showAssignee,
 }: {
   tasks: LocalTask[];
+  total: number;
   today: string;
   people: People;
   showAssignee: boolean;
@@ -222,12 +239,12 @@ function OverdueAlert({
             Overdue Tasks
           </h2>
           <p className={styles.alertText}>
-            {tasks.length === 1 ? '1 task is past its due date.' : `${tasks.length} tasks are past their due date.`}
+            {total === 1 ? '1 task is past its due date.' : `${total} tasks are past their due date.`}
           </p>
         </div>
       </div>
       <ul className={styles.alertList}>
-        {tasks.slice(0, overdueTaskCount).map((task) => (
+        {tasks.map((task) => (
           <li key={task.id} className={`${styles.alertItem} ${styles.linkRow}`}>
             <div className={styles.taskMain}>
               <p className={styles.taskTitle}>
@@ -250,7 +267,7 @@ function OverdueAlert({
           </li>
         ))}
       </ul>
-      {tasks.length > overdueTaskCount ? (
+      {total > tasks.length ? (
         <Link to="/tasks?filter=overdue" className={styles.alertLink}>
           View All Overdue Tasks
           <ArrowRight size={16} aria-hidden="true" />
