@@ -109,7 +109,9 @@ export async function seedOrganisation(
     throw new Error(
       `seeding ${database.databaseUrl ? 'PostgreSQL' : 'SQLite'} in a process whose tables are ${dialect}'s`,
     );
-  const { db, close } = await openWorkspaceDatabase(database);
+  // A seed writes the whole organisation in a few large transactions: no node's bounds apply to it.
+  const unbounded = { statementMs: 0, lockMs: 0, idleInTransactionMs: 0, transactionMs: 0 };
+  const { db, close } = await openWorkspaceDatabase({ ...database, postgresTimeouts: unbounded });
   try {
     const random = seededRandom(9);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;

@@ -30,6 +30,46 @@ export interface Config {
    * address): the balancers' addresses or ranges, or how many hops of balancers there are. False reads no header.
    */
   trustProxy: false | number | string[];
+  /** How long one PostgreSQL session may wait or stay open (see PostgresTimeouts); unused on SQLite. */
+  postgresTimeouts: PostgresTimeouts;
+}
+
+/**
+ * The bounds every PostgreSQL session of a node runs with, in milliseconds (0: none). A node frozen or cut off in
+ * the middle of a transaction holds its row locks and the change feed's visibility horizon only this long: PostgreSQL
+ * ends its session, and the node's own client gives up on an answer that does not come.
+ */
+export interface PostgresTimeouts {
+  /** PG_STATEMENT_TIMEOUT_MS: one statement. */
+  statementMs: number;
+  /** PG_LOCK_TIMEOUT_MS: one wait for a lock (a row another transaction writes). */
+  lockMs: number;
+  /** PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: a transaction waiting for its node's next statement. */
+  idleInTransactionMs: number;
+  /** PG_TRANSACTION_TIMEOUT_MS: a whole transaction (PostgreSQL 17 and later; older servers go without). */
+  transactionMs: number;
+}
+
+/** What a node's sessions are bounded by unless the environment says otherwise. */
+export const defaultPostgresTimeouts: PostgresTimeouts = {
+  statementMs: 10_000,
+  lockMs: 5_000,
+  idleInTransactionMs: 5_000,
+  transactionMs: 15_000,
+};
+
+/** PG_*_TIMEOUT_MS from the environment, the defaults for those unset. */
+export function postgresTimeoutsFrom(env: NodeJS.ProcessEnv): PostgresTimeouts {
+  return {
+    statementMs: countFrom(env, 'PG_STATEMENT_TIMEOUT_MS', defaultPostgresTimeouts.statementMs),
+    lockMs: countFrom(env, 'PG_LOCK_TIMEOUT_MS', defaultPostgresTimeouts.lockMs),
+    idleInTransactionMs: countFrom(
+      env,
+      'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+      defaultPostgresTimeouts.idleInTransactionMs,
+    ),
+    transactionMs: countFrom(env, 'PG_TRANSACTION_TIMEOUT_MS', defaultPostgresTimeouts.transactionMs),
+  };
 }
 
 /** A non-negative whole number from the environment, or the default when unset. */
@@ -126,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     digestCheckSeconds: countFrom(env, 'DIGEST_CHECK_SECONDS', 60),
     databaseUrl,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    postgresTimeouts: postgresTimeoutsFrom(env),
     ...overrides,
   };
 }

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { asc, eq, gt } from 'drizzle-orm';
 import { isoToday, type ClientToServerEvents, type ServerToClientEvents, type User } from '@office/sync-protocol';
 import { buildApp, type BuildOptions } from './app';
-import { loadConfig, type Config } from './config';
+import { defaultPostgresTimeouts, loadConfig, type Config } from './config';
 import type { Db } from './db/client';
 import { dialect } from './db/dialect';
 import { openWorkspaceDatabase, type WorkspaceDatabase } from './db/open';
@@ -59,7 +59,11 @@ async function dropDatabaseOf(dataDir: string): Promise<void> {
  * Closing it drops it on PostgreSQL (the caller removes the folder).
  */
 export async function openTestDatabase(dataDir: string): Promise<WorkspaceDatabase> {
-  const workspace = await openWorkspaceDatabase({ dataDir, databaseUrl: await testDatabaseFor(dataDir) });
+  const workspace = await openWorkspaceDatabase({
+    dataDir,
+    databaseUrl: await testDatabaseFor(dataDir),
+    postgresTimeouts: defaultPostgresTimeouts,
+  });
   return {
     ...workspace,
     close: async () => {

@@ -32,3 +32,51 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * SQLSTATE codes (and classes, by their first two characters) of failures that say nothing about the request: the
+ * database is unreachable or restarting, a bound ran out (statement, lock, idle, transaction), or two transactions
+ * met in a deadlock or a serialization conflict. The same request may well succeed when sent again.
+ */
+const TRANSIENT_SQLSTATES = new Set([
+  '40001',
+  '40P01',
+  '55P03',
+  '57014',
+  '57P01',
+  '57P02',
+  '57P03',
+  '25P03',
+  '25P04',
+  '53300',
+]);
+const TRANSIENT_SQLSTATE_CLASSES = new Set(['08']);
+/** Node's codes for a connection refused, reset or unanswered, and SQLite's for a database that stayed locked. */
+const TRANSIENT_SYSTEM_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'SQLITE_BUSY',
+]);
+/** pg's own words when a connection ends under a query, or none comes in time. */
+const TRANSIENT_MESSAGES = [
+  /^Connection terminated/,
+  /^Query read timeout$/,
+  /^timeout exceeded when trying to connect$/,
+  /is not queryable$/,
+];
+
+/** Whether `error` is the database being away or out of time rather than anything about the request (see above). */
+export function isTransientDatabaseError(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const { code } = current as Error & { code?: unknown };
+    if (typeof code === 'string') {
+      if (TRANSIENT_SQLSTATES.has(code) || TRANSIENT_SYSTEM_CODES.has(code)) return true;
+      if (code.length === 5 && TRANSIENT_SQLSTATE_CLASSES.has(code.slice(0, 2))) return true;
+    }
+    if (TRANSIENT_MESSAGES.some((pattern) => pattern.test(current.message))) return true;
+  }
+  return false;
+}

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { PostgresTimeouts } from '../config';
 import { openDatabase, type Db } from './client';
 import { GroupCommit, walFlusher } from './group-commit';
 import { openPostgres, withStartupLock, type PoolClient } from './postgres';
@@ -23,9 +24,10 @@ export interface WorkspaceDatabase {
 export async function openWorkspaceDatabase(config: {
   dataDir: string;
   databaseUrl: string | null;
+  postgresTimeouts: PostgresTimeouts;
 }): Promise<WorkspaceDatabase> {
   if (config.databaseUrl) {
-    const { db, close } = await openPostgres(config.databaseUrl);
+    const { db, close } = await openPostgres(config.databaseUrl, config.postgresTimeouts);
     return {
       db,
       durable: () => Promise.resolve(),

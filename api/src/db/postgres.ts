@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import type { PostgresTimeouts } from '../config';
 import type { Db } from './client';
 import { advisoryLocks } from './advisory-locks';
 import { dialect } from './dialect';
@@ -12,23 +13,95 @@ import * as schema from './schema-pg';
 const POOL_SIZE = 10;
 /** Longer than any query a closing node still runs; shorter than anyone would wait for a node to stop. */
 const STRAY_CLIENT_GRACE_MS = 250;
+/** How long a node waits for a connection of its pool (a new one, or a busy pool's next free one). */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Quiet time on a connection before TCP asks whether the other end is still there (both ends ask). */
+const KEEPALIVE_IDLE_MS = 10_000;
+/** PostgreSQL's side of TCP keepalives: probes this far apart, this many unanswered before it drops the client. */
+const SERVER_KEEPALIVE = { intervalSeconds: 2, count: 3 };
+/** On top of the statement timeout: PostgreSQL's own answer to a statement that ran out of time travels back. */
+const ANSWER_GRACE_MS = 5_000;
+
+/** The first PostgreSQL version with `transaction_timeout` (its server_version_num). */
+const TRANSACTION_TIMEOUT_SINCE = 170_000;
 
 /**
- * Connects to the PostgreSQL of DATABASE_URL and applies the committed migrations of api/drizzle-pg. Nodes that
- * start together migrate one after the other (an advisory lock); the later ones find nothing left to do. A write
- * is acknowledged once PostgreSQL has committed it to disk: `synchronous_commit` is on for every connection.
+ * The settings a node's sessions start with (pg's `options`): commits durable whatever the server's default, and
+ * every wait bounded (see PostgresTimeouts). `transaction_timeout` only where the server knows it: an older one
+ * would refuse the connection.
+ */
+function sessionOptions(timeouts: PostgresTimeouts, serverVersion: number): string {
+  const settings: Record<string, number | string> = {
+    // Whatever the server's default, a commit returns once it is on disk.
+    synchronous_commit: 'on',
+    statement_timeout: timeouts.statementMs,
+    lock_timeout: timeouts.lockMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    tcp_keepalives_idle: KEEPALIVE_IDLE_MS / 1000,
+    tcp_keepalives_interval: SERVER_KEEPALIVE.intervalSeconds,
+    tcp_keepalives_count: SERVER_KEEPALIVE.count,
+  };
+  if (serverVersion >= TRANSACTION_TIMEOUT_SINCE) settings.transaction_timeout = timeouts.transactionMs;
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+}
+
+/** The server's version number (170002 for 17.2): asked once, before the pool is made. */
+async function serverVersionOf(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ server_version_num: string }>('SHOW server_version_num');
+    return Number(rows[0]?.server_version_num ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Applies the committed migrations on a connection of their own, outside the pool's bounds (a migration may rewrite
+ * a large table), while holding the startup lock: nodes that start together migrate one after the other, and the
+ * later ones find nothing left to do. The lock goes with the session.
+ */
+async function migrateExclusively(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [advisoryLocks.startup]);
+    await migrate(drizzle({ client, casing: 'snake_case' }), { migrationsFolder: migrationsFolder('drizzle-pg') });
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Connects to the PostgreSQL of DATABASE_URL and applies the committed migrations of api/drizzle-pg (see
+ * migrateExclusively). A write is acknowledged once PostgreSQL has committed it to disk: `synchronous_commit` is on
+ * for every connection. Every session is bounded by `timeouts` and TCP keepalives, and the node gives up on an answer
+ * that has not come a while after the statement timeout (a connection cut without a reset): a frozen or cut-off node
+ * holds nothing for long, and its own requests fail (503) instead of hanging.
  *
  * The handle is typed as the SQLite one: the domain's queries are written once, against the tables of schema.ts,
  * which are the PostgreSQL ones in this process (see dialect.ts).
  */
-export async function openPostgres(url: string): Promise<{ db: Db; close: () => Promise<void> }> {
-  // Whatever the server's default, a commit returns once it is on disk.
-  // Pipelined: statements a transaction sends ahead travel together (see postgres-transaction.ts).
+export async function openPostgres(
+  url: string,
+  timeouts: PostgresTimeouts,
+): Promise<{ db: Db; close: () => Promise<void> }> {
+  await migrateExclusively(url);
+  const options = sessionOptions(timeouts, await serverVersionOf(url));
+  // Pipelined: statements a transaction sends ahead travel together (see postgres-transaction.ts). A timed-out answer
+  // of a pipelined connection ends the connection (pg cannot tell the answers that follow apart).
   const pool = new pg.Pool({
     connectionString: url,
     max: POOL_SIZE,
-    options: '-c synchronous_commit=on',
+    options,
     pipeline: true,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    ...(timeouts.statementMs ? { query_timeout: timeouts.statementMs + ANSWER_GRACE_MS } : {}),
   });
   const checkedOut = new Set<pg.PoolClient>();
   pool.on('acquire', (client) => checkedOut.add(client));
@@ -50,7 +123,6 @@ export async function openPostgres(url: string): Promise<{ db: Db; close: () => 
     if (!closing) process.emitWarning(`PostgreSQL ended an idle connection: ${error.message}`);
   });
   const db = drizzle({ client: pool, schema, casing: 'snake_case' });
-  await withStartupLock(pool, () => migrate(db, { migrationsFolder: migrationsFolder('drizzle-pg') }));
   return {
     db: db as unknown as Db,
     // Called last, once realtime and the push queue have stopped. A query still running then (a last Socket.IO

@@ -2,7 +2,11 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCatalogue, type ErrorBody, type ErrorCode } from '@office/sync-protocol';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isTransientDatabaseError } from '../db/dialect';
 import { DomainError, invalidInput } from '../domain/errors';
+
+/** What a 503 of a database that is away or out of time asks callers to wait. */
+const TRANSIENT_RETRY_AFTER_SECONDS = 1;
 
 const bodyOf = (code: ErrorCode, message?: string): ErrorBody => ({
   code,
@@ -57,6 +61,12 @@ export function errorAnswer(
   if (mapped) return { status: errorCatalogue[mapped].status, body: bodyOf(mapped) };
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return { status, body: bodyOf(codeForStatus(status)) };
+  // The database restarting, unreachable or out of time (a node frozen or cut off held a row): nothing about the
+  // request, which a client sends again.
+  if (isTransientDatabaseError(error)) {
+    request.log.warn({ err: error }, 'the database was away or out of time');
+    return { status: 503, body: bodyOf('unavailable'), retryAfterSeconds: TRANSIENT_RETRY_AFTER_SECONDS };
+  }
   request.log.error({ err: error }, 'unhandled error');
   return { status: 500, body: bodyOf('internal') };
 }
