@@ -183,7 +183,7 @@ export async function measureReconnectStorm(
   fleet: Fleet,
 ): Promise<{ measures: Measure[]; server: ServerProcess }> {
   const WRITES = 20;
-  const cursor = headVersion(server.dataDir);
+  const cursor = String(headVersion(server.dataDir));
   const written = new Set<string>();
   const states = fleet.clients.map((client) => ({
     client,

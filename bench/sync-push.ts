@@ -245,7 +245,7 @@ export async function measureOfflineQueue({
   while (queue.length < QUEUED) queue.push(nextMutation(client, expected));
 
   const readerClientId = uuidv7();
-  let cursor = headVersion(dataDir);
+  let cursor = String(headVersion(dataDir));
   const held = new Map<string, Change>();
   log(`offline queue: ${QUEUED} writes from ${writer.user.email}, pulled by ${reader.user.email}`);
   const started = performance.now();

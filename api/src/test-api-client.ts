@@ -1,16 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, expect } from 'vitest';
 import {
+  initialCursor,
   pullResponseSchema,
   pushResponseSchema,
   type AuthResponse,
+  type Cursor,
   type ErrorCode,
   type Mutation,
   type PullResponse,
   type PushResponse,
   type User,
 } from '@office/sync-protocol';
-import { bearer, signIn, useTestServer } from './test-support';
+import { bearer, everyCommitReadable, signIn, useTestServer } from './test-support';
 
 /** A signed-in demo user: their token and user. */
 export type Session = { token: string; user: User };
@@ -72,9 +74,11 @@ export function apiClient(app: () => FastifyInstance) {
   }
 
   /** One pull; a bootstrap is followed through all its pages, their changes in one answer (the last page's cursor). */
-  async function pull(session: Session, clientId: string, cursor: number, limit = 1000): Promise<PullResponse> {
+  async function pull(session: Session, clientId: string, cursor: Cursor, limit = 1000): Promise<PullResponse> {
+    // What the test wrote before it pulls is in the pull (see everyCommitReadable).
+    await everyCommitReadable(app().db);
     const page = async (snapshot: string | null) => {
-      const query = `clientId=${clientId}&cursor=${snapshot ? 0 : cursor}&limit=${limit}`;
+      const query = `clientId=${clientId}&cursor=${encodeURIComponent(snapshot ? initialCursor : cursor)}&limit=${limit}`;
       const res = await call(session, 'GET', `/api/sync/pull?${query}${snapshot ? `&snapshot=${snapshot}` : ''}`);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return pullResponseSchema.parse(res.body);

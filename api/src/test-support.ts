@@ -5,12 +5,14 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { asc, eq, gt } from 'drizzle-orm';
+import { asc, eq, gt, sql } from 'drizzle-orm';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { isoToday, type ClientToServerEvents, type ServerToClientEvents, type User } from '@office/sync-protocol';
 import { buildApp, type BuildOptions } from './app';
 import { defaultPostgresTimeouts, loadConfig, type Config } from './config';
 import type { Db } from './db/client';
 import { dialect } from './db/dialect';
+import { formatPosition, readablePosition, type LogPosition } from './db/change-feed';
 import { openWorkspaceDatabase, type WorkspaceDatabase } from './db/open';
 import { createTestDatabase, dropTestDatabase } from './db/test-postgres';
 import { changeAudience, changeLog } from './db/schema';
@@ -189,6 +191,47 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, tim
     await sleep(10);
   }
 }
+
+/**
+ * Waits until every change committed so far can be read (PostgreSQL: its transaction is below the visibility horizon;
+ * another transaction of the cluster still open, of this test's server or another's, holds it back for a moment).
+ * A test that pulls right after a write waits here, so that the pull brings the write; SQLite reads every commit.
+ */
+export async function everyCommitReadable(db: Db): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await waitUntil(async () => {
+    const { rows } = await (db as unknown as NodePgDatabase).execute<{ readable: boolean }>(
+      sql`SELECT coalesce((SELECT xid FROM change_log ORDER BY xid DESC LIMIT 1) < pg_snapshot_xmin(pg_current_snapshot()), true) AS readable`,
+    );
+    return rows[0]?.readable === true;
+  }, 10_000);
+}
+
+/** A pull's cursor from which it brings every change committed from now on, whichever the dialect. */
+export async function cursorNow(db: Db): Promise<string> {
+  return formatPosition(await readablePosition(db));
+}
+
+/** The place in the change log of the change numbered `seq`: a pull from there brings what comes after it. */
+export async function positionOfChange(db: Db, seq: number): Promise<LogPosition> {
+  if (dialect !== 'postgres') return { xid: 0n, seq };
+  const { rows } = await (db as unknown as NodePgDatabase).execute<{ xid: string }>(
+    sql`SELECT xid::text AS xid FROM change_log WHERE seq = ${seq}`,
+  );
+  const [row] = rows;
+  if (!row) throw new Error(`no change ${seq}`);
+  return { xid: BigInt(row.xid), seq };
+}
+
+/**
+ * The version an entity has after the change numbered `seq`, when it had `previous` before: the change's number on
+ * SQLite (one writer), the next of its own on PostgreSQL (writers overlap, see change-log-append.ts).
+ */
+export const versionAfter = (previous: number, seq: number): number => (dialect === 'postgres' ? previous + 1 : seq);
+
+/** The cursor of the change numbered `seq` (positionOfChange). */
+export const cursorOfChange = async (db: Db, seq: number): Promise<string> =>
+  formatPosition(await positionOfChange(db, seq));
 
 /** Change-log rows after `seq` as [entity, entityId, op, audience], in commit order. */
 export async function changesWithAudienceAfter(db: Db, seq: number): Promise<[string, string, string, string[]][]> {

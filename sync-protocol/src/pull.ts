@@ -38,13 +38,42 @@ export const changeSchema = z.union([
 export type Change = z.infer<typeof changeSchema>;
 export type PutChange = Extract<Change, { op: 'put' }>;
 
+/**
+ * A place in the server's change log: a client there holds every change it may see up to it. Opaque to the client
+ * but for its order (compareCursors): the server's sequence number (`42`) on SQLite, a transaction id and a sequence
+ * number (`7012:42`) on PostgreSQL, where writers overlap and changes are read in that pair's order. `0` is before
+ * everything: a pull from there is a bootstrap.
+ */
+export const cursorSchema = z.string().regex(/^\d{1,20}(:\d{1,16})?$/, 'Not a sync cursor');
+export type Cursor = z.infer<typeof cursorSchema>;
+
+/** The cursor of a client that holds nothing yet. */
+export const initialCursor: Cursor = '0';
+
+/** A cursor's two numbers: a bare number is the second, after 0. */
+function cursorParts(cursor: Cursor): [bigint, bigint] {
+  const [first = '0', second] = cursor.split(':');
+  return second === undefined ? [0n, BigInt(first)] : [BigInt(first), BigInt(second)];
+}
+
+/** Negative when cursor `a` comes before `b` in the log, 0 when they are one place, positive after. */
+export function compareCursors(a: Cursor, b: Cursor): number {
+  const [a1, a2] = cursorParts(a);
+  const [b1, b2] = cursorParts(b);
+  if (a1 !== b1) return a1 < b1 ? -1 : 1;
+  return a2 === b2 ? 0 : a2 < b2 ? -1 : 1;
+}
+
+/** The later of two cursors. */
+export const laterCursor = (a: Cursor, b: Cursor): Cursor => (compareCursors(a, b) >= 0 ? a : b);
+
 /** Where a bootstrap goes on: the opaque token of its next page (see pullResponseSchema's `bootstrap`). */
 export const snapshotTokenSchema = z.string().regex(/^\d+\.\d+\.[0-9a-f-]{0,36}\.\d+\.\d+$/, 'Not a bootstrap token');
 
 /** GET /api/sync/pull query. `snapshot` resumes a bootstrap (cursor 0) where its last page ended. */
 export const pullQuerySchema = z.object({
   clientId: idSchema,
-  cursor: z.coerce.number().int().min(0).default(0),
+  cursor: cursorSchema.default(initialCursor),
   limit: z.coerce.number().int().min(1).max(limits.pullPageMax).default(limits.pullPageDefault),
   snapshot: snapshotTokenSchema.optional(),
 });
@@ -61,12 +90,12 @@ export type BootstrapProgress = z.infer<typeof bootstrapProgressSchema>;
 /**
  * GET /api/sync/pull answer. `reset` starts a bootstrap: empty every entity table, then apply `changes`.
  * A bootstrap comes in pages (`bootstrap` set): the client keeps `bootstrap.next` and asks for it with
- * cursor 0 until it is null; that last page carries the cursor to pull from. `lastMutationId` is the
+ * cursor `0` until it is null; that last page carries the cursor to pull from. `lastMutationId` is the
  * highest mutation of this client the server has processed.
  */
 export const pullResponseSchema = z.object({
   changes: z.array(changeSchema),
-  cursor: z.number().int(),
+  cursor: cursorSchema,
   more: z.boolean(),
   reset: z.boolean(),
   bootstrap: bootstrapProgressSchema.nullable(),

@@ -36,11 +36,10 @@ export const mutationOutcomeSchema = z.discriminatedUnion('status', [
 ]);
 export type MutationOutcome = z.infer<typeof mutationOutcomeSchema>;
 
-/** POST /api/sync/push answer: one outcome per processed mutation, the change-log version reached. */
+/** POST /api/sync/push answer: one outcome per processed mutation, and the client's last processed mutation id. */
 export const pushResponseSchema = z.object({
   outcomes: z.array(mutationOutcomeSchema),
   lastMutationId: z.number().int(),
-  version: z.number().int(),
 });
 export type PushResponse = z.infer<typeof pushResponseSchema>;
 

@@ -1,4 +1,4 @@
-import type { Change } from './pull';
+import type { Change, Cursor } from './pull';
 import type { PresenceStatus } from './entities/user';
 import type { DirectMessage } from './entities/direct';
 import type { Notification } from './entities/notification';
@@ -11,8 +11,11 @@ export interface ConversationRef {
 /** Events the server sends on Socket.IO. Spec events keep the spec's names; ours are dotted. */
 export interface ServerToClientEvents {
   'sync.poke': (payload: { version: number }) => void;
-  /** A committed change as it happened; `seq` lets a client advance its cursor without pulling. */
-  'sync.change': (payload: { seq: number; change: Change }) => void;
+  /**
+   * A committed change, in the change log's order: `cursor` is its place there, which a client whose stream of these
+   * is complete since its last pull may move its cursor to without pulling.
+   */
+  'sync.change': (payload: { cursor: Cursor; change: Change }) => void;
   'user-online': (payload: { userId: string }) => void;
   'user-offline': (payload: { userId: string; lastSeen: string }) => void;
   'user-presence-update': (payload: { userId: string; status: PresenceStatus; lastSeen: string | null }) => void;

@@ -5,8 +5,6 @@
 export const advisoryLocks = {
   /** Migrations and the first seed: nodes that start together take turns. */
   startup: 0x0ff1ce01,
-  /** Change-log appends, from a transaction's first append to its commit (see change-log-append.ts). */
-  changeLog: 0x0ff1ce02,
   /** Held by the node that runs the web push queue (see leadership.ts). */
   pushQueue: 0x0ff1ce03,
 } as const;

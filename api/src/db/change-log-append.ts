@@ -2,7 +2,6 @@ import type Database from 'better-sqlite3';
 import { eq, sql } from 'drizzle-orm';
 import type { EntityName } from '@office/sync-protocol';
 import type { Tx } from './client';
-import { advisoryLocks } from './advisory-locks';
 import { dialect } from './dialect';
 import { queryNamed } from './postgres-transaction';
 import { sqliteStatement, type SqliteStatement } from './prepared';
@@ -21,12 +20,18 @@ export interface ChangeToAppend {
   principals: string[];
 }
 
+/** Where an append put a change: its sequence number, and the entity's version after it (0 for a delete). */
+export interface Appended {
+  seq: number;
+  version: number;
+}
+
 /**
- * Appends a change in the caller's transaction, with its audience, and stamps a put entity's version with the
- * change's sequence number; resolves with that number. An audience of one principal goes on the change's own
- * row; a larger one, one change_audience row per principal.
+ * Appends a change in the caller's transaction, with its audience, and moves a put entity's version on: the version
+ * orders an entity's states on devices, whatever order their changes arrive in. An audience of one principal goes
+ * on the change's own row; a larger one, one change_audience row per principal.
  */
-export async function appendChange(tx: Tx, change: ChangeToAppend): Promise<number> {
+export async function appendChange(tx: Tx, change: ChangeToAppend): Promise<Appended> {
   return dialect === 'postgres' ? appendOnPostgres(tx, change) : appendOnSqlite(tx, change);
 }
 
@@ -42,34 +47,35 @@ function splitAudience(principals: string[]): { principal: string | null; others
 }
 
 /**
- * The append on PostgreSQL: one statement (the row, its audience and the version stamp), which takes the change-log
- * lock again (a no-op for the transaction holding it since its start, see postgres-transaction.ts) so that no append
- * can run outside its turn.
+ * The append on PostgreSQL: one statement (the row, its audience and the version). Writers of every node run at the
+ * same time, so the change's sequence number says nothing about the order of the entity's states: the version is the
+ * row's own counter, moved on under the row's lock, so a later state always has the higher one. The change's
+ * transaction id comes from the tables' default (see change-feed.ts).
  */
-async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number> {
+async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<Appended> {
   const { principal, others } = splitAudience(change.principals);
   const table = syncedTables[change.entity];
-  const rows = await queryNamed<{ seq: string }>(
+  const rows = await queryNamed<{ seq: string; version: string | null }>(
     tx,
     `changeLog.append.${change.entity}.${change.op}`,
     () => {
-      const stamp =
+      const stamped =
         change.op === 'put'
-          ? sql`, stamped AS (UPDATE ${table} SET version = appended.seq FROM appended WHERE ${table.id} = ${sql.placeholder('entityId')})`
+          ? sql`,
+    stamped AS (UPDATE ${table} SET version = version + 1 WHERE ${table.id} = ${sql.placeholder('entityId')} RETURNING version)`
           : sql``;
+      const version = change.op === 'put' ? sql`(SELECT version FROM stamped)` : sql`0`;
       return sql`
-    WITH ordered AS (SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})),
-    appended AS (
+    WITH appended AS (
       INSERT INTO ${changeLog} (entity, entity_id, op, principal)
-      SELECT ${sql.placeholder('entity')}, ${sql.placeholder('entityId')}, ${sql.placeholder('op')}, ${sql.placeholder('principal')}::text
-      FROM ordered
+      VALUES (${sql.placeholder('entity')}, ${sql.placeholder('entityId')}, ${sql.placeholder('op')}, ${sql.placeholder('principal')}::text)
       RETURNING seq
     ),
     audience AS (
       INSERT INTO ${changeAudience} (principal, seq)
       SELECT principal, appended.seq FROM appended, json_array_elements_text(${sql.placeholder('principals')}::json) AS principal
-    )${stamp}
-    SELECT seq FROM appended`;
+    )${stamped}
+    SELECT seq, ${version} AS version FROM appended`;
     },
     {
       entity: change.entity,
@@ -81,7 +87,7 @@ async function appendOnPostgres(tx: Tx, change: ChangeToAppend): Promise<number>
   );
   const [row] = rows;
   if (!row) throw new Error('change_log insert returned nothing');
-  return Number(row.seq);
+  return { seq: Number(row.seq), version: Number(row.version ?? 0) };
 }
 
 /** The append's statements on one SQLite connection (see SqliteStatement). */
@@ -134,8 +140,11 @@ function stampVersionOnSqlite(tx: Tx, append: SqliteAppend, entity: EntityName):
   return statement;
 }
 
-/** SQLite runs one write transaction at a time: numbers commit in order as they are, and each statement is a call. */
-function appendOnSqlite(tx: Tx, change: ChangeToAppend): number {
+/**
+ * SQLite runs one write transaction at a time: numbers commit in order as they are, so an entity's version is the
+ * sequence number of its latest change, and each statement is a call.
+ */
+function appendOnSqlite(tx: Tx, change: ChangeToAppend): Appended {
   const append = sqliteAppendOf(tx);
   const { insertChange, insertAudience } = append;
   const { principal, others } = splitAudience(change.principals);
@@ -145,9 +154,8 @@ function appendOnSqlite(tx: Tx, change: ChangeToAppend): number {
   );
   const seq = Number(lastInsertRowid);
   for (const other of others) insertAudience.statement.run(...insertAudience.args({ principal: other, seq }));
-  if (change.op === 'put') {
-    const stamp = stampVersionOnSqlite(tx, append, change.entity);
-    stamp.statement.run(...stamp.args({ version: seq, id: change.entityId }));
-  }
-  return seq;
+  if (change.op !== 'put') return { seq, version: 0 };
+  const stamp = stampVersionOnSqlite(tx, append, change.entity);
+  stamp.statement.run(...stamp.args({ version: seq, id: change.entityId }));
+  return { seq, version: seq };
 }

@@ -7,7 +7,8 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, describe, expect, test } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
-import { changeLogFloor, compactableUpTo, currentVersion, pushChatCursor } from '../domain/change-log';
+import { compactableUpTo, pushChatCursor } from '../domain/change-log';
+import { changeLogFloor, readablePosition } from './change-feed';
 import { listNotices, markerOf, unreadCount } from '../domain/notifications/notices';
 import { openDatabase } from './client';
 
@@ -179,8 +180,8 @@ describe('migrating a database of the per-member chat notices', () => {
       expect(named.map((row) => row.message_id).sort()).toEqual([dmId, null].sort());
       // Every device bootstraps once more: the log so far is compacted, the version does not go back.
       expect(db.$client.prepare('SELECT count(*) FROM change_log').pluck().get()).toBe(0);
-      expect(await changeLogFloor(db)).toBe(head);
-      expect(await currentVersion(db)).toBe(head);
+      expect((await changeLogFloor(db)).seq).toBe(head);
+      expect((await readablePosition(db)).seq).toBe(head);
     } finally {
       db.$client.close();
     }
@@ -218,9 +219,9 @@ describe('migrating to team chat push by create changes (0015)', () => {
     const db = openDatabase(file);
     try {
       return {
-        cursor: await pushChatCursor(db),
+        cursor: (await pushChatCursor(db)).seq,
         created: db.$client.prepare("SELECT seq FROM change_log WHERE op = 'create' ORDER BY seq").pluck().all(),
-        compactableUpTo: await compactableUpTo(db),
+        compactableUpTo: (await compactableUpTo(db)).seq,
         columns: db.$client.prepare("SELECT name FROM pragma_table_info('chat_messages')").pluck().all(),
       };
     } finally {

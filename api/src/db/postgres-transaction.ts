@@ -3,7 +3,6 @@ import { NodePgSession, NodePgTransaction, type NodePgDatabase } from 'drizzle-o
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { Db, Tx } from './client';
-import { advisoryLocks } from './advisory-locks';
 import { runStatement } from './dialect';
 
 /** What drizzle keeps of a database handle to open a transaction on one of its pool's connections. */
@@ -24,32 +23,17 @@ interface Connection {
 const connections = new WeakMap<Tx, Connection>();
 
 /**
- * A transaction on one connection of the pool (drizzle's own, but with fewer round trips).
- *
- * `recordsChanges`: a sequence hands out numbers in the order transactions ask, not the order they commit: a reader
- * could see change 12 committed while 11 is still open and move its cursor past 11 for good. So transactions that
- * record changes take turns, on every node: each takes a transaction-level advisory lock at its start, before any
- * read, and holds it to its commit (the append takes it again, see change-log-append.ts). Taken at the start, not at
- * the first append, it also means that
- * - a command's reads (who may do this, who may see it) see every write that committed before it: under READ
- *   COMMITTED a task read before a reassignment committed sent the change to its old audience;
- * - no transaction holds a row lock while it waits for the lock: taken mid-transaction, it deadlocked with one
- *   holding it and waiting for that row.
- * SQLite runs one write transaction at a time already.
- *
- * While such a transaction runs, every other writer of every node waits, so each round trip it makes is paid by all
- * of them:
- * - BEGIN and the lock go as one query (the lock's key is a constant, so no parameter is needed), sent ahead: the
- *   work's first statements follow it, so a transaction that waited for its turn runs them the moment it gets it,
- *   without first telling its node (should the lock fail, the transaction is aborted and they fail with it);
- * - bookkeeping statements whose answer nothing reads (a savepoint) are sent ahead without waiting (`sendAhead`):
- *   the pool's connections pipeline, so they travel with the statement that follows; their answers are awaited
- *   with the COMMIT, which is thus never sent after an unnoticed failure.
+ * A transaction on one connection of the pool (drizzle's own, but with fewer round trips): bookkeeping statements
+ * whose answer nothing reads (BEGIN, a savepoint, a row lock) are sent ahead without waiting (`sendAhead`): the
+ * pool's connections pipeline, so they travel with the statement that follows; their answers are awaited with the
+ * COMMIT, which is thus never sent after an unnoticed failure. Writers of every node run at the same time: readers of
+ * the change log stay below the visibility horizon (change-feed.ts), and a command locks the rows it reads to write
+ * (row-locks.ts).
  */
 export async function postgresTransaction<T>(
   db: Db,
   work: (tx: Tx) => Promise<T>,
-  options: { snapshot?: boolean; recordsChanges?: boolean },
+  options: { snapshot?: boolean },
 ): Promise<T> {
   const session = (db as unknown as NodePgDatabase)._.session as unknown as PoolSession;
   const client = await session.client.connect();
@@ -63,11 +47,7 @@ export async function postgresTransaction<T>(
   // A connection whose ROLLBACK failed is closed, not given back to the pool.
   let broken: Error | undefined;
   try {
-    const begin = options.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN';
-    await sendAhead(
-      tx,
-      options.recordsChanges ? `${begin}; SELECT pg_advisory_xact_lock(${advisoryLocks.changeLog})` : begin,
-    );
+    await sendAhead(tx, options.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
     const result = await work(tx);
     await Promise.all([...connection.unanswered, client.query('COMMIT')]);
     return result;
@@ -97,6 +77,17 @@ export async function sendAhead(tx: Tx, statement: string | (() => Promise<unkno
   // Awaited with the COMMIT (or by `answersOfSentAhead`); a transaction that fails first has no use for it.
   answer.catch(() => undefined);
   connection.unanswered.push(answer);
+}
+
+/**
+ * `sendAhead` for a statement drizzle builds (its parameters bound as PostgreSQL's `$1`...). `tx` must be one of
+ * `postgresTransaction`'s.
+ */
+export async function sendAheadQuery(tx: Tx, statement: SQL): Promise<void> {
+  const connection = connections.get(tx);
+  if (!connection) throw new Error('sendAheadQuery outside a PostgreSQL transaction');
+  const { sql: text, params } = connection.dialect.sqlToQuery(statement);
+  await sendAhead(tx, () => connection.client.query(text, params));
 }
 
 /**

@@ -30,6 +30,12 @@ import type { StoredChangeOp } from './schema-sqlite';
 /** The time as SQLite's `now` writes it (`2026-11-26T09:25:13.123Z`), taken once per statement as SQLite does. */
 const now = sql`to_char(statement_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/**
+ * A transaction id with its epoch (`xid8`, which never wraps around), read as its decimal text. Written only by its
+ * default, `pg_current_xact_id()`: the id of the writing transaction (the top-level one, also inside a savepoint).
+ */
+const transactionId = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
 /** JSON stored as text, parsed on read: what SQLite's `text(..., { mode: 'json' })` does. */
 const jsonText = customType<{ data: unknown; driverData: string }>({
   dataType: () => 'text',
@@ -64,13 +70,18 @@ export const users = pgTable(
 );
 
 /**
- * One row per committed change. The identity gives no commit order on PostgreSQL: appends are serialised by the
- * domain (ARCHITECTURE.md, "Scale-out"). By default, not always: a compaction or an import may set `seq` itself.
+ * One row per committed change. Writers run at the same time, so the identity gives no commit order on PostgreSQL:
+ * readers take the changes of transactions older than the oldest one still running, in `(xid, seq)` order
+ * (ARCHITECTURE.md, "Scale-out"; db/change-feed.ts). By default, not always: a compaction or an import may set `seq`.
  */
 export const changeLog = pgTable(
   'change_log',
   {
     seq: bigint('seq', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    /** The writing transaction: a reader takes the change once every older transaction has ended. */
+    xid: transactionId('xid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
     entity: text('entity').notNull(),
     entityId: text('entity_id').notNull(),
     /** `create` is the put that made the entity: the push queue finds new team chat messages by it. */
@@ -82,11 +93,13 @@ export const changeLog = pgTable(
      */
     principal: text('principal'),
   },
-  // A pull reads a person's changes by principal, in order.
   (t) => [
+    // A pull reads a person's changes by principal, in order.
     index('change_log_principal')
-      .on(t.principal, t.seq)
+      .on(t.principal, t.xid, t.seq)
       .where(sql`${t.principal} IS NOT NULL`),
+    // Each node's live feed reads every change, in order.
+    index('change_log_position').on(t.xid, t.seq),
   ],
 );
 
@@ -98,8 +111,16 @@ export const changeAudience = pgTable(
     seq: bigint('seq', { mode: 'number' })
       .notNull()
       .references(() => changeLog.seq, { onDelete: 'cascade' }),
+    /** The change's transaction (the same default in the same transaction): a pull reads these rows in order too. */
+    xid: transactionId('xid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
-  (t) => [primaryKey({ columns: [t.principal, t.seq] }), index('change_audience_seq').on(t.seq)],
+  (t) => [
+    primaryKey({ columns: [t.principal, t.seq] }),
+    index('change_audience_seq').on(t.seq),
+    index('change_audience_position').on(t.principal, t.xid, t.seq),
+  ],
 );
 
 /** Each local database of the PWA is a sync client of one user. */
@@ -109,6 +130,14 @@ export const syncClients = pgTable('sync_clients', {
     .notNull()
     .references(() => users.id),
   lastMutationId: bigint('last_mutation_id', { mode: 'number' }).notNull().default(0),
+  /** The transaction that advanced `lastMutationId` (null: before this column, long ended). */
+  lastMutationXid: transactionId('last_mutation_xid'),
+  /**
+   * A mutation id every reader can see the effects of: `lastMutationId` as it was before the push that wrote
+   * `lastMutationXid`, if that push's transaction had ended below every reader's horizon then. A pull acknowledges
+   * `lastMutationId` once its transaction is below the pull's horizon, this one before (db/mutation-ack.ts).
+   */
+  settledMutationId: bigint('settled_mutation_id', { mode: 'number' }).notNull().default(0),
   createdAt: text('created_at').notNull().default(now),
   /** When the client's latest applied change was made (clamped): no later change of it may claim an earlier time. */
   lastChangeAt: text('last_push_at'),

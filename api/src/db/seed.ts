@@ -57,29 +57,25 @@ export async function seedDemo(
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const image = uploads ? await saveDemoImage(uploads) : null;
   const pending = newPendingEffects();
-  await transaction(
-    db,
-    async (tx) => {
-      const run: SeedCommand = (actor, command, args) => runInTransaction(tx, actor, command, args, pending);
-      const actors = new Map<string, Actor>();
-      for (const account of demoAccounts) {
-        const id = uuidv7();
-        const actor: Actor = { id, role: account.role };
-        await run(actor, createUserCommand, { id, passwordHash, ...account });
-        // The team has worked together for a while: the morning's chat (below) is in everyone's notifications.
-        await tx
-          .update(users)
-          .set({ createdAt: new Date(now.getTime() - 30 * 86_400_000).toISOString() })
-          .where(eq(users.id, id));
-        actors.set(account.email.split('@')[0] ?? account.email, actor);
-      }
-      await seedTasks(tx, run, actors, now);
-      await seedChat(tx, run, actors, now);
-      await seedDirectMessages(tx, run, actors, now);
-      if (image) await seedSharedImage(tx, run, image, actors, now);
-    },
-    { recordsChanges: true },
-  );
+  await transaction(db, async (tx) => {
+    const run: SeedCommand = (actor, command, args) => runInTransaction(tx, actor, command, args, pending);
+    const actors = new Map<string, Actor>();
+    for (const account of demoAccounts) {
+      const id = uuidv7();
+      const actor: Actor = { id, role: account.role };
+      await run(actor, createUserCommand, { id, passwordHash, ...account });
+      // The team has worked together for a while: the morning's chat (below) is in everyone's notifications.
+      await tx
+        .update(users)
+        .set({ createdAt: new Date(now.getTime() - 30 * 86_400_000).toISOString() })
+        .where(eq(users.id, id));
+      actors.set(account.email.split('@')[0] ?? account.email, actor);
+    }
+    await seedTasks(tx, run, actors, now);
+    await seedChat(tx, run, actors, now);
+    await seedDirectMessages(tx, run, actors, now);
+    if (image) await seedSharedImage(tx, run, image, actors, now);
+  });
   flush(pending);
 }
 

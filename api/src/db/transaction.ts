@@ -43,14 +43,11 @@ function connectionOf(db: Db): Connection {
  *
  * `snapshot`: every read of `work` sees the database as it was when the first one ran (a pull's pages and its
  * cursor agree). SQLite's one writer gives that anyway; PostgreSQL needs REPEATABLE READ for it.
- *
- * `recordsChanges`: `work` runs commands, which append to the change log: on PostgreSQL it takes its turn with the
- * others first (see change-log-append.ts and postgres-transaction.ts).
  */
 export async function transaction<T>(
   db: Db,
   work: (tx: Tx) => Promise<T>,
-  options: { snapshot?: boolean; recordsChanges?: boolean } = {},
+  options: { snapshot?: boolean } = {},
 ): Promise<T> {
   if (dialect === 'postgres') return postgresTransaction(db, work, options);
   const connection = connectionOf(db);

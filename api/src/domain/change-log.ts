@@ -1,8 +1,16 @@
-import { and, eq, gt, max, min, type SQL } from 'drizzle-orm';
+import { max } from 'drizzle-orm';
 import type { EntityName, PutChange } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
-import { changeLog, meta } from '../db/schema';
-import { prepared } from '../db/prepared';
+import {
+  comparePositions,
+  firstTeamChatCreateAfter,
+  justBefore,
+  readablePosition,
+  storedPosition,
+  storePosition,
+  type LogPosition,
+} from '../db/change-feed';
+import { changeLog } from '../db/schema';
 import { appendChange } from '../db/change-log-append';
 
 /** A change committed by a command: who may see the entity now, and who saw it before and may not any more. */
@@ -15,6 +23,8 @@ export interface ChangeRef {
   audience: string[];
   formerAudience?: string[];
   seq: number;
+  /** The entity's version after this change (0 for a delete): devices keep the state with the higher one. */
+  version: number;
   /**
    * The entity as this change left it, when the command loaded it anyway (to answer with it): publishing
    * sends it instead of loading it again.
@@ -22,86 +32,48 @@ export interface ChangeRef {
   state?: PutChange;
 }
 
-/** Appends one change-log row in the caller's transaction and stamps the entity's version with its sequence. */
-export async function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq'>): Promise<ChangeRef> {
-  const seq = await appendChange(tx, {
+/** Appends one change-log row in the caller's transaction and moves a put entity's version on (appendChange). */
+export async function recordChange(tx: Tx, change: Omit<ChangeRef, 'seq' | 'version'>): Promise<ChangeRef> {
+  const { seq, version } = await appendChange(tx, {
     entity: change.entity,
     entityId: change.id,
     op: change.op,
     ...(change.created ? { created: true } : {}),
     principals: [...new Set([...change.audience, ...(change.formerAudience ?? [])])],
   });
-  return { ...change, seq };
+  return { ...change, seq, version };
 }
 
-/** The `meta` key of the change-log floor: every sequence number at or below it has been compacted away. */
-export const CHANGE_LOG_FLOOR_KEY = 'change_log_floor';
-
 /**
- * The `meta` key of the push queue's team chat cursor: every new team chat message up to this change-log number has
- * been expanded into pushes. Compaction stops before the first create after it (compactableUpTo).
+ * The `meta` key of the push queue's team chat cursor: every new team chat message up to this place in the change
+ * log has been expanded into pushes. Compaction stops before the first create after it (compactableUpTo).
  */
 const PUSH_CHAT_CURSOR_KEY = 'push_chat_through';
 
-/** How far the push queue has expanded the team chat (0 before it ever has). */
-export async function pushChatCursor(db: Db | Tx): Promise<number> {
-  const [row] = await db.select({ value: meta.value }).from(meta).where(eq(meta.key, PUSH_CHAT_CURSOR_KEY));
-  return row ? Number(row.value) : 0;
-}
+/** How far the push queue has expanded the team chat (the log's start before it ever has). */
+export const pushChatCursor = (db: Db | Tx): Promise<LogPosition> => storedPosition(db, PUSH_CHAT_CURSOR_KEY);
 
-/** The change-log rows of team chat messages made after `seq` (read through change_log_principal). */
-export const teamChatCreatedAfter = (seq: number): SQL | undefined =>
-  and(
-    eq(changeLog.principal, 'team'),
-    eq(changeLog.entity, 'chatMessage'),
-    eq(changeLog.op, 'create'),
-    gt(changeLog.seq, seq),
-  );
-
-/** The push queue has expanded the team chat up to `seq`. */
-export async function moveChatCursor(db: Db | Tx, seq: number): Promise<void> {
-  const value = String(seq);
-  await db
-    .insert(meta)
-    .values({ key: PUSH_CHAT_CURSOR_KEY, value })
-    .onConflictDoUpdate({ target: meta.key, set: { value } });
-}
+/** The push queue has expanded the team chat up to `position`. */
+export const moveChatCursor = (db: Db | Tx, position: LogPosition): Promise<void> =>
+  storePosition(db, PUSH_CHAT_CURSOR_KEY, position);
 
 /** A seeded history is not news: the push queue starts after it. */
 export async function skipTeamChatHistory(db: Db): Promise<void> {
-  await moveChatCursor(db, await currentVersion(db));
+  await moveChatCursor(db, await readablePosition(db));
 }
 
 /**
- * The newest change-log number compaction may drop up to: just before the first team chat message the push queue
- * has not expanded yet (the queue finds them by their changes).
+ * The latest place compaction may drop up to: what can be read now, but not the first team chat message the push
+ * queue has not expanded yet (the queue finds them by their changes).
  */
-export async function compactableUpTo(db: Db | Tx): Promise<number> {
-  const [first] = await db
-    .select({ seq: min(changeLog.seq) })
-    .from(changeLog)
-    .where(teamChatCreatedAfter(await pushChatCursor(db)));
-  return first?.seq == null ? await currentVersion(db) : first.seq - 1;
+export async function compactableUpTo(db: Db | Tx): Promise<LogPosition> {
+  const readable = await readablePosition(db);
+  const first = await firstTeamChatCreateAfter(db, await pushChatCursor(db));
+  return first && comparePositions(justBefore(first), readable) < 0 ? justBefore(first) : readable;
 }
 
-/** The oldest cursor the log can still serve incrementally; older ones get a bootstrap. */
-export async function changeLogFloor(db: Db | Tx): Promise<number> {
-  const [row] = await prepared(db, 'changeLog.floor', (handle) =>
-    handle.select().from(meta).where(eq(meta.key, CHANGE_LOG_FLOOR_KEY)).prepare(),
-  ).execute();
-  return row ? Number(row.value) : 0;
-}
-
-/**
- * The newest change-log sequence number: the version a client reaches by pulling everything.
- * Compaction may have emptied the log; the floor still counts, so the version never goes back.
- */
-export async function currentVersion(db: Db | Tx): Promise<number> {
-  const [newest] = await prepared(db, 'changeLog.head', (handle) =>
-    handle
-      .select({ v: max(changeLog.seq) })
-      .from(changeLog)
-      .prepare(),
-  ).execute();
-  return Math.max(newest?.v ?? 0, await changeLogFloor(db));
+/** The newest change-log sequence number (0 for an empty log): whether a command recorded anything. */
+export async function newestSeq(db: Db | Tx): Promise<number> {
+  const [newest] = await db.select({ v: max(changeLog.seq) }).from(changeLog);
+  return newest?.v ?? 0;
 }

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { containsNul, nulCharacterMessage, type Actor, type ServerToClientEvents } from '@office/sync-protocol';
 import type { Db, Tx } from '../db/client';
+import { lockRows } from '../db/row-locks';
+import { users } from '../db/schema';
 import { transaction } from '../db/transaction';
 import { recordChange, type ChangeRef } from './change-log';
 import { DomainError, parseInput } from './errors';
@@ -12,7 +14,7 @@ export interface CommandContext {
   now: Date;
   /** When the user made the change (a queued mutation's clamped `at`; otherwise `now`). */
   madeAt: Date;
-  record(change: Omit<ChangeRef, 'seq'>): Promise<ChangeRef>;
+  record(change: Omit<ChangeRef, 'seq' | 'version'>): Promise<ChangeRef>;
   afterCommit(effect: () => void): void;
   /** Tells these rooms a spec event once the transaction has committed. */
   announce(announcement: Announcement): void;
@@ -72,6 +74,12 @@ export function effectsMark(pending: PendingEffects): () => void {
   };
 }
 
+/**
+ * Locks the acting person's row for the rest of the command: their own state (details, preferences, read marks) is
+ * read, changed and written by one of their commands at a time, whichever node and device each comes from.
+ */
+export const lockPerson = (ctx: CommandContext): Promise<void> => lockRows(ctx.tx, users, [ctx.actor.id]);
+
 /** Runs a command inside a transaction the caller owns (sync push wraps it with its own bookkeeping). */
 export async function runInTransaction<S extends z.ZodType, O>(
   tx: Tx,
@@ -120,9 +128,7 @@ export async function runCommand<S extends z.ZodType, O>(
   rawArgs: unknown,
 ): Promise<O> {
   const pending = newPendingEffects();
-  const result = await transaction(db, (tx) => runInTransaction(tx, actor, command, rawArgs, pending), {
-    recordsChanges: true,
-  });
+  const result = await transaction(db, (tx) => runInTransaction(tx, actor, command, rawArgs, pending));
   flush(pending);
   return result;
 }

@@ -32,10 +32,9 @@ type Settled = { value: unknown } | { refusal: DomainError };
  * appends every page it changed to the WAL, so a busy chat writes each page once per batch instead of once
  * per message, as a pushed batch of queued writes does.
  *
- * One batch at a time: it takes what is queued once its transaction has begun, and what arrives while it runs (on
- * PostgreSQL its statements wait for the change-log lock, which writers of every node take in turn, and for their
- * answers), so a busy node holds the lock once for many writes instead of queueing a transaction per turn of its
- * event loop.
+ * One batch at a time per node: it takes what is queued once its transaction has begun, and what arrives while it
+ * runs (on PostgreSQL, while it waits for its statements' answers), so a busy node commits once for many writes
+ * instead of once per turn of its event loop. Other nodes' batches run beside it.
  */
 export class WriteBatcher {
   private queue: QueuedWrite[] = [];
@@ -77,33 +76,29 @@ export class WriteBatcher {
     const pending = newPendingEffects();
     let settled: Settled[];
     try {
-      settled = await transaction(
-        this.db,
-        async (tx) => {
-          const outcomes: Settled[] = [];
-          // Taken one by one: what arrives while the batch runs (on PostgreSQL, while it waits for its statements)
-          // joins it, up to a bound that keeps the first writes' answers from waiting on a long tail.
-          while (batch.length < MAX_BATCH) {
-            const write = this.queue.shift();
-            if (!write) break;
-            batch.push(write);
-            const restore = effectsMark(pending);
-            try {
-              outcomes.push({
-                value: await inSavepoint(tx, () =>
-                  runInTransaction(tx, write.actor, write.command, write.rawArgs, pending),
-                ),
-              });
-            } catch (error) {
-              if (!(error instanceof DomainError)) throw error;
-              restore();
-              outcomes.push({ refusal: error });
-            }
+      settled = await transaction(this.db, async (tx) => {
+        const outcomes: Settled[] = [];
+        // Taken one by one: what arrives while the batch runs (on PostgreSQL, while it waits for its statements)
+        // joins it, up to a bound that keeps the first writes' answers from waiting on a long tail.
+        while (batch.length < MAX_BATCH) {
+          const write = this.queue.shift();
+          if (!write) break;
+          batch.push(write);
+          const restore = effectsMark(pending);
+          try {
+            outcomes.push({
+              value: await inSavepoint(tx, () =>
+                runInTransaction(tx, write.actor, write.command, write.rawArgs, pending),
+              ),
+            });
+          } catch (error) {
+            if (!(error instanceof DomainError)) throw error;
+            restore();
+            outcomes.push({ refusal: error });
           }
-          return outcomes;
-        },
-        { recordsChanges: true },
-      );
+        }
+        return outcomes;
+      });
     } catch {
       // Something unexpected rolled the whole batch back (or the transaction never began): each write runs alone,
       // so only its own request fails.

@@ -1,9 +1,11 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
 import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../db/test-postgres';
-import { stopServerProcess } from '../test-process';
-import { callJson, signInOverHttp, useChildServers } from './fault-support';
+import { stopServerProcess, type ServerProcess } from '../test-process';
+import { waitUntil } from '../test-support';
+import { callJson, signInOverHttp, useChildServers, type HttpSession } from './fault-support';
 
 const servers = useChildServers();
 let postgres: TestPostgres;
@@ -18,7 +20,7 @@ afterAll(async () => {
 });
 
 /** A node of the workspace on `databaseUrl`: the secrets every node shares come from the environment. */
-const startNode = (databaseUrl: string, seed = true) =>
+const startNode = (databaseUrl: string, seed = true, env: Record<string, string> = {}) =>
   servers.start({
     dataDir: servers.newDataDir(),
     env: {
@@ -26,6 +28,7 @@ const startNode = (databaseUrl: string, seed = true) =>
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       SEED_DEMO: seed ? '1' : '0',
+      ...env,
     },
   });
 
@@ -81,4 +84,231 @@ describe('several nodes on one PostgreSQL', () => {
     const onB = new Set(read.body.messages.map((message) => message.id));
     expect(acknowledged.slice(-20).filter((id) => !onB.has(id))).toEqual([]);
   }, 60_000);
+});
+
+/** How long PostgreSQL lets a transaction wait for its node's next statement in these tests. */
+const IDLE_IN_TRANSACTION_MS = 3_000;
+
+/** Bounds a node is given here: short enough that a frozen node's transaction ends within the test. */
+const boundedNode = (name: string): Record<string, string> => ({
+  // Names the node's sessions in pg_stat_activity (node-postgres reads PGAPPNAME).
+  PGAPPNAME: name,
+  PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: String(IDLE_IN_TRANSACTION_MS),
+  PG_LOCK_TIMEOUT_MS: '3000',
+  PG_STATEMENT_TIMEOUT_MS: '4000',
+  PG_TRANSACTION_TIMEOUT_MS: '8000',
+});
+
+/** The node's transactions open right now that have written (a transaction id of their own). */
+const openWritesOf = async (url: string, node: string): Promise<number> =>
+  (
+    await queryPostgres<{ n: number }>(
+      url,
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND backend_xid IS NOT NULL',
+      [node],
+    )
+  )[0]?.n ?? 0;
+
+/** A TCP proxy to PostgreSQL that can stop forwarding while keeping every connection open (a cut link). */
+async function startCuttableProxy(
+  target: URL,
+): Promise<{ url: (databaseUrl: string) => string; cut(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let cut = false;
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.on('data', (chunk) => {
+      if (!cut) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (!cut) client.write(chunk);
+    });
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: (databaseUrl) => {
+      const proxied = new URL(databaseUrl);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(port);
+      return proxied.toString();
+    },
+    cut: () => {
+      cut = true;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+interface Sender {
+  acknowledged: { id: string; at: number; ms: number }[];
+  failed: number;
+  stop(): Promise<void>;
+}
+
+/** `inFlight` chat posts at a time on `node` by `author` until stopped; a post that fails is not retried. */
+function sendChat(node: ServerProcess, author: HttpSession, inFlight: number): Sender {
+  const acknowledged: Sender['acknowledged'] = [];
+  let failed = 0;
+  let stopped = false;
+  const loop = async () => {
+    while (!stopped) {
+      const id = uuidv7();
+      const started = Date.now();
+      try {
+        const res = await callJson(node.url, 'POST', '/api/messages', {
+          token: author.token,
+          body: { id, text: `From ${author.user.name} ${id}` },
+        });
+        if (res.status === 201) acknowledged.push({ id, at: Date.now(), ms: Date.now() - started });
+        else failed++;
+      } catch {
+        failed++;
+      }
+    }
+  };
+  const loops = Array.from({ length: inFlight }, loop);
+  return {
+    acknowledged,
+    get failed() {
+      return failed;
+    },
+    stop: async () => {
+      stopped = true;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/**
+ * Node B takes 16 chat posts at a time and is stopped (`stop`) while a transaction of its has written; node A
+ * takes posts meanwhile. Answers when B's open transaction ended, and what each node acknowledged.
+ */
+async function troubleOnB(
+  url: string,
+  b: ServerProcess,
+  a: ServerProcess,
+  stop: () => void,
+): Promise<{ onA: Sender; onB: Sender; stoppedAt: number; endedAt: number }> {
+  const [alice, carol] = await Promise.all([
+    signInOverHttp(a.url, 'alice@demo.local'),
+    signInOverHttp(a.url, 'carol@demo.local'),
+  ]);
+  const onB = sendChat(b, alice, 16);
+  await waitUntil(() => onB.acknowledged.length >= 20, 20_000);
+  // B writes all the time: it is stopped while one of its transactions has written.
+  await waitUntil(() => openWritesOf(url, 'node-b').then((n) => n > 0), 10_000);
+  stop();
+  const stoppedAt = Date.now();
+  const onA = sendChat(a, carol, 4);
+  await waitUntil(() => openWritesOf(url, 'node-b').then((n) => n === 0), 15_000);
+  const endedAt = Date.now();
+  await waitUntil(() => onA.acknowledged.some((write) => write.at > endedAt), 10_000);
+  return { onA, onB, stoppedAt, endedAt };
+}
+
+/** Every acknowledged message is stored once, and a pull from before the trouble brings each of them. */
+async function expectEachOnce(url: string, node: ServerProcess, ids: string[], cursor: string) {
+  const rows = await queryPostgres<{ id: string; n: number }>(
+    url,
+    'SELECT id, count(*)::int AS n FROM chat_messages WHERE id = ANY($1) GROUP BY id',
+    [ids],
+  );
+  expect(rows.filter((row) => row.n !== 1)).toEqual([]);
+  expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+  const bob = await signInOverHttp(node.url, 'bob@demo.local');
+  const pulled = new Set<string>();
+  const clientId = uuidv7();
+  let from = cursor;
+  for (;;) {
+    const page = await callJson<{ changes: { id: string }[]; cursor: string; more: boolean }>(
+      node.url,
+      'GET',
+      `/api/sync/pull?clientId=${clientId}&cursor=${from}&limit=500`,
+      { token: bob.token },
+    );
+    expect(page.status).toBe(200);
+    for (const change of page.body.changes) pulled.add(change.id);
+    from = page.body.cursor;
+    if (!page.body.more) break;
+  }
+  expect(ids.filter((id) => !pulled.has(id))).toEqual([]);
+}
+
+/** Where a pull on `node` stands now: what it brings from here on is what commits after. */
+async function cursorOn(node: ServerProcess): Promise<string> {
+  const bob = await signInOverHttp(node.url, 'bob@demo.local');
+  const res = await callJson<{ cursor: string }>(
+    node.url,
+    'GET',
+    `/api/sync/pull?clientId=${uuidv7()}&cursor=0&limit=1`,
+    {
+      token: bob.token,
+    },
+  );
+  return res.body.cursor;
+}
+
+describe('a node in trouble never stops the others (no cluster-wide writer lock)', () => {
+  test('a node frozen (SIGSTOP) mid-write: the other node acknowledges writes all along, and the frozen transaction ends within the timeout', async () => {
+    const url = await createTestDatabase(postgres.url);
+    const a = await startNode(url, true, boundedNode('node-a'));
+    const b = await startNode(url, false, boundedNode('node-b'));
+    const before = await cursorOn(a);
+    const { onA, onB, stoppedAt, endedAt } = await troubleOnB(url, b, a, () => b.child.kill('SIGSTOP'));
+    try {
+      // PostgreSQL ended the frozen node's transaction once it had waited for its node that long.
+      expect(endedAt - stoppedAt).toBeLessThan(IDLE_IN_TRANSACTION_MS + 3_000);
+      // Node A went on while B's transaction was still open, not only after.
+      expect(onA.acknowledged.filter((write) => write.at < endedAt).length).toBeGreaterThan(0);
+      expect(onA.failed).toBe(0);
+    } finally {
+      b.child.kill('SIGCONT');
+    }
+    await Promise.all([onA.stop(), onB.stop()]);
+    await expectEachOnce(
+      url,
+      a,
+      [...onA.acknowledged, ...onB.acknowledged].map((write) => write.id),
+      before,
+    );
+  }, 90_000);
+
+  test('a node whose link to PostgreSQL is cut (a proxy that stops forwarding): the other node goes on, the cut transaction ends within the timeout, the cut node answers 503', async () => {
+    const url = await createTestDatabase(postgres.url);
+    const proxy = await startCuttableProxy(new URL(url));
+    try {
+      const a = await startNode(url, true, boundedNode('node-a'));
+      const b = await startNode(proxy.url(url), false, boundedNode('node-b'));
+      const before = await cursorOn(a);
+      const { onA, onB, stoppedAt, endedAt } = await troubleOnB(url, b, a, () => proxy.cut());
+      expect(endedAt - stoppedAt).toBeLessThan(IDLE_IN_TRANSACTION_MS + 3_000);
+      expect(onA.acknowledged.filter((write) => write.at < endedAt).length).toBeGreaterThan(0);
+      expect(onA.failed).toBe(0);
+      // The cut node's own requests end (no hang until the client gives up) and it says it cannot reach the database.
+      const failedBefore = onB.failed;
+      await waitUntil(() => onB.failed > failedBefore, 20_000);
+      const health = await callJson(b.url, 'GET', '/api/health');
+      expect(health.status).toBe(503);
+      await Promise.all([onA.stop(), onB.stop()]);
+      await expectEachOnce(
+        url,
+        a,
+        [...onA.acknowledged, ...onB.acknowledged].map((write) => write.id),
+        before,
+      );
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
 });

@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { tasks } from '../db/schema';
 import { defineCommand, runCommand, type EffectsFlusher } from '../domain/commands';
 import { notify } from '../domain/notifications/notify';
+import type { TaskRow } from '../domain/tasks/read';
 import { claimSlot, hourSlot } from './claims';
 import { runEvery, systemActor } from './schedule';
 import { z } from 'zod';
@@ -33,8 +34,20 @@ const dueChecksCommand = defineCommand({
       .select()
       .from(tasks)
       .where(and(live, lt(tasks.dueDate, today), isNull(tasks.overdueNotifiedAt)));
+    // Each notice is claimed by flagging the task as it still is: a write since the read above (another run, a new
+    // due date) leaves it to whoever made that write.
+    const claim = async (task: TaskRow, flag: 'dueSoonNotifiedAt' | 'overdueNotifiedAt') =>
+      (
+        await ctx.tx
+          .update(tasks)
+          .set({ [flag]: stamp })
+          .where(and(eq(tasks.id, task.id), eq(tasks.dueDate, task.dueDate), isNull(tasks[flag])))
+          .returning({ id: tasks.id })
+      ).length > 0;
+    let notified = { dueSoon: 0, overdue: 0 };
     for (const task of dueSoon) {
-      await ctx.tx.update(tasks).set({ dueSoonNotifiedAt: stamp }).where(eq(tasks.id, task.id));
+      if (!(await claim(task, 'dueSoonNotifiedAt'))) continue;
+      notified = { ...notified, dueSoon: notified.dueSoon + 1 };
       await notify(ctx, [
         {
           recipientId: task.assignedTo ?? task.assignedBy,
@@ -48,7 +61,8 @@ const dueChecksCommand = defineCommand({
       ]);
     }
     for (const task of overdue) {
-      await ctx.tx.update(tasks).set({ overdueNotifiedAt: stamp }).where(eq(tasks.id, task.id));
+      if (!(await claim(task, 'overdueNotifiedAt'))) continue;
+      notified = { ...notified, overdue: notified.overdue + 1 };
       const recipients = [...new Set([task.assignedTo ?? task.assignedBy, task.assignedBy])];
       await notify(
         ctx,
@@ -63,7 +77,7 @@ const dueChecksCommand = defineCommand({
         })),
       );
     }
-    return { dueSoon: dueSoon.length, overdue: overdue.length };
+    return notified;
   },
 });
 

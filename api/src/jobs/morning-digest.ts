@@ -72,6 +72,16 @@ const morningDigestCommand = defineCommand({
     let sent = 0;
     for (const person of due) {
       const timeZone = person.timeZone ?? 'UTC';
+      // Claimed by moving the person to their next 08:00 from the time read above: a run that got there first
+      // (another node's, on PostgreSQL side by side) has moved it, and this one leaves the person alone.
+      const claimed = await ctx.tx
+        .update(notificationPreferences)
+        .set({ digestDueAt: nextDigestAt(timeZone, now).toISOString() })
+        .where(
+          and(eq(notificationPreferences.id, person.id), eq(notificationPreferences.digestDueAt, person.dueAt ?? '')),
+        )
+        .returning({ id: notificationPreferences.id });
+      if (!claimed.length) continue;
       const fresh = person.dueAt !== null && now.getTime() - Date.parse(person.dueAt) < DIGEST_LATE_MS;
       const today = dateInZone(now, timeZone);
       const theirs = open.filter((task) => task.assignedTo === person.id && task.dueDate <= today);
@@ -98,10 +108,6 @@ const morningDigestCommand = defineCommand({
         ]);
         sent += created.length;
       }
-      await ctx.tx
-        .update(notificationPreferences)
-        .set({ digestDueAt: nextDigestAt(timeZone, now).toISOString() })
-        .where(eq(notificationPreferences.id, person.id));
     }
     return sent;
   },

@@ -4,7 +4,6 @@ import { chatNotice, inQuietHours, notificationUrl, type PushPayload } from '@of
 import type { Db, Tx } from '../db/client';
 import { transaction } from '../db/transaction';
 import {
-  changeLog,
   chatMessages,
   notificationMarkers,
   notifications,
@@ -13,7 +12,8 @@ import {
   pushSubscriptions,
   users,
 } from '../db/schema';
-import { currentVersion, moveChatCursor, pushChatCursor, teamChatCreatedAfter } from '../domain/change-log';
+import { comparePositions, teamChatCreatesAfter, type LogPosition } from '../db/change-feed';
+import { moveChatCursor, pushChatCursor } from '../domain/change-log';
 import { preferencesOf } from '../domain/notifications/preferences';
 import { inSlices, usersById } from '../domain/read-support';
 import { EndpointRefused } from './endpoint-guard';
@@ -83,9 +83,9 @@ type NewDelivery = { userId: string; payload: PushPayload; topic: string | null 
 
 /** New team chat messages to expand (their ids, in commit order), and how far the cursor moves once they are. */
 interface ChatToExpand {
-  cursor: number;
+  cursor: LogPosition;
   ids: string[];
-  through: number;
+  through: LogPosition;
   /** More creates wait after `through`. */
   more: boolean;
 }
@@ -218,7 +218,7 @@ export class PushQueue {
           .limit(1),
       async () => {
         const chat = await this.chatToExpand(1);
-        return chat.through !== chat.cursor ? [chat] : [];
+        return comparePositions(chat.through, chat.cursor) > 0 ? [chat] : [];
       },
       () =>
         this.db
@@ -368,7 +368,7 @@ export class PushQueue {
    */
   private async expandChat(now: number): Promise<boolean> {
     const { cursor, ids, through, more } = await this.chatToExpand(BATCH);
-    if (through === cursor) return false;
+    if (comparePositions(through, cursor) <= 0) return false;
     // Nobody has a subscription: nothing to push, whatever the number of messages.
     const [anySubscription] = await this.db
       .select({ endpoint: pushSubscriptions.endpoint })
@@ -450,22 +450,15 @@ export class PushQueue {
   }
 
   /**
-   * The new team chat messages after the cursor (their `create` changes), at most `limit`, with the change-log number
-   * the cursor moves to once they are expanded. The log numbers commits in order, so nothing commits behind the
-   * cursor, and compaction stops before a create the queue has not seen (see compactChangeLog).
+   * The new team chat messages after the cursor (their `create` changes), at most `limit`, with the place in the change
+   * log the cursor moves to once they are expanded: only what can be read now (change-feed.ts), so nothing can still
+   * appear behind the cursor; compaction stops before a create the queue has not seen (see compactChangeLog).
    */
   private async chatToExpand(limit: number): Promise<ChatToExpand> {
     const cursor = await pushChatCursor(this.db);
-    // Read first: what commits after it is after it, and comes next time.
-    const head = await currentVersion(this.db);
-    const created = await this.db
-      .select({ seq: changeLog.seq, id: changeLog.entityId })
-      .from(changeLog)
-      .where(and(teamChatCreatedAfter(cursor), lte(changeLog.seq, head)))
-      .orderBy(asc(changeLog.seq))
-      .limit(limit);
+    const { created, readable } = await teamChatCreatesAfter(this.db, cursor, limit);
     const more = created.length === limit;
-    const through = more ? (created.at(-1)?.seq ?? cursor) : head;
+    const through = more ? (created.at(-1)?.position ?? cursor) : readable;
     return { cursor, ids: created.map((change) => change.id), through, more };
   }
 

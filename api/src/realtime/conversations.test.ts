@@ -10,7 +10,7 @@ import {
   type SendMessageAck,
 } from '@office/sync-protocol';
 import { directMessages, notifications } from '../db/schema';
-import { currentVersion } from '../domain/change-log';
+import { newestSeq } from '../domain/change-log';
 import {
   nextEvent,
   nextEventWhere,
@@ -218,7 +218,7 @@ describe('send-message', () => {
       recordEvents(bobSocket, 'new-message'),
       recordEvents(carolSocket, 'new-message'),
     ];
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
     const text = uniqueText('Intruding');
 
     const error = nextEvent(carolSocket, 'error');
@@ -230,7 +230,7 @@ describe('send-message', () => {
     expect(blank).toEqual({ error: { code: 'invalid_input', message: directTexts.empty } });
 
     expect(await rowsWithText(text)).toEqual([]);
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
     await sleep(100);
     expect(heard).toEqual([[], [], []]);
   });
@@ -272,7 +272,7 @@ describe('mark-message-read', () => {
     const [aliceSocket, carolSocket] = [await server.connect(alice.token), await server.connect(carol.token)];
     const message = await sendText(alice, aliceBob());
     const reads = recordEvents(aliceSocket, 'message-read');
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const unknown = nextEvent(aliceSocket, 'error');
     aliceSocket.emit('mark-message-read', { conversationId: aliceBob(), messageId: conversationIdFor('x', 'y') });
@@ -284,7 +284,7 @@ describe('mark-message-read', () => {
 
     await sleep(100);
     expect(reads).toEqual([]);
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
   });
 });
 

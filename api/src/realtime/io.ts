@@ -9,7 +9,10 @@ import { runCommand, type Announcement } from '../domain/commands';
 import { preferencesOf, setNotificationPreferencesCommand } from '../domain/notifications/preferences';
 import { DomainError } from '../domain/errors';
 import { speaksOurProtocol } from '../plugins/protocol-version';
+import { formatPosition } from '../db/change-feed';
 import { loadCurrent, principalsOf } from '../domain/sync/entities';
+import { changeEvents } from './change-events';
+import { ChangeTailer } from './change-tailer';
 import { PresenceTracker } from './presence';
 import { handleConversationEvents } from './conversations';
 import { socketGuards } from './socket-guards';
@@ -138,9 +141,10 @@ export const realtimePlugin = fp(
     const heardHere = (to: string[]): boolean => to.some((room) => io.of('/').adapter.rooms.has(room));
 
     /**
-     * Sends a committed batch's events: to this node's sockets, and to the other nodes' in one message. The adapter
-     * relays each emit as a NOTIFY of its own, each a statement on whichever connection of the pool is free: a pushed
-     * batch of 100 chat messages made 100 of them, and the other nodes heard them out of order.
+     * Sends a committed batch's spec events: to this node's sockets, and to the other nodes' in one message (which
+     * also wakes their live feeds). The adapter relays each emit as a NOTIFY of its own, each a statement on whichever
+     * connection of the pool is free: a pushed batch of 100 chat messages made 100 of them, and the other nodes heard
+     * them out of order.
      */
     const deliverLocally = (events: RoomEvent[]): void => {
       for (const { to, except, event, payload } of events) {
@@ -149,67 +153,55 @@ export const realtimePlugin = fp(
         (io.local.to(to).except(except ?? []).emit as (event: string, payload: unknown) => boolean)(event, payload);
       }
     };
-    const deliver = (events: RoomEvent[]): void => {
-      if (!events.length) return;
-      deliverLocally(events);
-      if (pool) io.serverSideEmit('relay', events);
-    };
-    if (pool) io.on('relay', deliverLocally);
 
     /**
-     * Every change goes to exactly the rooms a pull would give it to, in commit order, so a client that was
-     * connected since its last pull holds everything up to a change's seq once it has applied it (no pull).
-     * A change that a later one of the same batch covers (same entity, an audience it includes) is not sent:
-     * the later one carries the newest state to the same people (a burst of queued comments on one task sends
-     * the task once, not once per comment, each with every comment). The spec's events follow the changes.
+     * Several nodes (PostgreSQL): each reads the change log below the visibility horizon and sends its own sockets
+     * the changes in the log's order (change-tailer.ts); a commit anywhere wakes them all.
+     */
+    const tailer = pool
+      ? new ChangeTailer({
+          db: app.db,
+          heardHere,
+          deliver: deliverLocally,
+          onError: (error) => app.log.error({ err: error }, 'reading the live feed failed'),
+        })
+      : null;
+    if (pool)
+      io.on('relay', (events) => {
+        deliverLocally(events);
+        tailer?.wake();
+      });
+
+    /**
+     * After a commit. One node (SQLite): its writes commit one at a time, in the log's order, and this is called in
+     * that order, so the changes go straight to the sockets that may see them: a client connected since its last
+     * pull holds everything up to a change's place once it has applied it (no pull). The spec's events follow the
+     * changes. Several nodes: the spec's events go out now, the changes with every node's live feed.
      */
     const publish = async (changes: ChangeRef[], announcements: Announcement[]): Promise<void> => {
-      // With one node, a change nobody here may see is neither loaded nor encoded, nor compared with the others (a
-      // change that covers one somebody hears is heard too); other nodes hear every change.
-      const heard = pool
-        ? changes
-        : changes.filter((ref) => heardHere([...ref.audience, ...(ref.formerAudience ?? [])]));
-      const lastOf = new Map(heard.map((ref) => [`${ref.entity}:${ref.id}`, ref]));
-      const coveredLater = (ref: ChangeRef): boolean => {
-        const last = lastOf.get(`${ref.entity}:${ref.id}`);
-        return (
-          last !== undefined &&
-          last !== ref &&
-          ref.op === 'put' &&
-          last.op === 'put' &&
-          !ref.formerAudience?.length &&
-          ref.audience.every((principal) => last.audience.includes(principal))
-        );
-      };
-      const sent = heard.filter((ref) => !coveredLater(ref));
+      const events: RoomEvent[] = announcements.map(({ to, event, payload }) => ({ to, event, payload }));
+      if (pool) {
+        deliverLocally(events);
+        tailer?.wake();
+        io.serverSideEmit('relay', events);
+        return;
+      }
+      const entries = changes
+        .map((ref) => ({
+          cursor: formatPosition({ xid: 0n, seq: ref.seq }),
+          entity: ref.entity,
+          id: ref.id,
+          principals: [...new Set([...ref.audience, ...(ref.formerAudience ?? [])])],
+          state: ref.state,
+        }))
+        // A change nobody here may see is neither loaded nor encoded, nor compared with the others.
+        .filter((entry) => heardHere(entry.principals));
       const states = await loadCurrent(
         app.db,
-        sent.filter((ref) => !ref.state),
+        changes.filter((ref) => !ref.state && heardHere([...ref.audience, ...(ref.formerAudience ?? [])])),
       );
-      const events: RoomEvent[] = [];
-      for (const ref of sent) {
-        const current = ref.op === 'put' ? (ref.state ?? states.get(`${ref.entity}:${ref.id}`)) : undefined;
-        const gone = { entity: ref.entity, op: 'delete' as const, id: ref.id };
-        if (!current) {
-          const reached = [...ref.audience, ...(ref.formerAudience ?? [])];
-          if (reached.length)
-            events.push({ to: reached, event: 'sync.change', payload: { seq: ref.seq, change: gone } });
-          continue;
-        }
-        if (ref.audience.length)
-          events.push({ to: ref.audience, event: 'sync.change', payload: { seq: ref.seq, change: current } });
-        // Those who lost sight of it remove it, as their pull would.
-        const lost = (ref.formerAudience ?? []).filter((p) => !ref.audience.includes(p));
-        if (lost.length)
-          events.push({
-            to: lost,
-            except: ref.audience,
-            event: 'sync.change',
-            payload: { seq: ref.seq, change: gone },
-          });
-      }
-      for (const { to, event, payload } of announcements) events.push({ to, event, payload });
-      deliver(events);
+      for (const entry of entries) if (entry.state) states.set(`${entry.entity}:${entry.id}`, entry.state);
+      deliverLocally([...changeEvents(entries, states), ...events]);
     };
 
     app.decorate('realtime', {
@@ -240,12 +232,13 @@ export const realtimePlugin = fp(
     reconciling?.unref();
     app.addHook('onClose', (_instance, hookDone) => {
       if (reconciling) clearInterval(reconciling);
+      tailer?.stop();
       // The sockets' last status writes (made as they went) land before the database closes.
       void io.close(() => void presence.settled().then(() => hookDone(), hookDone));
     });
     // One node: ready once the last run's presence is cleared, before any socket connects. Several nodes: the
     // others' people are connected now, so only the reconciliation clears what a dead node left.
-    if (pool) done();
+    if (tailer) tailer.start().then(() => done(), done);
     else presence.resetAll().then(() => done(), done);
   },
   { name: 'realtime', dependencies: ['db', 'auth', 'drain', 'rate-limit'] },

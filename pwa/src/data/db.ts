@@ -2,6 +2,7 @@ import { Dexie, type DBCore, type EntityTable, type Middleware } from 'dexie';
 import type {
   ChatMessage,
   Conversation,
+  Cursor,
   DirectMessage,
   EntityName,
   MutationName,
@@ -69,7 +70,9 @@ export interface BootstrapState {
 
 export type MetaRow =
   | { key: 'clientId'; value: string }
-  | { key: 'cursor' | 'nextMutationId' | 'protocolVersion'; value: number }
+  /** Where the device is in the server's change log (a number before protocol version 10). */
+  | { key: 'cursor'; value: Cursor | number }
+  | { key: 'nextMutationId' | 'protocolVersion'; value: number }
   | { key: 'bootstrap'; value: BootstrapState };
 
 /** Entity tables by the sync entity they hold. */

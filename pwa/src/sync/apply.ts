@@ -1,4 +1,11 @@
-import { PROTOCOL_VERSION, type Change, type PullResponse } from '@office/sync-protocol';
+import {
+  compareCursors,
+  laterCursor,
+  PROTOCOL_VERSION,
+  type Change,
+  type Cursor,
+  type PullResponse,
+} from '@office/sync-protocol';
 import {
   entityTables,
   rowKey,
@@ -166,7 +173,7 @@ export async function applyPull(db: WorkspaceDb, ctx: MutatorContext, page: Pull
     if (page.reset) for (const name of syncedTableNames) await db.table(name).clear();
     const serverRows = await applyChanges(db, page.changes, page.reset);
     await refreshRollbacks(db, serverRows, page.reset);
-    await writeCursor(db, page.reset ? page.cursor : Math.max(page.cursor, await readCursor(db)));
+    await writeCursor(db, page.reset ? page.cursor : laterCursor(page.cursor, await readCursor(db)));
     if (page.reset) await db.meta.put({ key: 'protocolVersion', value: PROTOCOL_VERSION });
     if (page.bootstrap?.next) await db.meta.put({ key: 'bootstrap', value: page.bootstrap });
     else await db.meta.delete('bootstrap');
@@ -194,7 +201,7 @@ async function restoreRows(db: WorkspaceDb, entry: OutboxEntry): Promise<void> {
 
 /** A change that arrived over Socket.IO, with its place in the change log. */
 export interface LiveChange {
-  seq: number;
+  cursor: Cursor;
   change: Change;
 }
 
@@ -226,8 +233,12 @@ export async function applyLiveChanges(
     await refreshRollbacks(db, serverRows, false);
     await rebase(db, ctx, serverRows.keys(), new Set(serverRows.keys()));
     const followed = firstHeld === -1 ? live : live.slice(0, firstHeld);
-    const seq = Math.max(...followed.map((each) => each.seq));
-    if (advance && followed.length && seq > (await readCursor(db))) await writeCursor(db, seq);
+    const reached = followed.reduce<Cursor | null>(
+      (latest, each) => (latest === null ? each.cursor : laterCursor(latest, each.cursor)),
+      null,
+    );
+    if (advance && reached !== null && compareCursors(reached, await readCursor(db)) > 0)
+      await writeCursor(db, reached);
     return firstHeld === -1 ? 'applied' : 'held';
   });
 }

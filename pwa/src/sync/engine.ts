@@ -1,4 +1,12 @@
-import { fileMutationNames, limits, type Change, type MutationName, type MutationOutcome } from '@office/sync-protocol';
+import {
+  fileMutationNames,
+  initialCursor,
+  limits,
+  type Change,
+  type Cursor,
+  type MutationName,
+  type MutationOutcome,
+} from '@office/sync-protocol';
 import type { WorkspaceDb } from '../data/db';
 import { ApiError, isNetworkError } from '../api/http';
 import { acknowledgeEntries, applyLiveChanges, applyPull, pendingEntries, rejectEntry, type LiveChange } from './apply';
@@ -35,8 +43,9 @@ export interface SyncEngineOptions {
  *
  * Live changes (Socket.IO) move the cursor without a pull while the stream is known complete: the socket
  * has stayed connected since the last pull was sent, and no change was held for a pending write. The server
- * sends each change to exactly the rooms a pull would give it to, in commit order, so nothing this client may
- * see lies between the cursor and such a change. A burst of live changes thus costs no pull at all.
+ * sends each change to exactly the rooms a pull would give it to, in the change log's order (the node the socket
+ * is connected to reads the log as a pull does), so nothing this client may see lies between the cursor and such a
+ * change. A burst of live changes thus costs no pull at all.
  */
 export class SyncEngine {
   private state: SyncState = { phase: 'idle', retryAt: null };
@@ -115,8 +124,8 @@ export class SyncEngine {
   };
 
   /** A change pushed over the socket: applied in arrival order; the cursor follows it when the stream is complete. */
-  receiveLive = (seq: number, change: Change): Promise<void> => {
-    this.liveQueue.push({ seq, change });
+  receiveLive = (cursor: Cursor, change: Change): Promise<void> => {
+    this.liveQueue.push({ cursor, change });
     this.liveDrain ??= this.drainLive();
     return this.liveDrain;
   };
@@ -266,7 +275,7 @@ export class SyncEngine {
     for (;;) {
       if (this.stopped) return;
       const cursor = await readCursor(this.db);
-      const snapshot = cursor === 0 ? (await readBootstrap(this.db))?.next : null;
+      const snapshot = cursor === initialCursor ? (await readBootstrap(this.db))?.next : null;
       const before = { connected: this.connected, connections: this.connections, holds: this.holds };
       const page = await this.transport.pull({
         clientId,

@@ -19,7 +19,7 @@ async function seeded(): Promise<WorkspaceDb> {
   db = freshDb(userId);
   await applyPull(db, ctx, {
     changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId) }],
-    cursor: 1,
+    cursor: '1',
     more: false,
     reset: true,
     bootstrap: null,
@@ -49,10 +49,10 @@ function scriptedTransport(
               message: 'An account with this email already exists',
             };
       });
-      return { outcomes, lastMutationId, version: 1 };
+      return { outcomes, lastMutationId };
     },
     async pull(): Promise<PullResponse> {
-      return { changes: [], cursor: 1, more: false, reset: false, bootstrap: null, lastMutationId };
+      return { changes: [], cursor: '1', more: false, reset: false, bootstrap: null, lastMutationId };
     },
     upload: () => Promise.reject(new Error('no files in these tests')),
   };
@@ -188,13 +188,23 @@ describe('applying server changes', () => {
     await applyLiveChanges(
       db,
       ctx,
-      [{ seq: 2, change: { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'New', version: 5 }) } }],
+      [
+        {
+          cursor: '2',
+          change: { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'New', version: 5 }) },
+        },
+      ],
       true,
     );
     await applyLiveChanges(
       db,
       ctx,
-      [{ seq: 3, change: { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Old', version: 4 }) } }],
+      [
+        {
+          cursor: '3',
+          change: { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Old', version: 4 }) },
+        },
+      ],
       true,
     );
     expect(await db.users.get(userId)).toMatchObject({ name: 'New', version: 5 });
@@ -209,13 +219,13 @@ describe('applying server changes', () => {
       id: other,
       data: aUser(other, { version }),
     });
-    expect(await applyLiveChanges(db, ctx, [{ seq: 2, change: change(2) }], false)).toBe('applied');
-    expect((await db.meta.get('cursor'))?.value).toBe(1);
-    expect(await applyLiveChanges(db, ctx, [{ seq: 5, change: change(5) }], true)).toBe('applied');
-    expect((await db.meta.get('cursor'))?.value).toBe(5);
+    expect(await applyLiveChanges(db, ctx, [{ cursor: '2', change: change(2) }], false)).toBe('applied');
+    expect((await db.meta.get('cursor'))?.value).toBe('1');
+    expect(await applyLiveChanges(db, ctx, [{ cursor: '5', change: change(5) }], true)).toBe('applied');
+    expect((await db.meta.get('cursor'))?.value).toBe('5');
     // An older seq arriving late never moves the cursor back.
-    expect(await applyLiveChanges(db, ctx, [{ seq: 4, change: change(4) }], true)).toBe('applied');
-    expect((await db.meta.get('cursor'))?.value).toBe(5);
+    expect(await applyLiveChanges(db, ctx, [{ cursor: '4', change: change(4) }], true)).toBe('applied');
+    expect((await db.meta.get('cursor'))?.value).toBe('5');
     expect(await db.users.get(other)).toMatchObject({ version: 5 });
   });
 
@@ -233,17 +243,17 @@ describe('applying server changes', () => {
       db,
       ctx,
       [
-        { seq: 2, change: put(first, 2, 'First') },
-        { seq: 3, change: put(first, 3, 'First, renamed') },
-        { seq: 4, change: put(second, 4, 'Second') },
+        { cursor: '2', change: put(first, 2, 'First') },
+        { cursor: '3', change: put(first, 3, 'First, renamed') },
+        { cursor: '4', change: put(second, 4, 'Second') },
         // The row this device is still writing: held, so the cursor stays before it.
-        { seq: 5, change: put(userId, 5, 'Server') },
-        { seq: 6, change: { entity: 'user', op: 'delete', id: second } },
+        { cursor: '5', change: put(userId, 5, 'Server') },
+        { cursor: '6', change: { entity: 'user', op: 'delete', id: second } },
       ],
       true,
     );
     expect(outcome).toBe('held');
-    expect((await db.meta.get('cursor'))?.value).toBe(4);
+    expect((await db.meta.get('cursor'))?.value).toBe('4');
     expect(await db.users.get(first)).toMatchObject({ name: 'First, renamed', version: 3 });
     expect(await db.users.get(second)).toBeUndefined();
     expect(await db.users.get(userId)).toMatchObject({ name: 'Mine', version: 5, pending: 1 });
@@ -262,7 +272,7 @@ describe('applying server changes', () => {
           data: aUser(userId, { name: 'Server', department: 'Research', version: 9 }),
         },
       ],
-      cursor: 9,
+      cursor: '9',
       more: false,
       reset: false,
       bootstrap: null,
@@ -283,19 +293,19 @@ describe('applying server changes', () => {
     await applyLiveChanges(
       db,
       ctx,
-      [{ seq: 2, change: { entity: 'user', op: 'put', id: gone, data: aUser(gone) } }],
+      [{ cursor: '2', change: { entity: 'user', op: 'put', id: gone, data: aUser(gone) } }],
       true,
     );
     await applyPull(db, ctx, {
       changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { version: 3 }) }],
-      cursor: 3,
+      cursor: '3',
       more: false,
       reset: true,
       bootstrap: null,
       lastMutationId: 0,
     });
     expect((await db.users.toArray()).map((u) => u.id)).toEqual([userId]);
-    expect((await db.meta.get('cursor'))?.value).toBe(3);
+    expect((await db.meta.get('cursor'))?.value).toBe('3');
   });
 
   test('a live change to a row with a pending write leaves the cursor, so the pull after the push brings the row again', async () => {
@@ -307,17 +317,17 @@ describe('applying server changes', () => {
       ctx,
       [
         {
-          seq: 2,
+          cursor: '2',
           change: { entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Mine', version: 2 }) },
         },
       ],
       true,
     );
     expect(result).toBe('held');
-    expect((await db.meta.get('cursor'))?.value).toBe(1);
+    expect((await db.meta.get('cursor'))?.value).toBe('1');
     await applyPull(db, ctx, {
       changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Mine', version: 2 }) }],
-      cursor: 2,
+      cursor: '2',
       more: false,
       reset: false,
       bootstrap: null,
@@ -355,7 +365,7 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
     await mutate(db, ctx, 'user.updateDetails', { name: 'Refused', email: 'alice@demo.local' });
     await applyPull(db, ctx, {
       changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { name: 'Server', version: 9 }) }],
-      cursor: 9,
+      cursor: '9',
       more: false,
       reset: false,
       bootstrap: null,
@@ -375,7 +385,14 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
     await seeded();
     await mutate(db, ctx, 'user.updateDetails', { name: 'Refused unheard', email: 'alice@demo.local' });
     // The push answer was lost; the server refused the write, so the pull brings no change for the row.
-    await applyPull(db, ctx, { changes: [], cursor: 1, more: false, reset: false, bootstrap: null, lastMutationId: 1 });
+    await applyPull(db, ctx, {
+      changes: [],
+      cursor: '1',
+      more: false,
+      reset: false,
+      bootstrap: null,
+      lastMutationId: 1,
+    });
     const row = await db.users.get(userId);
     expect(row).toMatchObject({ name: 'Alice Johnson', version: 1 });
     expect(row?.pending).toBeUndefined();
@@ -403,13 +420,13 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
     await applyLiveChanges(
       db,
       ctx,
-      [{ seq: 2, change: { entity: 'chatMessage', op: 'put', id: messageId, data: message } }],
+      [{ cursor: '2', change: { entity: 'chatMessage', op: 'put', id: messageId, data: message } }],
       true,
     );
     await mutate(db, ctx, 'chat.edit', { id: messageId, text: 'Edited' });
     await applyPull(db, ctx, {
       changes: [{ entity: 'chatMessage', op: 'delete', id: messageId }],
-      cursor: 3,
+      cursor: '3',
       more: false,
       reset: false,
       bootstrap: null,
@@ -444,7 +461,7 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
     const outcome = await applyLiveChanges(
       db,
       ctx,
-      [{ seq: 4, change: { entity: 'chatMessage', op: 'put', id: messageId, data: serverCopy } }],
+      [{ cursor: '4', change: { entity: 'chatMessage', op: 'put', id: messageId, data: serverCopy } }],
       true,
     );
     expect(outcome).toBe('held');

@@ -16,7 +16,7 @@ afterEach(() => db?.close());
 
 const page = (users: User[], reset = false): PullResponse => ({
   changes: users.map((data) => ({ entity: 'user', op: 'put', id: data.id, data })),
-  cursor: 1,
+  cursor: '1',
   more: false,
   reset,
   bootstrap: null,
@@ -52,7 +52,7 @@ test('a live change applied after the presence event that followed it does not b
   await applyLiveChanges(
     db,
     ctx,
-    [{ seq: 2, change: { ...change, data: aUser(colleague, { status: 'online', version: 2 }) } }],
+    [{ cursor: '2', change: { ...change, data: aUser(colleague, { status: 'online', version: 2 }) } }],
     true,
   );
   expect(await db.users.get(colleague)).toMatchObject({ status: 'offline', version: 2 });

@@ -38,22 +38,22 @@ function pagedServer(rows: number, head: number) {
     failNextPull: () => {
       failNext = true;
     },
-    push: (): Promise<PushResponse> => Promise.resolve({ outcomes: [], lastMutationId: 0, version: head }),
+    push: (): Promise<PushResponse> => Promise.resolve({ outcomes: [], lastMutationId: 0 }),
     async pull(query): Promise<PullResponse> {
       pulls.push(query);
       if (failNext) {
         failNext = false;
         throw new ApiError(0, 'timeout', 'The server took too long to answer.');
       }
-      if (query.cursor > 0)
-        return { changes: [], cursor: head, more: false, reset: false, bootstrap: null, lastMutationId: 0 };
+      if (query.cursor !== '0')
+        return { changes: [], cursor: String(head), more: false, reset: false, bootstrap: null, lastMutationId: 0 };
       const start = query.snapshot ? Number(query.snapshot.split('.')[3]) : 0;
       const end = Math.min(rows, start + query.limit);
       const changes = Array.from({ length: end - start }, (_, i) => userChange(start + i + 1));
       const last = end === rows;
       return {
         changes,
-        cursor: last ? head : 0,
+        cursor: last ? String(head) : '0',
         more: !last,
         reset: start === 0,
         bootstrap: { next: last ? null : `${head}.0.${idOf(end)}.${end}.${rows}`, done: end, total: rows },
@@ -79,13 +79,13 @@ describe('a paged bootstrap', () => {
     engine.kick();
     await engine.settled();
     expect(transport.pulls.map((q) => [q.cursor, q.snapshot ?? null])).toEqual([
-      [0, null],
-      [0, `40.0.${idOf(1000)}.1000.2500`],
-      [0, `40.0.${idOf(2000)}.2000.2500`],
+      ['0', null],
+      ['0', `40.0.${idOf(1000)}.1000.2500`],
+      ['0', `40.0.${idOf(2000)}.2000.2500`],
     ]);
     expect(progress).toEqual([null, 1000, 2000]);
     expect(await db.users.count()).toBe(2500);
-    expect(await readCursor(db)).toBe(40);
+    expect(await readCursor(db)).toBe('40');
     expect(await readBootstrap(db)).toBeNull();
     engine.stop();
   });
@@ -112,7 +112,6 @@ describe('a paged bootstrap', () => {
       return Promise.resolve({
         outcomes: request.mutations.map((mutation) => ({ id: mutation.id, status: 'applied' as const })),
         lastMutationId: request.mutations.at(-1)?.id ?? 0,
-        version: 40,
       });
     });
     engine.kick();
@@ -170,7 +169,7 @@ describe('a paged bootstrap', () => {
     db = freshDb(userId);
     await applyPull(db, ctx, {
       changes: [userChange(1)],
-      cursor: 7,
+      cursor: '7',
       more: false,
       reset: true,
       bootstrap: null,
@@ -182,13 +181,13 @@ describe('a paged bootstrap', () => {
     const engine = new SyncEngine(db, ctx, transport);
     engine.kick();
     await engine.settled();
-    expect(transport.pulls.map((q) => q.cursor)).toEqual([0]);
-    expect(await readCursor(db)).toBe(50);
+    expect(transport.pulls.map((q) => q.cursor)).toEqual(['0']);
+    expect(await readCursor(db)).toBe('50');
     expect(await db.users.get(userId)).toMatchObject({ name: 'Queued before the update', pending: 1 });
 
     engine.kick();
     await engine.settled();
-    expect(transport.pulls.map((q) => q.cursor)).toEqual([0, 50]);
+    expect(transport.pulls.map((q) => q.cursor)).toEqual(['0', '50']);
     engine.stop();
   });
 });
@@ -206,9 +205,28 @@ describe('live changes', () => {
   test('a burst of live changes, gaps included, moves the cursor without a single pull', async () => {
     const { engine, transport } = await connectedEngine();
     const pulls = transport.pulls.length;
-    for (const seq of [11, 12, 15, 16, 30]) await engine.receiveLive(seq, userChange(3, seq));
-    expect(await readCursor(db)).toBe(30);
+    for (const seq of [11, 12, 15, 16, 30]) await engine.receiveLive(String(seq), userChange(3, seq));
+    expect(await readCursor(db)).toBe('30');
     expect(await db.users.get(idOf(3))).toMatchObject({ version: 30 });
+    await engine.settled();
+    expect(transport.pulls.length).toBe(pulls);
+    engine.stop();
+  });
+
+  test("a server's pair cursors (PostgreSQL's) are followed in the log's order, not as text", async () => {
+    const { engine, transport } = await connectedEngine();
+    const pulls = transport.pulls.length;
+    // As text '9:40' would come after '10:2'; in the log the transaction id comes first.
+    for (const [cursor, version] of [
+      ['9:40', 11],
+      ['10:2', 12],
+      ['10:11', 13],
+    ] as const)
+      await engine.receiveLive(cursor, userChange(3, version));
+    expect(await readCursor(db)).toBe('10:11');
+    // One that arrives late never moves the cursor back.
+    await engine.receiveLive('9:41', userChange(4, 14));
+    expect(await readCursor(db)).toBe('10:11');
     await engine.settled();
     expect(transport.pulls.length).toBe(pulls);
     engine.stop();
@@ -218,10 +236,10 @@ describe('live changes', () => {
     const { engine } = await connectedEngine();
     const transactions = vi.spyOn(db, 'transaction');
     // Fifty at once, as a burst reaches the socket: the first starts alone, the other 49 wait and go together.
-    await Promise.all(Array.from({ length: 50 }, (_, i) => engine.receiveLive(11 + i, userChange(11 + i))));
+    await Promise.all(Array.from({ length: 50 }, (_, i) => engine.receiveLive(String(11 + i), userChange(11 + i))));
     expect(transactions).toHaveBeenCalledTimes(2);
     expect(await db.users.count()).toBe(52);
-    expect(await readCursor(db)).toBe(60);
+    expect(await readCursor(db)).toBe('60');
     engine.stop();
   });
 
@@ -231,27 +249,27 @@ describe('live changes', () => {
     const pulls = transport.pulls.length;
     // An entity this build does not know: its table is missing, so the transaction fails.
     const unknown = { entity: 'poll', op: 'put', id: idOf(9), data: {} } as unknown as Change;
-    await engine.receiveLive(11, unknown);
+    await engine.receiveLive('11', unknown);
     await engine.settled();
     expect(transport.pulls.length).toBe(pulls + 1);
     // After that pull the stream is complete again: the next change moves the cursor.
-    await engine.receiveLive(12, userChange(3, 12));
-    expect(await readCursor(db)).toBe(12);
+    await engine.receiveLive('12', userChange(3, 12));
+    expect(await readCursor(db)).toBe('12');
     engine.stop();
   });
 
   test('after the socket dropped, live changes are applied but the cursor waits for the pull of the reconnect', async () => {
     const { engine, transport } = await connectedEngine();
     engine.socketDisconnected();
-    await engine.receiveLive(20, userChange(3, 20));
+    await engine.receiveLive('20', userChange(3, 20));
     expect(await db.users.get(idOf(3))).toMatchObject({ version: 20 });
-    expect(await readCursor(db)).toBe(10);
+    expect(await readCursor(db)).toBe('10');
     const pulls = transport.pulls.length;
     engine.socketConnected();
     await engine.settled();
     expect(transport.pulls.length).toBe(pulls + 1);
-    await engine.receiveLive(21, userChange(4, 21));
-    expect(await readCursor(db)).toBe(21);
+    await engine.receiveLive('21', userChange(4, 21));
+    expect(await readCursor(db)).toBe('21');
     engine.stop();
   });
 
@@ -259,8 +277,8 @@ describe('live changes', () => {
     const { engine, transport } = await connectedEngine();
     await mutate(db, ctx, 'user.updateDetails', { name: 'Mine', email: 'alice@demo.local' });
     const pulls = transport.pulls.length;
-    await engine.receiveLive(11, { entity: 'user', op: 'put', id: userId, data: aUser(userId, { version: 11 }) });
-    expect(await readCursor(db)).toBe(10);
+    await engine.receiveLive('11', { entity: 'user', op: 'put', id: userId, data: aUser(userId, { version: 11 }) });
+    expect(await readCursor(db)).toBe('10');
     await engine.settled();
     expect(transport.pulls.length).toBe(pulls + 1);
     engine.stop();
@@ -272,7 +290,7 @@ describe('the cost of a local write', () => {
     db = freshDb(userId);
     await applyPull(db, ctx, {
       changes: [userChange(1), ...Array.from({ length: 40 }, (_, i) => userChange(100 + i))],
-      cursor: 5,
+      cursor: '5',
       more: false,
       reset: true,
       bootstrap: null,
@@ -287,7 +305,7 @@ describe('the cost of a local write', () => {
 
     await applyPull(db, ctx, {
       changes: [{ entity: 'user', op: 'put', id: userId, data: aUser(userId, { department: 'Research', version: 6 }) }],
-      cursor: 6,
+      cursor: '6',
       more: false,
       reset: false,
       bootstrap: null,
@@ -303,7 +321,7 @@ describe('the cost of a local write', () => {
     db = freshDb(userId);
     await applyPull(db, ctx, {
       changes: [userChange(1)],
-      cursor: 1,
+      cursor: '1',
       more: false,
       reset: true,
       bootstrap: null,

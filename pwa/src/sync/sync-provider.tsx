@@ -55,7 +55,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       // retry that by itself. Reconnect; a handshake refused for an ended session signs out (above).
       if (reason === 'io server disconnect') socket.connect();
     });
-    socket.on('sync.change', ({ seq, change }) => void engine.receiveLive(seq, change));
+    socket.on('sync.change', ({ cursor, change }) => void engine.receiveLive(cursor, change));
     socket.on('sync.poke', engine.pullSoon);
     socket.on('user-online', ({ userId: id }) => void db.users.update(id, { status: 'online' }));
     socket.on('user-offline', ({ userId: id, lastSeen }) => void db.users.update(id, { status: 'offline', lastSeen }));

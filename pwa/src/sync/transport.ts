@@ -42,7 +42,7 @@ export const httpTransport: SyncTransport = {
   push: (request) => api.post('/sync/push', request, { answer: pushResponseSchema }),
   pull: ({ clientId, cursor, limit, snapshot }) =>
     api.get(
-      `/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}${snapshot ? `&snapshot=${snapshot}` : ''}`,
+      `/sync/pull?clientId=${clientId}&cursor=${encodeURIComponent(cursor)}&limit=${limit}${snapshot ? `&snapshot=${snapshot}` : ''}`,
       { answer: pullResponseSchema },
     ),
   async upload(clientId, entry) {

@@ -13,6 +13,7 @@ import {
 } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
 import { prepared, preparedWrite } from '../../db/prepared';
+import { lockRows } from '../../db/row-locks';
 import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
@@ -25,7 +26,9 @@ import type { StoredFile } from './uploads';
 /** Everyone signed in reads the team chat. */
 const CHAT_AUDIENCE = ['team'];
 
+/** The message, locked for this command's writes (see row-locks.ts). */
 async function requireMessage(tx: Tx, id: string): Promise<ChatMessage> {
+  await lockRows(tx, chatMessages, [id]);
   const message = await loadChatMessage(tx, id);
   if (!message) throw new DomainError('message_not_found', chatTexts.notFound);
   return message;
@@ -73,7 +76,7 @@ async function sendMessage(
   ]);
   // The message was just written: the answer is made from what was written, not read back.
   const message = chatMessageOf(
-    { id: args.id, userId: ctx.actor.id, text: args.text, type, createdAt: stamp, edited: false, version: ref.seq },
+    { id: args.id, userId: ctx.actor.id, text: args.text, type, createdAt: stamp, edited: false, version: ref.version },
     author,
     args.files.map(chatAttachmentOf),
     [],

@@ -18,6 +18,7 @@ import {
 } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
+import { lockRows } from '../../db/row-locks';
 import { conversations, directAttachments, directMessages, directReactions, users } from '../../db/schema';
 import type { StoredFile } from '../chat/uploads';
 import { defineCommand, type CommandContext } from '../commands';
@@ -39,6 +40,12 @@ export async function requireParticipation(db: Db | Tx, actor: Actor, id: string
   if (!row) throw new DomainError('not_found', directTexts.conversationNotFound);
   if (!isParticipant(row, actor.id)) throw new DomainError('forbidden', directTexts.notParticipant);
   return row;
+}
+
+/** requireParticipation for a command that writes to the conversation: locked for its writes (see row-locks.ts). */
+async function requireParticipationToWrite(ctx: CommandContext, id: string): Promise<ConversationRow> {
+  await lockRows(ctx.tx, conversations, [id]);
+  return requireParticipation(ctx.tx, ctx.actor, id);
 }
 
 /** Records the conversation's change; it is read once, for the answer and the live change alike. */
@@ -69,7 +76,17 @@ export const startConversationCommand = defineCommand({
     if (existing) return { conversation: existing, created: false };
     const [userA, userB] = [ctx.actor.id, recipientId].sort() as [string, string];
     const row = { id, userA, userB, createdAt: ctx.now.toISOString() };
-    await ctx.tx.insert(conversations).values(row);
+    // Both participants may start it at once (on PostgreSQL, side by side): the later one finds it made.
+    const inserted = await ctx.tx
+      .insert(conversations)
+      .values(row)
+      .onConflictDoNothing()
+      .returning({ id: conversations.id });
+    if (!inserted.length) {
+      const [made] = await loadConversations(ctx.tx, [id]);
+      if (!made) throw new Error(`conversation ${id} taken but not found`);
+      return { conversation: made, created: false };
+    }
     return { conversation: await recordConversation(ctx, row), created: true };
   },
 });
@@ -79,7 +96,7 @@ async function sendMessage(
   ctx: CommandContext,
   args: { id: string; conversationId: string; text: string; files: StoredFile[] },
 ): Promise<DirectMessage> {
-  const conversation = await requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+  const conversation = await requireParticipationToWrite(ctx, args.conversationId);
   const [existing] = await prepared(ctx.tx, 'directMessages.byId', (handle) =>
     handle
       .select()
@@ -201,7 +218,7 @@ export const deleteDirectCommand = defineCommand({
   name: 'dm.delete',
   args: deleteDirectArgsSchema,
   async run(ctx, args) {
-    const conversation = await requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+    const conversation = await requireParticipationToWrite(ctx, args.conversationId);
     const [message] = await ctx.tx
       .select()
       .from(directMessages)
@@ -238,7 +255,7 @@ export const markReadCommand = defineCommand({
   name: 'dm.markRead',
   args: markReadArgsSchema.extend({ messageId: idSchema.optional() }),
   async run(ctx, args) {
-    const conversation = await requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+    const conversation = await requireParticipationToWrite(ctx, args.conversationId);
     const now = ctx.now.toISOString();
     const through = args.through ? new Date(args.through).toISOString() : now;
     const readAt = through < now ? through : now;
@@ -269,7 +286,7 @@ export const reactDirectCommand = defineCommand({
   args: reactDirectArgsSchema,
   async run(ctx, args) {
     // Security: participation first, so someone else's conversation tells nothing about its messages.
-    const conversation = await requireParticipation(ctx.tx, ctx.actor, args.conversationId);
+    const conversation = await requireParticipationToWrite(ctx, args.conversationId);
     const [message] = await loadDirectMessages(ctx.tx, [args.id]);
     if (!message || message.conversationId !== conversation.id) throw new DomainError('message_not_found');
     const changed = await setReaction(ctx.tx, directReactions, {

@@ -9,8 +9,9 @@ import {
   type Notification,
   type NotificationMarker,
 } from '@office/sync-protocol';
-import { chatNoticeReads, notificationMarkers, notifications, users } from '../../db/schema';
-import { defineCommand, type CommandContext } from '../commands';
+import { chatNoticeReads, conversations, notificationMarkers, notifications, users } from '../../db/schema';
+import { lockRows } from '../../db/row-locks';
+import { defineCommand, lockPerson, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { loadDirectMessages, conversationRow, isParticipant } from '../direct/read';
 import { DIRECT_NOTICE_CUT, notify } from './notify';
@@ -31,6 +32,8 @@ export const sendNotificationCommand = defineCommand({
   name: 'notification.send',
   args: sendNotificationArgsSchema,
   async run(ctx, { recipient, data }): Promise<{ notification: Notification | null; created: boolean }> {
+    // One notice per message: a second request for it waits here, then finds the first one's.
+    await lockRows(ctx.tx, conversations, [data.conversationId]);
     const conversation = await conversationRow(ctx.tx, data.conversationId);
     if (!conversation || !isParticipant(conversation, ctx.actor.id)) throw new DomainError('message_not_found');
     const [message] = await loadDirectMessages(ctx.tx, [data.messageId]);
@@ -93,6 +96,7 @@ export const markNotificationReadCommand = defineCommand({
   name: 'notification.markRead',
   args: markNotificationReadArgsSchema,
   async run(ctx, { id }): Promise<Notification> {
+    await lockPerson(ctx);
     const marker = await markerOf(ctx.tx, ctx.actor.id);
     const [row] = await ctx.tx
       .select()
@@ -137,6 +141,7 @@ export const markAllNotificationsReadCommand = defineCommand({
     const now = ctx.now.toISOString();
     const asked = through ? new Date(through).toISOString() : now;
     const bound = asked < now ? asked : now;
+    await lockPerson(ctx);
     const marker = await markerOf(ctx.tx, ctx.actor.id);
     if (readByMarker(marker, bound)) return { marked: 0 };
     const unread = await unreadCount(ctx.tx, marker);

@@ -77,13 +77,13 @@ export async function notify(ctx: CommandContext, wanted: NewNotification[]): Pr
   // The rows are known: the wire form is built from them rather than read back.
   const stored: NotificationRow[] = [];
   for (const row of rows) {
-    const { seq } = await ctx.record({
+    const { version } = await ctx.record({
       entity: 'notification',
       id: row.id,
       op: 'put',
       audience: [`user:${row.recipientId}`],
     });
-    stored.push({ ...row, readAt: null, version: seq });
+    stored.push({ ...row, readAt: null, version });
   }
   for (const notification of await toNotifications(ctx.tx, stored)) {
     ctx.announce({ to: [`user:${notification.recipient}`], event: 'notification', payload: { notification } });

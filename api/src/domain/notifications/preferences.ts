@@ -9,7 +9,7 @@ import {
 import type { Db, Tx } from '../../db/client';
 import { notificationPreferences } from '../../db/schema';
 import { idsParam, inIdsParam, prepared } from '../../db/prepared';
-import { defineCommand } from '../commands';
+import { defineCommand, lockPerson } from '../commands';
 
 type PreferencesRow = typeof notificationPreferences.$inferSelect;
 
@@ -98,6 +98,8 @@ export const setNotificationPreferencesCommand = defineCommand({
   name: 'notification.setPreferences',
   args: setNotificationPreferencesArgsSchema,
   async run(ctx, changes): Promise<NotificationPreferences> {
+    // Only what is given changes: two devices changing two settings at once keep both.
+    await lockPerson(ctx);
     const current =
       (await preferencesOf(ctx.tx, [ctx.actor.id])).get(ctx.actor.id) ?? defaultNotificationPreferences(ctx.actor.id);
     // Only what is given changes: a key sent as undefined (absent in JSON) keeps its value.
@@ -122,12 +124,12 @@ export const setNotificationPreferencesCommand = defineCommand({
         target: notificationPreferences.id,
         set: digestDueAt ? { ...values, digestDueAt } : values,
       });
-    const { seq } = await ctx.record({
+    const { version } = await ctx.record({
       entity: 'notificationPreferences',
       id: ctx.actor.id,
       op: 'put',
       audience: [`user:${ctx.actor.id}`],
     });
-    return { ...next, version: seq };
+    return { ...next, version };
   },
 });

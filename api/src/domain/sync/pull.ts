@@ -1,34 +1,50 @@
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import { type Actor, type Change, type EntityName, type PullQuery, type PullResponse } from '@office/sync-protocol';
+import {
+  initialCursor,
+  type Actor,
+  type Change,
+  type EntityName,
+  type PullQuery,
+  type PullResponse,
+} from '@office/sync-protocol';
+import {
+  changedBetween,
+  changeLogFloor,
+  changesOf,
+  comparePositions,
+  compactUpTo,
+  formatPosition,
+  laterPosition,
+  parsePosition,
+  placeNumber,
+  placeOfNumber,
+  readablePosition,
+  type LogPosition,
+} from '../../db/change-feed';
 import type { Db, Tx } from '../../db/client';
+import { acknowledgedMutations } from '../../db/mutation-ack';
 import { transaction } from '../../db/transaction';
-import { changeAudience, changeLog, meta, syncClients } from '../../db/schema';
-import { CHANGE_LOG_FLOOR_KEY, changeLogFloor, compactableUpTo, currentVersion } from '../change-log';
+import { syncClients } from '../../db/schema';
+import { compactableUpTo } from '../change-log';
 import { loadVisible, principalsOf, syncedEntities } from './entities';
 
 export { changeLogFloor };
 
 /**
- * Drops change-log rows up to `seq`; clients behind it bootstrap on their next pull. The floor
- * only moves forward and never past the newest change: lowering it would let a cursor inside the
- * dropped range pull incrementally and miss changes, and raising it past the head would hide the
- * next changes from clients at the floor. Nor past a team chat message the push queue has yet to
- * push: the queue finds those by their changes.
+ * Drops the change log up to `upTo`; clients behind it bootstrap on their next pull. The floor only moves forward
+ * and never past what can be read now: lowering it would let a cursor inside the dropped range pull incrementally
+ * and miss changes, and raising it past the readable end would hide the next changes from clients at the floor.
+ * Nor past a team chat message the push queue has yet to push: the queue finds those by their changes.
  */
-export async function compactChangeLog(db: Db, seq: number): Promise<void> {
+export async function compactChangeLog(db: Db, upTo: LogPosition): Promise<void> {
   await transaction(db, async (tx) => {
-    const upTo = Math.min(seq, await compactableUpTo(tx));
-    const floor = Math.max(await changeLogFloor(tx), upTo);
-    await tx.delete(changeLog).where(sql`${changeLog.seq} <= ${floor}`);
-    await tx
-      .insert(meta)
-      .values({ key: CHANGE_LOG_FLOOR_KEY, value: String(floor) })
-      .onConflictDoUpdate({ target: meta.key, set: { value: String(floor) } });
+    const limit = await compactableUpTo(tx);
+    await compactUpTo(tx, comparePositions(upTo, limit) < 0 ? upTo : limit);
   });
 }
 
-async function lastMutationIdOf(tx: Tx, clientId: string, actor: Actor): Promise<number> {
-  const [row] = await tx.select().from(syncClients).where(eq(syncClients.clientId, clientId));
+/** The client's last mutation whose effects this pull holds (see mutation-ack.ts); registers a new client. */
+async function lastMutationIdOf(tx: Tx, clientId: string, actor: Actor, readable: LogPosition): Promise<number> {
+  const row = await acknowledgedMutations(tx, clientId, readable);
   if (!row) {
     // A new client is registered at its first contact (its sign-in's bootstrap), which is the floor of the times
     // its writes may claim (push.ts); another user's client is never taken over.
@@ -38,9 +54,9 @@ async function lastMutationIdOf(tx: Tx, clientId: string, actor: Actor): Promise
   return row.userId === actor.id ? row.lastMutationId : 0;
 }
 
-/** Where a bootstrap is: the version its pages read, the kind being sent, the last id sent of it, rows sent, rows in all. */
+/** Where a bootstrap is: the place in the log its pages read from, the kind being sent, the last id sent of it, rows sent, rows in all. */
 interface SnapshotPlace {
-  version: number;
+  version: LogPosition;
   kind: number;
   after: string | null;
   done: number;
@@ -48,14 +64,15 @@ interface SnapshotPlace {
 }
 
 const encodePlace = (place: SnapshotPlace): string =>
-  `${place.version}.${place.kind}.${place.after ?? ''}.${place.done}.${place.total}`;
+  `${placeNumber(place.version)}.${place.kind}.${place.after ?? ''}.${place.done}.${place.total}`;
 
 function decodePlace(token: string): SnapshotPlace | null {
-  const [version, kind, after, done, total] = token.split('.');
-  const numbers = [version, kind, done, total].map(Number);
-  if (after === undefined || numbers.some((n) => !Number.isSafeInteger(n) || n < 0)) return null;
-  const [v, k, d, t] = numbers as [number, number, number, number];
-  return { version: v, kind: k, after: after === '' ? null : after, done: d, total: t };
+  const [version = '', kind, after, done, total] = token.split('.');
+  const numbers = [kind, done, total].map(Number);
+  const position = placeOfNumber(version);
+  if (!position || after === undefined || numbers.some((n) => !Number.isSafeInteger(n) || n < 0)) return null;
+  const [k, d, t] = numbers as [number, number, number];
+  return { version: position, kind: k, after: after === '' ? null : after, done: d, total: t };
 }
 
 /** The order a bootstrap sends kinds in: what the first screens need first, the team chat (the largest) last. */
@@ -81,13 +98,16 @@ async function bootstrapPage(
   actor: Actor,
   query: PullQuery,
   lastMutationId: number,
-  head: number,
-  floor: number,
+  head: LogPosition,
+  floor: LogPosition,
 ): Promise<PullResponse> {
   const resumed = query.snapshot ? decodePlace(query.snapshot) : null;
   // A token from before a compaction, or from data since replaced, starts over.
   const usable =
-    resumed !== null && resumed.version >= floor && resumed.version <= head && resumed.kind < snapshotOrder.length;
+    resumed !== null &&
+    comparePositions(resumed.version, floor) >= 0 &&
+    comparePositions(resumed.version, head) <= 0 &&
+    resumed.kind < snapshotOrder.length;
   let place: SnapshotPlace;
   if (usable) place = resumed;
   else {
@@ -117,48 +137,40 @@ async function bootstrapPage(
   const done = place.done + changes.length;
   const total = Math.max(place.total, done);
   const last = kind >= snapshotOrder.length;
+  // Nothing changed since the first page read: the device is as far as what can be read now.
+  const more = !last || (await changedBetween(tx, place.version, head));
   return {
     changes,
-    cursor: last ? place.version : 0,
-    more: last ? head > place.version : true,
+    cursor: last ? formatPosition(more ? place.version : head) : initialCursor,
+    more,
     reset: !usable,
     bootstrap: { next: last ? null : encodePlace({ version: place.version, kind, after, done, total }), done, total },
     lastMutationId,
   };
 }
 
-/** The changes after `cursor` that `actor` may see, as the entities' current state, in one read transaction. */
+/**
+ * The changes after the client's cursor that `actor` may see, as the entities' current state, in one read
+ * transaction: only those that can be read now (readablePosition), in the log's order, so a cursor never passes a
+ * change that could still appear before it.
+ */
 export async function processPull(db: Db, actor: Actor, query: PullQuery): Promise<PullResponse> {
   return transaction(
     db,
     async (tx) => {
-      const lastMutationId = await lastMutationIdOf(tx, query.clientId, actor);
-      const head = await currentVersion(tx);
+      const readable = await readablePosition(tx);
+      const lastMutationId = await lastMutationIdOf(tx, query.clientId, actor, readable);
       const floor = await changeLogFloor(tx);
-      // A cursor ahead of the server means the server's data was replaced: start over rather than miss changes.
-      if (query.cursor === 0 || query.cursor < floor || query.cursor > head) {
-        return bootstrapPage(tx, actor, query, lastMutationId, head, floor);
+      const after = query.cursor === initialCursor ? null : parsePosition(query.cursor);
+      // Another dialect's cursor, or one ahead of the server (its data was replaced): start over rather than miss changes.
+      if (!after || comparePositions(after, floor) < 0 || comparePositions(after, readable) > 0) {
+        return bootstrapPage(tx, actor, query, lastMutationId, readable, floor);
       }
-      // A change's audience is on its own row when it is one principal, in change_audience when it is several.
-      const principals = principalsOf(actor);
-      const entry = { seq: changeLog.seq, entity: changeLog.entity, entityId: changeLog.entityId };
-      const rows = await tx
-        .select(entry)
-        .from(changeLog)
-        .where(and(gt(changeLog.seq, query.cursor), inArray(changeLog.principal, principals)))
-        .union(
-          tx
-            .select(entry)
-            .from(changeLog)
-            .innerJoin(changeAudience, eq(changeAudience.seq, changeLog.seq))
-            .where(and(gt(changeAudience.seq, query.cursor), inArray(changeAudience.principal, principals))),
-        )
-        .orderBy(asc(changeLog.seq))
-        .limit(query.limit + 1);
+      const rows = await changesOf(tx, principalsOf(actor), after, readable, query.limit + 1);
       const more = rows.length > query.limit;
       const page = more ? rows.slice(0, query.limit) : rows;
-      // Without more, every row up to head was either in the page or not for this user.
-      const cursor = more ? (page.at(-1)?.seq ?? query.cursor) : Math.max(head, query.cursor);
+      // Without more, every change up to what can be read was either in the page or not for this user.
+      const cursor = more ? (page.at(-1)?.position ?? after) : laterPosition(readable, after);
 
       const idsByEntity = new Map<EntityName, string[]>();
       const order: { entity: EntityName; id: string }[] = [];
@@ -178,7 +190,7 @@ export async function processPull(db: Db, actor: Actor, query: PullQuery): Promi
       const changes = order.map(
         ({ entity, id }): Change => visible.get(`${entity}:${id}`) ?? { entity, op: 'delete', id },
       );
-      return { changes, cursor, more, reset: false, bootstrap: null, lastMutationId };
+      return { changes, cursor: formatPosition(cursor), more, reset: false, bootstrap: null, lastMutationId };
     },
     { snapshot: true },
   );

@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import type { WorkspaceDatabase } from '../../db/open';
 import { changeLog, syncClients, syncMutations, users } from '../../db/schema';
 import { seedDemo } from '../../db/seed';
-import { currentVersion } from '../change-log';
+import { newestSeq } from '../change-log';
 import type { CommandContext, PendingEffects } from '../commands';
 import { DomainError } from '../errors';
 import { updateDetailsCommand } from '../users/commands';
@@ -88,7 +88,7 @@ describe('processPush', () => {
   test('a batch runs in order in one transaction and is flushed once, after its commit', async () => {
     const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
     const ran: string[] = [];
     vi.spyOn(updateDetailsCommand, 'run').mockImplementation((ctx: CommandContext, args: RunArgs) => {
       ran.push(args.name);
@@ -115,7 +115,7 @@ describe('processPush', () => {
   test('a refused command leaves none of its writes, while its outcome and the client progress commit', async () => {
     const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
     vi.spyOn(updateDetailsCommand, 'run').mockImplementationOnce(async (ctx: CommandContext, args: RunArgs) => {
       await ctx.tx.update(users).set({ name: args.name }).where(eq(users.id, ctx.actor.id));
       await ctx.record({ entity: 'user', id: ctx.actor.id, op: 'put', audience: ['team'] });
@@ -146,7 +146,7 @@ describe('processPush', () => {
   test('a server fault in mid-batch rolls the whole batch back: nothing of it stays, and the retry runs it all', async () => {
     const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
     const batch = [details(1, 'One'), details(2, 'Two'), details(3, 'Three')];
     vi.spyOn(updateDetailsCommand, 'run')
       .mockImplementationOnce(realRun)
@@ -197,7 +197,7 @@ describe('processPush', () => {
   test('the same id twice in one batch runs once and answers the second as a duplicate', async () => {
     const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
 
     const answer = await processPush(db, flush, alice, request(clientId, [details(1, 'Once'), details(1, 'Twice')]));
 
@@ -212,11 +212,11 @@ describe('processPush', () => {
   test('an update that changes nothing is applied without a change-log row', async () => {
     const alice = await actorOf('alice@demo.local');
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
 
     const answer = await processPush(db, flush, alice, request(clientId, [details(1, alice.name)]));
 
-    expect(answer).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1, version: before });
+    expect(answer).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1 });
     expect(await changesAfter(before)).toEqual([]);
     expect((await clientRow(clientId))?.lastMutationId).toBe(1);
     expect(await mutationRows(clientId)).toEqual([]);
@@ -227,7 +227,7 @@ describe('processPush', () => {
     const bob = await actorOf('bob@demo.local');
     const clientId = uuidv7();
     await processPush(db, flush, alice, request(clientId, [details(1, 'Alice One')]));
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
     const run = vi.spyOn(updateDetailsCommand, 'run');
 
     let refusal: unknown;

@@ -1,12 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Actor, MutationOutcome, PushRequest, PushResponse } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
+import { advanceClient, lockClient } from '../../db/mutation-ack';
 import { prepared, preparedWrite } from '../../db/prepared';
 import { sendAhead } from '../../db/postgres-transaction';
 import { inSavepoint } from '../../db/savepoint';
 import { transaction } from '../../db/transaction';
 import { syncClients, syncMutations } from '../../db/schema';
-import { currentVersion } from '../change-log';
 import {
   effectsMark,
   newPendingEffects,
@@ -92,68 +92,56 @@ async function applyBatch(
   entries: readonly BatchEntry[],
 ): Promise<{ outcomes: MutationOutcome[]; lastMutationId: number }> {
   const pending = newPendingEffects();
-  const result = await transaction(
-    db,
-    async (tx) => {
-      const client = await clientRow(tx, clientId);
-      const now = new Date();
-      const { lastMutationId, lastChangeAt, createdAt } = client ?? {
-        lastMutationId: 0,
-        lastChangeAt: null,
-        createdAt: now.toISOString(),
-      };
-      const outcomes: MutationOutcome[] = [];
-      let last = lastMutationId;
-      let floor = Math.max(Date.parse(createdAt), lastChangeAt ? Date.parse(lastChangeAt) : Number.NEGATIVE_INFINITY);
-      for (const entry of entries) {
-        if (entry.id <= last) {
-          outcomes.push(await storedOutcome(tx, clientId, entry.id));
-          continue;
-        }
-        if (entry.id !== last + 1) break;
-        const madeAt = clampMadeAt(entry.at, floor, now);
-        floor = madeAt.getTime();
-        const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
-        if (outcome.status === 'rejected') {
-          // Nothing reads its answer: it travels with the next mutation's statements (see postgres-transaction.ts).
-          const storeRefusal = preparedWrite(tx, 'syncMutations.insertRefusal', (handle) =>
-            handle.insert(syncMutations).values({
-              clientId: sql.placeholder('clientId'),
-              mutationId: sql.placeholder('mutationId'),
-              name: sql.placeholder('name'),
-              status: 'rejected',
-              code: sql.placeholder('code'),
-              message: sql.placeholder('message'),
-            }),
-          );
-          await sendAhead(tx, () =>
-            storeRefusal({
-              clientId,
-              mutationId: entry.id,
-              name: entry.name,
-              code: outcome.code,
-              message: outcome.message,
-            }),
-          );
-        }
-        outcomes.push(outcome);
-        last = entry.id;
+  const result = await transaction(db, async (tx) => {
+    // A retry of this batch on another node waits here, then reads how far this one got.
+    await lockClient(tx, clientId);
+    const client = await clientRow(tx, clientId);
+    const now = new Date();
+    const { lastMutationId, lastChangeAt, createdAt } = client ?? {
+      lastMutationId: 0,
+      lastChangeAt: null,
+      createdAt: now.toISOString(),
+    };
+    const outcomes: MutationOutcome[] = [];
+    let last = lastMutationId;
+    let floor = Math.max(Date.parse(createdAt), lastChangeAt ? Date.parse(lastChangeAt) : Number.NEGATIVE_INFINITY);
+    for (const entry of entries) {
+      if (entry.id <= last) {
+        outcomes.push(await storedOutcome(tx, clientId, entry.id));
+        continue;
       }
-      if (last !== lastMutationId) {
-        await preparedWrite(tx, 'syncClients.advance', (handle) =>
-          handle
-            .update(syncClients)
-            .set({
-              lastMutationId: sql`${sql.placeholder('last')}`,
-              lastChangeAt: sql`${sql.placeholder('lastChangeAt')}`,
-            })
-            .where(eq(syncClients.clientId, sql.placeholder('clientId'))),
-        )({ last, lastChangeAt: new Date(floor).toISOString(), clientId });
+      if (entry.id !== last + 1) break;
+      const madeAt = clampMadeAt(entry.at, floor, now);
+      floor = madeAt.getTime();
+      const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
+      if (outcome.status === 'rejected') {
+        // Nothing reads its answer: it travels with the next mutation's statements (see postgres-transaction.ts).
+        const storeRefusal = preparedWrite(tx, 'syncMutations.insertRefusal', (handle) =>
+          handle.insert(syncMutations).values({
+            clientId: sql.placeholder('clientId'),
+            mutationId: sql.placeholder('mutationId'),
+            name: sql.placeholder('name'),
+            status: 'rejected',
+            code: sql.placeholder('code'),
+            message: sql.placeholder('message'),
+          }),
+        );
+        await sendAhead(tx, () =>
+          storeRefusal({
+            clientId,
+            mutationId: entry.id,
+            name: entry.name,
+            code: outcome.code,
+            message: outcome.message,
+          }),
+        );
       }
-      return { outcomes, lastMutationId: last };
-    },
-    { recordsChanges: true },
-  );
+      outcomes.push(outcome);
+      last = entry.id;
+    }
+    if (last !== lastMutationId) await advanceClient(tx, clientId, last, new Date(floor).toISOString());
+    return { outcomes, lastMutationId: last };
+  });
   flush(pending);
   return result;
 }
@@ -192,7 +180,7 @@ export async function processPush(
         runInTransaction(tx, actor, mutationCommands[mutation.name], mutation.args, pending, madeAt),
     })),
   );
-  return { outcomes, lastMutationId, version: await currentVersion(db) };
+  return { outcomes, lastMutationId };
 }
 
 /** Runs a command in a savepoint: a refused command leaves none of its writes or effects; the batch goes on. */

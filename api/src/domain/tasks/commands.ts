@@ -21,6 +21,7 @@ import {
 } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
+import { lockRows } from '../../db/row-locks';
 import { taskComments, taskStatusHistory, tasks, users } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
@@ -34,7 +35,9 @@ function requireManager(actor: Actor): void {
   if (!canManageTasks(actor)) throw new DomainError('forbidden', taskMessages.onlyManagers);
 }
 
+/** The task, locked for this command's writes (see row-locks.ts). */
 async function requireTask(tx: Tx, id: string): Promise<TaskRow> {
+  await lockRows(tx, tasks, [id]);
   const row = await findTaskRow(tx, id);
   if (!row) throw new DomainError('task_not_found', taskMessages.notFound);
   return row;

@@ -4,7 +4,7 @@ import { idSchema, personNameSchema, roles, updateDetailsArgsSchema } from '@off
 import type { Tx } from '../../db/client';
 import { isUniqueViolation } from '../../db/dialect';
 import { users } from '../../db/schema';
-import { defineCommand } from '../commands';
+import { defineCommand, lockPerson } from '../commands';
 import { DomainError } from '../errors';
 import { forgetAuthor } from '../read-support';
 import { endOtherSessions } from './sessions';
@@ -61,6 +61,7 @@ export const updateDetailsCommand = defineCommand({
   name: 'user.updateDetails',
   args: updateDetailsArgsSchema,
   async run(ctx, args) {
+    await lockPerson(ctx);
     const current = await loadActiveUser(ctx.tx, ctx.actor.id);
     if (current.name === args.name && current.email === args.email) return toUserDto(current);
     await assertEmailFree(ctx.tx, args.email, ctx.actor.id);
@@ -90,6 +91,7 @@ export const setPasswordCommand = defineCommand({
   name: 'user.setPassword',
   args: z.object({ passwordHash: z.string().min(1), verifiedHash: z.string().nullable(), keepSessionId: z.string() }),
   async run(ctx, args) {
+    await lockPerson(ctx);
     const current = await loadActiveUser(ctx.tx, ctx.actor.id);
     // The password changed between the verification and now: the verification no longer holds.
     if (current.passwordHash !== args.verifiedHash) throw new DomainError('invalid_input', 'Please try again.');
@@ -107,6 +109,7 @@ export const setAvatarCommand = defineCommand({
   name: 'user.setAvatar',
   args: z.object({ avatar: z.string().min(1) }),
   async run(ctx, args) {
+    await lockPerson(ctx);
     const { avatar: previous } = await loadActiveUser(ctx.tx, ctx.actor.id);
     await ctx.tx
       .update(users)

@@ -9,6 +9,7 @@ import {
 } from '@office/sync-protocol';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
+import { lockRows } from '../../db/row-locks';
 import { chatMessages, tasks, users } from '../../db/schema';
 import { defineCommand } from '../commands';
 import { DomainError } from '../errors';
@@ -62,6 +63,7 @@ export const deactivateEmployeeCommand = defineCommand({
   async run(ctx, { id }) {
     if (!canManageEmployees(ctx.actor)) throw new DomainError('forbidden', accountTexts.onlyManagersDelete);
     if (id === ctx.actor.id) throw new DomainError('forbidden', accountTexts.notYourself);
+    await lockRows(ctx.tx, users, [id]);
     const [target] = await ctx.tx
       .select()
       .from(users)

@@ -14,7 +14,7 @@ import {
   type User,
 } from '@office/sync-protocol';
 import { sessions, users } from '../../db/schema';
-import { currentVersion } from '../../domain/change-log';
+import { newestSeq } from '../../domain/change-log';
 import { bearer, connectSocket, nextEvent, signIn } from '../../test-support';
 import { multipartForm, type FilePart } from '../../test-multipart';
 import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
@@ -29,10 +29,10 @@ const me = (token: string) => call<{ user: User }>({ token, user: people.alice.u
 
 /** A refusal that left the change log and the user's row as they were. */
 async function expectUnchanged(userId: string, act: () => Promise<void>): Promise<void> {
-  const version = await currentVersion(db());
+  const version = await newestSeq(db());
   const row = await userRow(userId);
   await act();
-  expect(await currentVersion(db())).toBe(version);
+  expect(await newestSeq(db())).toBe(version);
   expect(await userRow(userId)).toEqual(row);
 }
 

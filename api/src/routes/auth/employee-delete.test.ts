@@ -11,7 +11,7 @@ import {
   type User,
 } from '@office/sync-protocol';
 import { sessions, users } from '../../db/schema';
-import { currentVersion } from '../../domain/change-log';
+import { newestSeq } from '../../domain/change-log';
 import { connectSocket, inDays, nextEvent, signIn, uniqueText, type TestSocket } from '../../test-support';
 import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
 
@@ -55,10 +55,10 @@ async function expectDeleteRefused(
   code: Parameters<typeof expectRefusal>[2],
   message: string,
 ): Promise<void> {
-  const before = await currentVersion(db());
+  const before = await newestSeq(db());
   const row = await userRow(id);
   expectRefusal(await deleteUser(by, id), status, code, message);
-  expect(await currentVersion(db())).toBe(before);
+  expect(await newestSeq(db())).toBe(before);
   expect(await userRow(id)).toEqual(row);
 }
 
@@ -135,8 +135,8 @@ describe('DELETE /api/auth/users/{id}: what deleting an employee does', () => {
 
     const managerClient = uuidv7();
     const aliceClient = uuidv7();
-    const { cursor: managerCursor } = await pull(manager, managerClient, 0);
-    const { cursor: aliceCursor } = await pull(alice, aliceClient, 0);
+    const { cursor: managerCursor } = await pull(manager, managerClient, '0');
+    const { cursor: aliceCursor } = await pull(alice, aliceClient, '0');
 
     const doraSockets = [await server.connect(dora.token), await server.connect(secondSession.token)];
     const dropped = doraSockets.map(disconnected);
@@ -231,7 +231,7 @@ describe('DELETE /api/auth/users/{id}: what deleting an employee does', () => {
         [openWaiting.id, null],
       ].sort(),
     );
-    const bootstrap = await pull(alice, uuidv7(), 0);
+    const bootstrap = await pull(alice, uuidv7(), '0');
     const directory = bootstrap.changes.flatMap((c) => (c.entity === 'user' && c.op === 'put' ? [c.data.id] : []));
     expect(directory).toContain(alice.user.id);
     expect(directory).not.toContain(dora.user.id);

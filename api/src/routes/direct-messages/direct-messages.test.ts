@@ -23,8 +23,8 @@ import {
   type UploadOutcomeResponse,
 } from '@office/sync-protocol';
 import { conversations, directAttachments, directMessages, notifications, users } from '../../db/schema';
-import { currentVersion } from '../../domain/change-log';
-import { bearer, changesWithAudienceAfter, sleep, uniqueText } from '../../test-support';
+import { newestSeq } from '../../domain/change-log';
+import { bearer, changesWithAudienceAfter, cursorNow, sleep, uniqueText } from '../../test-support';
 import { fileBytes, multipartForm, pdfBytes, pngBytes, postMultipart, type FilePart } from '../../test-multipart';
 import { expectRefusal, mutation, useSeededServer, type Session } from '../../test-api-client';
 
@@ -130,14 +130,14 @@ async function expectUploadRefused(
   fields: Record<string, string>,
   expected: { status: number; code: ErrorBody['code']; message?: string },
 ): Promise<void> {
-  const before = { files: filesOnDisk(), counts: await counts(), version: await currentVersion(db()) };
+  const before = { files: filesOnDisk(), counts: await counts(), version: await newestSeq(db()) };
   const res = await upload<ErrorBody>(session, conversationId, parts, fields);
   expect(res.status, JSON.stringify(res.body)).toBe(expected.status);
   expect(res.body.code).toBe(expected.code);
   if (expected.message !== undefined) expect(res.body.message).toBe(expected.message);
   expect(filesOnDisk()).toEqual(before.files);
   expect(await counts()).toEqual(before.counts);
-  expect(await currentVersion(db())).toBe(before.version);
+  expect(await newestSeq(db())).toBe(before.version);
 }
 
 // ---- tests ------------------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ describe('authentication', () => {
     const { alice, bob } = people;
     const id = idOf(alice, bob);
     const target = (await liveRowsOf(id))[0];
-    const before = { counts: await counts(), version: await currentVersion(db()), files: filesOnDisk() };
+    const before = { counts: await counts(), version: await newestSeq(db()), files: filesOnDisk() };
     for (const [method, url] of [
       ['GET', base],
       ['POST', base],
@@ -240,14 +240,14 @@ describe('authentication', () => {
     expect((await messageRow(target?.id ?? ''))?.deletedAt).toBeNull();
     expect(await counts()).toEqual(before.counts);
     expect(filesOnDisk()).toEqual(before.files);
-    expect(await currentVersion(db())).toBe(before.version);
+    expect(await newestSeq(db())).toBe(before.version);
   });
 });
 
 describe('POST /api/direct-messages/conversations', () => {
   test('a missing, empty or malformed recipient, an unknown one or oneself is refused, and nothing is created', async () => {
     const { alice } = people;
-    const before = { counts: await counts(), version: await currentVersion(db()) };
+    const before = { counts: await counts(), version: await newestSeq(db()) };
     const cases: [Record<string, unknown>, number, ErrorBody['code'], string | null][] = [
       [{}, 400, 'invalid_input', directTexts.recipientRequired],
       [{ recipientId: '' }, 400, 'invalid_input', directTexts.recipientRequired],
@@ -267,14 +267,14 @@ describe('POST /api/direct-messages/conversations', () => {
     expect(directTexts.recipientRequired).toBe('Recipient ID is required');
     expect(await conversationRow(conversationIdFor(alice.user.id, alice.user.id))).toBeUndefined();
     expect(await counts()).toEqual(before.counts);
-    expect(await currentVersion(db())).toBe(before.version);
+    expect(await newestSeq(db())).toBe(before.version);
   });
 
   test('a new conversation answers 201 with its participants; starting it again from either side answers 200 with the same id', async () => {
     const [dora, eric] = await Promise.all([registerEmployee('Dora Direct'), registerEmployee('Eric Direct')]);
     const id = idOf(dora, eric);
     const [first, second] = [dora, eric].sort((a, b) => (a.user.id < b.user.id ? -1 : 1)) as [typeof dora, typeof eric];
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const created = await call<{ success: boolean; conversation: Conversation }>(dora, 'POST', base, {
       recipientId: eric.user.id,
@@ -304,7 +304,7 @@ describe('POST /api/direct-messages/conversations', () => {
       createdAt: conversation.createdAt,
     });
     expect(await changesAfter(before)).toEqual([['conversation', id, 'put', pairAudience(dora, eric)]]);
-    const version = await currentVersion(db());
+    const version = await newestSeq(db());
 
     for (const session of [dora, eric, dora]) {
       const again = await call<{ success: boolean; conversation: Conversation }>(session, 'POST', base, {
@@ -321,7 +321,7 @@ describe('POST /api/direct-messages/conversations', () => {
           .where(or(eq(conversations.userA, dora.user.id), eq(conversations.userB, dora.user.id)))
       ).map((row) => row.id),
     ).toEqual([id]);
-    expect(await currentVersion(db())).toBe(version);
+    expect(await newestSeq(db())).toBe(version);
 
     // Both list it, with nothing unread; nobody else does.
     for (const session of [dora, eric]) {
@@ -336,7 +336,7 @@ describe('POST /api/direct-messages/conversations', () => {
     const { alice } = people;
     const gone = await registerEmployee('Gina Gone');
     await db().update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, gone.user.id));
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     expectRefusal(
       await call(alice, 'POST', base, { recipientId: gone.user.id }),
@@ -345,7 +345,7 @@ describe('POST /api/direct-messages/conversations', () => {
       'User not found.',
     );
     expect(await conversationRow(idOf(alice, gone))).toBeUndefined();
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
   });
 });
 
@@ -409,7 +409,7 @@ describe('messages as JSON', () => {
     const id = idOf(alice, bob);
     const text = uniqueText('Lunch tomorrow?');
     const messageId = uuidv7();
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const res = await call<{ success: boolean; message: DirectMessage }>(alice, 'POST', `${base}/${id}/messages`, {
       id: messageId,
@@ -470,7 +470,7 @@ describe('messages as JSON', () => {
   test('an empty text is refused, 1000 characters are accepted and 1001 refused', async () => {
     const { alice, bob } = people;
     const id = idOf(alice, bob);
-    const before = { counts: await counts(), version: await currentVersion(db()) };
+    const before = { counts: await counts(), version: await newestSeq(db()) };
     for (const payload of [{ text: '' }, { text: '  \n\t ' }, {}, { text: null }, { text: 7 }]) {
       expectRefusal(
         await call(alice, 'POST', `${base}/${id}/messages`, payload),
@@ -488,7 +488,7 @@ describe('messages as JSON', () => {
       'A message can have at most 1000 characters.',
     );
     expect(await counts()).toEqual(before.counts);
-    expect(await currentVersion(db())).toBe(before.version);
+    expect(await newestSeq(db())).toBe(before.version);
 
     const exact = uniqueText('exact').padEnd(chatLimits.textMax, 'x');
     expect((await sendText(alice, id, exact)).content).toBe(exact);
@@ -522,7 +522,7 @@ describe('messages as JSON', () => {
   test('an unknown conversation answers 404 on every route', async () => {
     const { alice } = people;
     const unknown = uuidv7();
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
     for (const [method, url, payload] of [
       ['GET', `${base}/${unknown}/messages`, undefined],
       ['POST', `${base}/${unknown}/messages`, { text: 'Hello?' }],
@@ -531,7 +531,7 @@ describe('messages as JSON', () => {
     ] as const) {
       expectRefusal(await call(alice, method, url, payload), 404, 'not_found', 'Conversation not found.');
     }
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
   });
 
   test('a client id sent twice with the same text makes one message; other content under it is refused as duplicate_id', async () => {
@@ -541,7 +541,7 @@ describe('messages as JSON', () => {
     const text = uniqueText('Retry me');
     const first = await call(alice, 'POST', `${base}/${id}/messages`, { id: messageId, text });
     expect(first.status).toBe(201);
-    const version = await currentVersion(db());
+    const version = await newestSeq(db());
 
     const again = await call(alice, 'POST', `${base}/${id}/messages`, { id: messageId, text });
     expect(again.status).toBe(201);
@@ -566,7 +566,7 @@ describe('messages as JSON', () => {
     );
     expect(await db().select().from(directMessages).where(eq(directMessages.id, messageId))).toHaveLength(1);
     expect(await noticesAbout(messageId)).toHaveLength(1);
-    expect(await currentVersion(db())).toBe(version);
+    expect(await newestSeq(db())).toBe(version);
   });
 });
 
@@ -829,7 +829,7 @@ describe('messages with files', () => {
     expect(stored.map((f) => [f.originalName, f.size])).toEqual([['offline.png', 321]]);
     expect(filesOnDisk()).toEqual([...before.files, stored[0]?.filename].sort());
     expect(await noticesAbout(messageId)).toHaveLength(1);
-    const afterFirst = { files: filesOnDisk(), counts: await counts(), version: await currentVersion(db()) };
+    const afterFirst = { files: filesOnDisk(), counts: await counts(), version: await newestSeq(db()) };
     expect(afterFirst.counts).toEqual({
       ...before.counts,
       messages: before.counts.messages + 1,
@@ -843,7 +843,7 @@ describe('messages with files', () => {
     expect(await db().select().from(directMessages).where(eq(directMessages.id, messageId))).toHaveLength(1);
     expect(filesOnDisk()).toEqual(afterFirst.files);
     expect(await counts()).toEqual(afterFirst.counts);
-    expect(await currentVersion(db())).toBe(afterFirst.version);
+    expect(await newestSeq(db())).toBe(afterFirst.version);
 
     // A queued send that breaks a rule is recorded as rejected; the queue moves on and no file stays.
     const refusedBody = await upload<UploadOutcomeResponse>(
@@ -893,7 +893,7 @@ describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', ()
     const { id } = await startConversation(jan, kim);
     const earlier = await sendText(jan, id, 'earlier');
     const last = await sendText(jan, id, 'last');
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const res = await call(jan, 'DELETE', `${base}/${id}/messages/${last.id}`);
 
@@ -933,7 +933,7 @@ describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', ()
     const elsewhere = await sendText(carol, idOf(carol, bob));
     const gone = await sendText(alice, id);
     expect((await call(alice, 'DELETE', `${base}/${id}/messages/${gone.id}`)).status).toBe(200);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     expectRefusal(
       await call(bob, 'DELETE', `${base}/${id}/messages/${mine.id}`),
@@ -951,7 +951,7 @@ describe('DELETE /api/direct-messages/conversations/:id/messages/:messageId', ()
     }
     expect((await messageRow(mine.id))?.deletedAt).toBeNull();
     expect((await messageRow(elsewhere.id))?.deletedAt).toBeNull();
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
   });
 });
 
@@ -966,7 +966,7 @@ describe('a non-participant', () => {
     expect(withFile.status).toBe(201);
     const fileUrl = withFile.body.message.attachments[0]?.url ?? '';
     const row = await conversationRow(id);
-    const before = { counts: await counts(), version: await currentVersion(db()), files: filesOnDisk() };
+    const before = { counts: await counts(), version: await newestSeq(db()), files: filesOnDisk() };
     const notParticipant = 'You are not a participant in this conversation.';
 
     expectRefusal(await call(carol, 'GET', `${base}/${id}/messages`), 403, 'forbidden', notParticipant);
@@ -999,7 +999,7 @@ describe('a non-participant', () => {
     expect(await conversationRow(id)).toEqual(row);
     expect(await counts()).toEqual(before.counts);
     expect(filesOnDisk()).toEqual(before.files);
-    expect(await currentVersion(db())).toBe(before.version);
+    expect(await newestSeq(db())).toBe(before.version);
     expect((await listConversations(carol)).map((c) => c.id)).not.toContain(id);
   });
 });
@@ -1010,7 +1010,7 @@ describe('notifications', () => {
     const id = idOf(alice, bob);
     const text = `${uniqueText('Release notes')} `.padEnd(70, 'abcdefghij');
     expect(text).toHaveLength(70);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const message = await sendText(alice, id, text);
 
@@ -1099,12 +1099,12 @@ describe('direct messages through /api/sync/push and pull', () => {
     );
     expect((await noticesAbout(first)).map((n) => n.recipientId)).toEqual([max.user.id]);
     expect(await unreadOf(max, id)).toBe(1);
-    const snapshot = { counts: await counts(), version: await currentVersion(db()) };
+    const snapshot = { counts: await counts(), version: await newestSeq(db()) };
 
     const replay = await push(lea, clientId, batch);
     expect(replay.outcomes).toEqual([1, 2, 3, 4].map((n) => ({ id: n, status: 'duplicate', original: 'applied' })));
     expect(await counts()).toEqual(snapshot.counts);
-    expect(await currentVersion(db())).toBe(snapshot.version);
+    expect(await newestSeq(db())).toBe(snapshot.version);
 
     const read = await push(max, uuidv7(), [mutation(1, 'dm.markRead', { conversationId: id })]);
     expect(read.outcomes).toEqual([outcomeOk(1)]);
@@ -1120,7 +1120,7 @@ describe('direct messages through /api/sync/push and pull', () => {
     const alicesMessage = await sendText(alice, aliceBob);
     const okId = uuidv7();
     const okText = uniqueText('After the refusals');
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
     const managerAliceRow = await conversationRow(managerAlice);
 
     const res = await push(bob, uuidv7(), [
@@ -1174,8 +1174,8 @@ describe('direct messages through /api/sync/push and pull', () => {
     const [adminClient, managerClient] = [uuidv7(), uuidv7()];
     const [fromAdmin, fromManager] = [uuidv7(), uuidv7()];
     // Both devices signed in (their first pull registers them), then went offline.
-    await pull(admin, adminClient, 0);
-    await pull(manager, managerClient, 0);
+    await pull(admin, adminClient, '0');
+    await pull(manager, managerClient, '0');
 
     // Both devices computed the id themselves and queued a start and a first message, before either synced, at
     // the same moment (stamped once: two clocks read apart may cross a millisecond, and a later send reads the other).
@@ -1215,9 +1215,9 @@ describe('direct messages through /api/sync/push and pull', () => {
 
     const [aliceClient, bobClient, carolClient] = [uuidv7(), uuidv7(), uuidv7()];
     const boot = {
-      alice: await pull(alice, aliceClient, 0),
-      bob: await pull(bob, bobClient, 0),
-      carol: await pull(carol, carolClient, 0),
+      alice: await pull(alice, aliceClient, '0'),
+      bob: await pull(bob, bobClient, '0'),
+      carol: await pull(carol, carolClient, '0'),
     };
     for (const [name, session] of [
       ['alice', alice],
@@ -1264,7 +1264,7 @@ describe('direct messages through /api/sync/push and pull', () => {
 
     // Alice writes to bob and deletes another message through push; carol's next pull shows none of it.
     const gone = await sendText(alice, aliceBob);
-    const cursorBeforePush = await currentVersion(db());
+    const cursorBeforePush = await cursorNow(db());
     const messageId = uuidv7();
     const res = await push(alice, aliceClient, [
       mutation(1, 'dm.send', { id: messageId, conversationId: aliceBob, text: uniqueText('Just for bob') }),

@@ -10,12 +10,13 @@ import {
   type Notification,
 } from '@office/sync-protocol';
 import { chatMessages, notifications, users } from '../../db/schema';
-import { currentVersion } from '../../domain/change-log';
+import { newestSeq } from '../../domain/change-log';
 import {
   changesWithAudienceAfter,
   recordEvents,
   sleep,
   uniqueText,
+  versionAfter,
   waitUntil,
   type EventPayload,
 } from '../../test-support';
@@ -87,7 +88,7 @@ const activeOthers = async (session: Session) =>
 describe('GET /api/messages', () => {
   test('the message routes refuse a call without a token and change nothing', async () => {
     const target = await send(people.alice);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
     for (const [method, url] of [
       ['GET', '/api/messages'],
       ['POST', '/api/messages'],
@@ -103,7 +104,7 @@ describe('GET /api/messages', () => {
     }
     expect(await rowsWithText('sneaky')).toEqual([]);
     expect(await messageRow(target.id)).toMatchObject({ text: target.text, deletedAt: null, edited: false });
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
   });
 
   test('it answers the live messages oldest first with their authors, including the seeded ones', async () => {
@@ -207,7 +208,7 @@ describe('POST /api/messages', () => {
     const { alice } = people;
     const text = uniqueText('Deploy went fine');
     const id = uuidv7();
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const res = await call<{ message: ChatMessage }>(alice, 'POST', '/api/messages', { id, text: `  \n${text}\t ` });
 
@@ -231,8 +232,8 @@ describe('POST /api/messages', () => {
     const changes = await changesAfter(before);
     // Stored as its creation: the push queue finds new messages by it (an edit stays a put).
     expect(changes[0]).toEqual(['chatMessage', id, 'create', ['team']]);
-    expect((await messageRow(id))?.version).toBe(before + 1);
-    expect(message.version).toBe(before + 1);
+    expect((await messageRow(id))?.version).toBe(versionAfter(0, before + 1));
+    expect(message.version).toBe(versionAfter(0, before + 1));
   });
 
   test('without a client id the server chooses one', async () => {
@@ -283,7 +284,7 @@ describe('POST /api/messages', () => {
     const { alice } = people;
     for (const payload of [{ text: '' }, { text: '   \n\t ' }, {}, { text: null }, { text: 42 }]) {
       const id = uuidv7();
-      const before = await currentVersion(db());
+      const before = await newestSeq(db());
       expectRefusal(
         await call(alice, 'POST', '/api/messages', { id, ...payload }),
         400,
@@ -292,7 +293,7 @@ describe('POST /api/messages', () => {
       );
       expect(await messageRow(id)).toBeUndefined();
       expect(await noticesAbout(id)).toEqual([]);
-      expect(await currentVersion(db())).toBe(before);
+      expect(await newestSeq(db())).toBe(before);
     }
   });
 
@@ -312,12 +313,12 @@ describe('POST /api/messages', () => {
     const id = uuidv7();
     const tooLong = `${stem}y`.padEnd(chatLimits.textMax + 1, 'y');
     expect(tooLong).toHaveLength(1001);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
     const res = await call(carol, 'POST', '/api/messages', { id, text: tooLong });
     expectRefusal(res, 400, 'invalid_input', chatTexts.tooLong);
     expect(chatTexts.tooLong).toBe('A message can have at most 1000 characters.');
     expect(await messageRow(id)).toBeUndefined();
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
   });
 
   test('a malformed client id is refused', async () => {
@@ -333,7 +334,7 @@ describe('POST /api/messages', () => {
     const id = uuidv7();
     const text = uniqueText('Retry me');
     const first = await post(alice, { id, text });
-    const version = await currentVersion(db());
+    const version = await newestSeq(db());
     const notices = await noticesAbout(id);
     expect(notices).toHaveLength((await activeOthers(alice)).length);
 
@@ -341,7 +342,7 @@ describe('POST /api/messages', () => {
     expect(again).toEqual(first);
     expect(await db().select().from(chatMessages).where(eq(chatMessages.id, id))).toHaveLength(1);
     expect(await noticesAbout(id)).toEqual(notices);
-    expect(await currentVersion(db())).toBe(version);
+    expect(await newestSeq(db())).toBe(version);
 
     expectRefusal(
       await call(alice, 'POST', '/api/messages', { id, text: `${text} (changed)` }),
@@ -358,14 +359,14 @@ describe('POST /api/messages', () => {
     expect(await messageRow(id)).toMatchObject({ userId: alice.user.id, text, edited: false });
     expect(await rowsWithText(`${text} (changed)`)).toEqual([]);
     expect(await noticesAbout(id)).toEqual(notices);
-    expect(await currentVersion(db())).toBe(version);
+    expect(await newestSeq(db())).toBe(version);
   });
 
   test('the id of a deleted message cannot be used again', async () => {
     const { alice } = people;
     const message = await send(alice);
     expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
-    const version = await currentVersion(db());
+    const version = await newestSeq(db());
 
     expectRefusal(
       await call(alice, 'POST', '/api/messages', { id: message.id, text: message.text }),
@@ -374,7 +375,7 @@ describe('POST /api/messages', () => {
       errorCatalogue.duplicate_id.message,
     );
     expect((await messageRow(message.id))?.deletedAt).not.toBeNull();
-    expect(await currentVersion(db())).toBe(version);
+    expect(await newestSeq(db())).toBe(version);
   });
 });
 
@@ -383,7 +384,7 @@ describe('chat notifications', () => {
     const { alice } = people;
     const text = `${uniqueText('Release')} `.padEnd(70, 'abcdefghij');
     expect(text).toHaveLength(70);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const message = await post(alice, { id: uuidv7(), text });
 
@@ -423,7 +424,7 @@ describe('PUT /api/messages/:id', () => {
     const { alice } = people;
     const message = await send(alice);
     const noticesBefore = await noticesAbout(message.id);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
     const text = uniqueText('Fixed a typo');
 
     const res = await call<{ message: ChatMessage }>(alice, 'PUT', `/api/messages/${message.id}`, {
@@ -437,7 +438,7 @@ describe('PUT /api/messages/:id', () => {
       edited: true,
       userId: author(alice),
       timestamp: message.timestamp,
-      version: before + 1,
+      version: versionAfter(message.version, before + 1),
     });
     expect(await messageRow(message.id)).toMatchObject({
       text,
@@ -445,12 +446,12 @@ describe('PUT /api/messages/:id', () => {
       userId: alice.user.id,
       createdAt: message.timestamp,
       deletedAt: null,
-      version: before + 1,
+      version: versionAfter(message.version, before + 1),
     });
     expect(await changesAfter(before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
     // Nobody is notified again: the same notices, unread as they were, now with the edited text.
     expect(await noticesAbout(message.id)).toEqual(
-      noticesBefore.map((notice) => ({ ...notice, message: text, version: before + 1 })),
+      noticesBefore.map((notice) => ({ ...notice, message: text, version: versionAfter(message.version, before + 1) })),
     );
     expect((await listMessages(people.bob)).find((m) => m.id === message.id)).toMatchObject({ text, edited: true });
   });
@@ -458,7 +459,7 @@ describe('PUT /api/messages/:id', () => {
   test('an empty edit is refused with "An edited message cannot be empty." and the message stays as it was', async () => {
     const { alice } = people;
     const message = await send(alice);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
     for (const payload of [{ text: '' }, { text: '   ' }, {}]) {
       expectRefusal(
         await call(alice, 'PUT', `/api/messages/${message.id}`, payload),
@@ -474,13 +475,13 @@ describe('PUT /api/messages/:id', () => {
       chatTexts.tooLong,
     );
     expect(await messageRow(message.id)).toMatchObject({ text: message.text, edited: false });
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
   });
 
   test("an employee cannot edit someone else's message", async () => {
     const { alice, bob, carol } = people;
     const message = await send(alice);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
     for (const other of [bob, carol]) {
       expectRefusal(
         await call(other, 'PUT', `/api/messages/${message.id}`, { text: 'Hijacked' }),
@@ -490,7 +491,7 @@ describe('PUT /api/messages/:id', () => {
       );
     }
     expect(await messageRow(message.id)).toMatchObject({ text: message.text, edited: false, userId: alice.user.id });
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
   });
 
   test.each([
@@ -512,7 +513,7 @@ describe('PUT /api/messages/:id', () => {
     const { alice, manager } = people;
     const message = await send(alice);
     expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     for (const [session, id] of [
       [alice, message.id],
@@ -529,7 +530,7 @@ describe('PUT /api/messages/:id', () => {
     expect(await messageRow(message.id)).toMatchObject({ text: message.text, edited: false });
     expect((await messageRow(message.id))?.deletedAt).not.toBeNull();
     expect(await rowsWithText('Back from the dead')).toEqual([]);
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
   });
 });
 
@@ -538,11 +539,11 @@ describe('DELETE /api/messages/:id', () => {
     const { alice, bob } = people;
     const message = await send(alice);
     const bobClient = uuidv7();
-    const bootstrap = await pull(bob, bobClient, 0);
+    const bootstrap = await pull(bob, bobClient, '0');
     expect(bootstrap.changes).toContainEqual(
       expect.objectContaining({ entity: 'chatMessage', id: message.id, op: 'put' }),
     );
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const res = await call(alice, 'DELETE', `/api/messages/${message.id}`);
 
@@ -555,21 +556,21 @@ describe('DELETE /api/messages/:id', () => {
     expect((await listMessages(alice)).map((m) => m.id)).not.toContain(message.id);
 
     const bobs = await pull(bob, bobClient, bootstrap.cursor);
-    expect(bobs).toMatchObject({ reset: false, more: false, cursor: await currentVersion(db()) });
+    expect(bobs).toMatchObject({ reset: false, more: false });
     expect(bobs.changes).toEqual([{ entity: 'chatMessage', op: 'delete', id: message.id }]);
-    const fresh = await pull(bob, uuidv7(), 0);
+    const fresh = await pull(bob, uuidv7(), '0');
     expect(fresh.changes.map((c) => c.id)).not.toContain(message.id);
   });
 
   test("an employee cannot delete someone else's message", async () => {
     const { alice, bob } = people;
     const message = await send(alice);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     expectRefusal(await call(bob, 'DELETE', `/api/messages/${message.id}`), 403, 'forbidden', chatTexts.notYours);
 
     expect((await messageRow(message.id))?.deletedAt).toBeNull();
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
     expect((await listMessages(bob)).map((m) => m.id)).toContain(message.id);
   });
 
@@ -579,7 +580,7 @@ describe('DELETE /api/messages/:id', () => {
   ] as const)("%s deletes anyone's message", async (_label, who) => {
     const { carol } = people;
     const message = await send(carol);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const res = await call(people[who], 'DELETE', `/api/messages/${message.id}`);
 
@@ -593,7 +594,7 @@ describe('DELETE /api/messages/:id', () => {
     const message = await send(alice);
     expect((await call(alice, 'DELETE', `/api/messages/${message.id}`)).status).toBe(200);
     const deletedAt = (await messageRow(message.id))?.deletedAt;
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     for (const [session, id] of [
       [alice, message.id],
@@ -608,7 +609,7 @@ describe('DELETE /api/messages/:id', () => {
       );
     }
     expect((await messageRow(message.id))?.deletedAt).toBe(deletedAt);
-    expect(await currentVersion(db())).toBe(before);
+    expect(await newestSeq(db())).toBe(before);
   });
 });
 
@@ -630,8 +631,7 @@ describe('chat through /api/sync/push', () => {
     expect(notices.map((n) => [n.recipient, n.type, n.sender?.id, n.message])).toEqual(
       (await activeOthers(bob)).map((recipient) => [recipient, 'chat_message', bob.user.id, text]),
     );
-    const version = await currentVersion(db());
-    expect(first.version).toBe(version);
+    const version = await newestSeq(db());
 
     const replay = await push(bob, clientId, [mutation(1, 'chat.send', { id, text })]);
     expect(replay.outcomes).toEqual([{ id: 1, status: 'duplicate', original: 'applied' }]);
@@ -640,7 +640,7 @@ describe('chat through /api/sync/push', () => {
     expect(resent.outcomes).toEqual([{ id: 2, status: 'applied' }]);
     expect(await db().select().from(chatMessages).where(eq(chatMessages.id, id))).toHaveLength(1);
     expect(await noticesAbout(id)).toEqual(notices);
-    expect(await currentVersion(db())).toBe(version);
+    expect(await newestSeq(db())).toBe(version);
   });
 
   test('chat.send through push is refused by the same rules as POST, and the queue moves on', async () => {
@@ -651,7 +651,7 @@ describe('chat through /api/sync/push', () => {
     const longId = uuidv7();
     const okId = uuidv7();
     const okText = uniqueText('After the refusals');
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const res = await push(alice, clientId, [
       mutation(1, 'chat.send', { id: blankId, text: '   ' }),
@@ -689,7 +689,7 @@ describe('chat through /api/sync/push', () => {
     const clientId = uuidv7();
     const id = uuidv7();
     const text = uniqueText('Short-lived');
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
 
     const res = await push(alice, clientId, [
       mutation(1, 'chat.send', { id, text }),
@@ -741,7 +741,7 @@ describe('realtime', () => {
       id: message.id,
       data: { text: message.text, userId: author(alice), edited: false },
     });
-    expect(messageEvent?.seq).toBe((await messageRow(message.id))?.version);
+    expect(messageEvent?.change).toMatchObject({ data: { version: (await messageRow(message.id))?.version } });
     // The message is Bob's notice (his device derives it); nothing per member travels.
     await sleep(100);
     expect(bobs.filter((e) => e.change.entity === 'notification')).toEqual([]);

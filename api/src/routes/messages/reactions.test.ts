@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import {
   chatMessageSchema,
+  compareCursors,
   conversationIdFor,
   directMessageSchema,
   directTexts,
@@ -12,8 +13,8 @@ import {
   type DirectMessage,
 } from '@office/sync-protocol';
 import { chatReactions, directReactions } from '../../db/schema';
-import { currentVersion } from '../../domain/change-log';
-import { changesWithAudienceAfter, nextEventWhere, uniqueText } from '../../test-support';
+import { newestSeq } from '../../domain/change-log';
+import { changesWithAudienceAfter, cursorNow, nextEventWhere, uniqueText } from '../../test-support';
 import { expectRefusal, mutation, useSeededServer, type Session } from '../../test-api-client';
 
 // One seeded server for the whole file; every test reacts to messages it sends itself and reads its
@@ -88,33 +89,33 @@ describe('reactions on team chat messages', () => {
 
   test('a reaction is one row and one change for the whole team, and setting what is already so records nothing', async () => {
     const message = await sendChat(people.alice);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
     await reactChat(people.bob, message.id, '❤️', true);
     expect(await changesWithAudienceAfter(db(), before)).toEqual([['chatMessage', message.id, 'put', ['team']]]);
     expect(await chatRows(message.id)).toHaveLength(1);
 
-    const afterOn = await currentVersion(db());
+    const afterOn = await newestSeq(db());
     const again = await reactChat(people.bob, message.id, '❤️', true);
     expect(again.reactions).toEqual([{ emoji: '❤️', userIds: [people.bob.user.id] }]);
     expect(await chatRows(message.id)).toHaveLength(1);
-    expect(await currentVersion(db())).toBe(afterOn);
+    expect(await newestSeq(db())).toBe(afterOn);
 
     await reactChat(people.bob, message.id, '❤️', false);
-    const afterOff = await currentVersion(db());
+    const afterOff = await newestSeq(db());
     await reactChat(people.bob, message.id, '❤️', false);
-    expect(await currentVersion(db())).toBe(afterOff);
+    expect(await newestSeq(db())).toBe(afterOff);
     expect(await chatRows(message.id)).toEqual([]);
   });
 
   test('every member hears a reaction live, with the message and its reactions', async () => {
     const message = await sendChat(people.alice);
     const carolSocket = await server.connect(people.carol.token);
-    const before = await currentVersion(db());
+    const before = await cursorNow(db());
     // The message's own creation may still reach the new socket: the reaction's change comes after `before`.
     const heard = nextEventWhere(
       carolSocket,
       'sync.change',
-      ({ seq, change }) => change.id === message.id && seq > before,
+      ({ cursor, change }) => change.id === message.id && compareCursors(cursor, before) > 0,
     );
     await reactChat(people.bob, message.id, '😂', true);
     const { change } = await heard;
@@ -127,15 +128,16 @@ describe('reactions on team chat messages', () => {
   test('a queued reaction replayed through sync push applies exactly once and never flips', async () => {
     const message = await sendChat(people.alice);
     const clientId = uuidv7();
+    const beforeFirst = await cursorNow(db());
     const on = mutation(1, 'chat.react', { id: message.id, emoji: '😮', on: true });
     const first = await push(people.bob, clientId, [on]);
     expect(first.outcomes).toEqual([{ id: 1, status: 'applied' }]);
-    const afterFirst = await currentVersion(db());
+    const afterFirst = await newestSeq(db());
 
     // The same mutation again (its answer was lost): a duplicate, nothing written.
     const replay = await push(people.bob, clientId, [on]);
     expect(replay.outcomes).toEqual([{ id: 1, status: 'duplicate', original: 'applied' }]);
-    expect(await currentVersion(db())).toBe(afterFirst);
+    expect(await newestSeq(db())).toBe(afterFirst);
     expect((await chatRows(message.id)).map((row) => [row.userId, row.emoji])).toEqual([[people.bob.user.id, '😮']]);
 
     // The same choice from a second device is a set, not a toggle: still on.
@@ -144,9 +146,9 @@ describe('reactions on team chat messages', () => {
     ]);
     expect(otherDevice.outcomes).toEqual([{ id: 1, status: 'applied' }]);
     expect(await chatRows(message.id)).toHaveLength(1);
-    expect(await currentVersion(db())).toBe(afterFirst);
+    expect(await newestSeq(db())).toBe(afterFirst);
 
-    const pulled = await pull(people.carol, uuidv7(), afterFirst - 1);
+    const pulled = await pull(people.carol, uuidv7(), beforeFirst);
     const put = pulled.changes.find((change) => change.id === message.id);
     expect(put?.op === 'put' && put.entity === 'chatMessage' ? put.data.reactions : null).toEqual([
       { emoji: '😮', userIds: [people.bob.user.id] },
@@ -202,12 +204,13 @@ describe('reactions on direct messages', () => {
   test('both participants react; the other participant hears it live and nobody else is told', async () => {
     const message = await sendDirect(people.alice, people.bob);
     const aliceSocket = await server.connect(people.alice.token);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
+    const beforeCursor = await cursorNow(db());
     // The message's own creation may still reach the new socket: the reaction's change comes after `before`.
     const heard = nextEventWhere(
       aliceSocket,
       'sync.change',
-      ({ seq, change }) => change.id === message.id && seq > before,
+      ({ cursor, change }) => change.id === message.id && compareCursors(cursor, beforeCursor) > 0,
     );
 
     const res = await call<{ message: DirectMessage }>(
@@ -229,7 +232,7 @@ describe('reactions on direct messages', () => {
       ['directMessage', message.id, 'put', [`user:${people.alice.user.id}`, `user:${people.bob.user.id}`].sort()],
     ]);
 
-    const carolPull = await pull(people.carol, uuidv7(), before);
+    const carolPull = await pull(people.carol, uuidv7(), beforeCursor);
     expect(carolPull.changes.some((c) => c.id === message.id)).toBe(false);
 
     const mine = await call<{ message: DirectMessage }>(

@@ -14,7 +14,7 @@ import {
 } from '@office/sync-protocol';
 import { dialect } from '../../db/dialect';
 import { chatNoticeReads, notificationMarkers, notifications } from '../../db/schema';
-import { currentVersion } from '../../domain/change-log';
+import { newestSeq } from '../../domain/change-log';
 import { inDays, recordEvents, sleep, uniqueText, waitUntil } from '../../test-support';
 import { expectRefusal, mutation, useSeededServer, type Answer, type Session } from '../../test-api-client';
 
@@ -205,9 +205,9 @@ describe('team chat notices (derived from the message, one row for the whole tea
     expect(await notificationCount()).toBe(rows);
 
     // Again: the same answer, nothing new to sync.
-    const version = await currentVersion(db());
+    const version = await newestSeq(db());
     expect((await markRead(ben, first)).body.notification).toEqual(res.body.notification);
-    expect(await currentVersion(db())).toBe(version);
+    expect(await newestSeq(db())).toBe(version);
     // The author has no notice of their own message.
     expectRefusal(await markRead(ann, first), 404, 'not_found', 'Notification not found.');
   });
@@ -251,12 +251,12 @@ describe('team chat notices (derived from the message, one row for the whole tea
     await markRead(ben, marked);
     expect((await list(ben)).unreadCount).toBe(7);
 
-    const version = await currentVersion(db());
+    const version = await newestSeq(db());
     const res = await markAllRead(ben);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ success: true, marked: 7 });
     // One change-log row: the marker; the stored notices keep their rows as they were.
-    expect(await currentVersion(db())).toBe(version + 1);
+    expect(await newestSeq(db())).toBe(version + 1);
     expect((await markerRow(ben.user.id))?.readThrough).toEqual(expect.any(String));
     expect(await readMarks(ben.user.id)).toEqual([]);
     expect((await noticeOfMessage(ben, message.id))?.readAt).toBeNull();
@@ -277,9 +277,9 @@ describe('team chat notices (derived from the message, one row for the whole tea
     // Nothing left to mark: marks none, yet the marker still moves (one change), since a device that asked moved
     // its own copy and only a change of the server's row brings every device back to one value.
     await markRead(ben, fresh);
-    const before = await currentVersion(db());
+    const before = await newestSeq(db());
     expect((await markAllRead(ben)).body).toEqual({ success: true, marked: 0 });
-    expect(await currentVersion(db())).toBe(before + 1);
+    expect(await newestSeq(db())).toBe(before + 1);
     expectRefusal(await markAllRead(null), 401, 'unauthenticated', errorCatalogue.unauthenticated.message);
   });
 });
@@ -386,12 +386,12 @@ describe('PATCH /api/notifications/{id}/read', () => {
     expect(page.unreadCount).toBe(1);
     expect(page.notifications.find((n) => n.id === two)?.read).toBe(false);
 
-    const version = await currentVersion(db());
+    const version = await newestSeq(db());
     const again = await markRead(nora, one);
     expect(again.status).toBe(200);
     expect(again.body.notification).toEqual(marked);
     expect((await notificationRow(one))?.readAt).toBe(readAt);
-    expect(await currentVersion(db())).toBe(version);
+    expect(await newestSeq(db())).toBe(version);
   });
 
   test("another user's notice answers 404 and stays unread; an unknown id 404, a malformed one 400", async () => {
@@ -576,7 +576,7 @@ describe('realtime', () => {
     await waitUntil(() => bobs.some((e) => e.change.id === id) && bobNotices.length > 0);
     const event = bobs.find((e) => e.change.id === id);
     expect(event?.change).toMatchObject({ entity: 'notification', op: 'put', id });
-    expect(event?.seq).toBe((await notificationRow(id ?? ''))?.version);
+    expect(event?.change).toMatchObject({ data: { version: (await notificationRow(id ?? ''))?.version } });
     expect(bobNotices[0]?.notification).toMatchObject({ id, recipient: bob.user.id });
     await sleep(50);
     expect(carols.filter((e) => e.change.id === id)).toEqual([]);
@@ -652,7 +652,10 @@ describe('sync', () => {
     const ben = await registerEmployee('Ben Pull');
     const chatId = await chat(ann);
     const clients = { ann: uuidv7(), ben: uuidv7() };
-    const cursors = { ann: (await pull(ann, clients.ann, 0)).cursor, ben: (await pull(ben, clients.ben, 0)).cursor };
+    const cursors = {
+      ann: (await pull(ann, clients.ann, '0')).cursor,
+      ben: (await pull(ben, clients.ben, '0')).cursor,
+    };
 
     await push(ben, clients.ben, [mutation(1, 'notification.markRead', { id: chatId })]);
     const bens = await pull(ben, clients.ben, cursors.ben);

@@ -95,7 +95,7 @@ describe('notification preferences: stored per person, synced to their devices',
   test('a queued change replays through sync; the person’s devices pull it, nobody else’s do', async () => {
     const pat = await registerEmployee('Pat Synced');
     const clientId = '01900000-0000-7000-8000-00000000aa01';
-    const start = await pull(pat, clientId, 0);
+    const start = await pull(pat, clientId, '0');
     expect(start.changes.find((change) => change.entity === 'notificationPreferences')).toMatchObject({
       id: pat.user.id,
       data: { teamChat: 'all' },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import {
+  compareCursors,
   limits,
   pullResponseSchema,
   pushResponseSchema,
@@ -18,13 +19,18 @@ import {
 import type { Db } from '../../db/client';
 import { transaction } from '../../db/transaction';
 import { changeAudience, changeLog, syncClients, syncMutations, tasks, users } from '../../db/schema';
-import { currentVersion, recordChange } from '../../domain/change-log';
+import { dialect } from '../../db/dialect';
+import { comparePositions, formatPosition, readablePosition, type LogPosition } from '../../db/change-feed';
+import { newestSeq, recordChange } from '../../domain/change-log';
 import { changeLogFloor, compactChangeLog } from '../../domain/sync/pull';
 import { updateDetailsCommand } from '../../domain/users/commands';
 import {
   bearer,
   connectSocket,
+  cursorNow,
+  cursorOfChange,
   nextEvent,
+  positionOfChange,
   recordEvents,
   signIn,
   startTestServer,
@@ -111,7 +117,7 @@ async function pullOk(
   server: TestServer,
   session: Session,
   clientId: string,
-  cursor: number,
+  cursor: string,
   limit?: number,
 ): Promise<PullResponse> {
   const { status, body } = await pull(server, session, { clientId, cursor, ...(limit ? { limit } : {}) });
@@ -139,19 +145,20 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
+    const { version: versionBefore } = await userRow(db, alice.user.id);
     const body = { clientId, mutations: [details(1, 'Alice Renamed', 'alice@demo.local')] };
 
     const first = await pushOk(server, alice, body.clientId, body.mutations);
-    expect(first).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1, version: before + 1 });
+    expect(first).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1 });
     const afterFirst = await userRow(db, alice.user.id);
-    expect(afterFirst).toMatchObject({ name: 'Alice Renamed', email: 'alice@demo.local', version: before + 1 });
+    expect(afterFirst).toMatchObject({ name: 'Alice Renamed', email: 'alice@demo.local' });
+    expect(afterFirst.version).toBeGreaterThan(versionBefore);
 
     const second = await pushOk(server, alice, body.clientId, body.mutations);
     expect(second).toEqual({
       outcomes: [{ id: 1, status: 'duplicate', original: 'applied' }],
       lastMutationId: 1,
-      version: before + 1,
     });
 
     expect(await userRow(db, alice.user.id)).toEqual(afterFirst);
@@ -168,7 +175,8 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
+    const { version: versionBefore } = await userRow(db, alice.user.id);
 
     const answer = await pushOk(server, alice, clientId, [
       details(1, 'A', 'alice@demo.local'),
@@ -179,9 +187,12 @@ describe('POST /api/sync/push', () => {
     expect(answer).toEqual({
       outcomes: [1, 2, 3].map((id) => ({ id, status: 'applied' })),
       lastMutationId: 3,
-      version: before + 3,
     });
-    expect(await userRow(db, alice.user.id)).toMatchObject({ name: 'C', version: before + 3 });
+    // The row's version moved on with each change: on SQLite it is the last change's number, on PostgreSQL a count.
+    expect(await userRow(db, alice.user.id)).toMatchObject({
+      name: 'C',
+      version: dialect === 'postgres' ? versionBefore + 3 : before + 3,
+    });
     expect((await changesAfter(db, before)).map((row) => [row.seq, row.entityId, row.op])).toEqual([
       [before + 1, alice.user.id, 'put'],
       [before + 2, alice.user.id, 'put'],
@@ -195,7 +206,7 @@ describe('POST /api/sync/push', () => {
     const { alice, bob } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
     const bobBefore = await userRow(db, bob.user.id);
     const mutations = [
       details(1, 'Alice One', 'alice@demo.local'),
@@ -212,7 +223,6 @@ describe('POST /api/sync/push', () => {
         { id: 3, status: 'applied' },
       ],
       lastMutationId: 3,
-      version: before + 2,
     });
     expect(await userRow(db, alice.user.id)).toMatchObject({ name: 'Alice Three', email: 'alice@demo.local' });
     expect(await userRow(db, bob.user.id)).toEqual(bobBefore);
@@ -230,7 +240,6 @@ describe('POST /api/sync/push', () => {
         { id: 3, status: 'duplicate', original: 'applied' },
       ],
       lastMutationId: 3,
-      version: before + 2,
     });
     expect(await changesAfter(db, before)).toHaveLength(2);
     expect(await mutationRows(db, clientId)).toHaveLength(1);
@@ -241,7 +250,7 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
     const aliceBefore = await userRow(db, alice.user.id);
 
     const answer = await pushOk(server, alice, clientId, [details(1, '   ', 'alice@demo.local')]);
@@ -249,7 +258,6 @@ describe('POST /api/sync/push', () => {
     expect(answer).toEqual({
       outcomes: [{ id: 1, status: 'rejected', code: 'invalid_input', message: 'Name and email are required' }],
       lastMutationId: 1,
-      version: before,
     });
     expect(await userRow(db, alice.user.id)).toEqual(aliceBefore);
     expect(await changesAfter(db, before)).toEqual([]);
@@ -268,14 +276,14 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
 
     const answer = await pushOk(server, alice, clientId, [
       details(1, 'Alice One', 'alice@demo.local'),
       details(3, 'Alice Three', 'alice@demo.local'),
     ]);
 
-    expect(answer).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1, version: before + 1 });
+    expect(answer).toEqual({ outcomes: [{ id: 1, status: 'applied' }], lastMutationId: 1 });
     expect((await userRow(db, alice.user.id)).name).toBe('Alice One');
     expect(await changesAfter(db, before)).toHaveLength(1);
     expect((await clientRow(db, clientId))?.lastMutationId).toBe(1);
@@ -297,11 +305,11 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
 
     const answer = await pushOk(server, alice, clientId, [details(2, 'Alice Two', 'alice@demo.local')]);
 
-    expect(answer).toEqual({ outcomes: [], lastMutationId: 0, version: before });
+    expect(answer).toEqual({ outcomes: [], lastMutationId: 0 });
     expect((await userRow(db, alice.user.id)).name).toBe('Alice Johnson');
     expect(await changesAfter(db, before)).toEqual([]);
     expect(await mutationRows(db, clientId)).toEqual([]);
@@ -316,7 +324,7 @@ describe('POST /api/sync/push', () => {
       details(1, 'Alice One', 'alice@demo.local'),
       details(2, 'Alice Two', 'alice@demo.local'),
     ]);
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
     const bobBefore = await userRow(db, bob.user.id);
 
     const pushed = await push(server, bob, { clientId, mutations: [details(3, 'Bob Hijack', 'bob@demo.local')] });
@@ -329,17 +337,18 @@ describe('POST /api/sync/push', () => {
     expect(await clientRow(db, clientId)).toMatchObject({ userId: alice.user.id, lastMutationId: 2 });
 
     // Pull does not claim clients; for someone else's client it answers as for a new one.
-    const pulled = await pullOk(server, bob, clientId, before);
+    const cursor = await cursorNow(db);
+    const pulled = await pullOk(server, bob, clientId, cursor);
     expect(pulled.lastMutationId).toBe(0);
     expect((await clientRow(db, clientId))?.userId).toBe(alice.user.id);
-    expect((await pullOk(server, alice, clientId, before)).lastMutationId).toBe(2);
+    expect((await pullOk(server, alice, clientId, cursor)).lastMutationId).toBe(2);
   });
 
   test('a push body without a client id is refused with invalid_input and writes nothing', async () => {
     const server = await start();
     const { alice } = await people(server);
     const db = server.app.db;
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
 
     const missing = await push(server, alice, { mutations: [details(1, 'X', 'alice@demo.local')] });
     expect(missing.status).toBe(400);
@@ -381,7 +390,7 @@ describe('POST /api/sync/push', () => {
     const server = await start();
     const { alice } = await people(server);
     const db = server.app.db;
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
     const batch = (n: number) =>
       Array.from({ length: n }, (_, i) => details(i + 1, `Alice ${i + 1}`, 'alice@demo.local'));
 
@@ -403,7 +412,7 @@ describe('POST /api/sync/push', () => {
     const server = await start();
     const { alice } = await people(server);
     const db = server.app.db;
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
 
     const empty = await push(server, alice, { clientId: uuidv7(), mutations: [] });
     expect(empty.status).toBe(400);
@@ -437,7 +446,7 @@ describe('POST /api/sync/push', () => {
     const { alice } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
     const batch = [
       details(1, 'One', 'alice@demo.local'),
       details(2, 'Two', 'alice@demo.local'),
@@ -472,8 +481,6 @@ describe('POST /api/sync/push', () => {
         { id: 3, status: 'applied' },
       ],
       lastMutationId: 3,
-      // The batch's last change (on PostgreSQL the rolled-back first try used numbers of the sequence).
-      version: await currentVersion(db),
     });
     expect(await changesAfter(db, before)).toHaveLength(3);
     expect((await userRow(db, alice.user.id)).name).toBe('Three');
@@ -489,20 +496,21 @@ describe('POST /api/sync/push', () => {
       { clientId: 'not-a-uuid', cursor: 0 },
       { clientId, cursor: -1 },
       { clientId, cursor: 'soon' },
-      { clientId, cursor: 0, limit: 0 },
-      { clientId, cursor: 0, limit: limits.pullPageMax + 1 },
+      { clientId, cursor: '1:2:3' },
+      { clientId, cursor: '0', limit: 0 },
+      { clientId, cursor: '0', limit: limits.pullPageMax + 1 },
     ]) {
       const answer = await pull(server, bob, query);
       expect(answer.status, JSON.stringify(query)).toBe(400);
       expect(answer.body, JSON.stringify(query)).toMatchObject({ code: 'invalid_input' });
     }
-    expect((await pullOk(server, bob, clientId, 0, limits.pullPageMax)).reset).toBe(true);
+    expect((await pullOk(server, bob, clientId, '0', limits.pullPageMax)).reset).toBe(true);
   });
 
   test('push and pull without a token answer 401 and write nothing', async () => {
     const server = await start();
     const db = server.app.db;
-    const before = await currentVersion(db);
+    const before = await newestSeq(db);
     const clientId = uuidv7();
 
     const pushed = await push(server, null, { clientId, mutations: [details(1, 'X', 'alice@demo.local')] });
@@ -521,12 +529,12 @@ describe('GET /api/sync/pull', () => {
     const { bob } = await people(server);
     const db = server.app.db;
 
-    const answer = await pullOk(server, bob, uuidv7(), 0);
+    const answer = await pullOk(server, bob, uuidv7(), '0');
 
     expect(answer.reset).toBe(true);
     expect(answer.more).toBe(false);
-    expect(answer.cursor).toBe(await currentVersion(db));
-    expect(answer.cursor).toBeGreaterThan(0);
+    expect(compareCursors(answer.cursor, await cursorOfChange(db, await newestSeq(db)))).toBeGreaterThanOrEqual(0);
+    expect(answer.cursor).not.toBe('0');
     expect(answer.lastMutationId).toBe(0);
     const active = await db.select().from(users);
     const userChanges = answer.changes.filter((c) => c.entity === 'user');
@@ -546,15 +554,19 @@ describe('GET /api/sync/pull', () => {
     const server = await start();
     const { alice, bob } = await people(server);
     const bobClient = uuidv7();
-    const { cursor } = await pullOk(server, bob, bobClient, 0);
+    const { cursor } = await pullOk(server, bob, bobClient, '0');
 
     const nothing = await pullOk(server, bob, bobClient, cursor);
-    expect(nothing).toEqual({ changes: [], cursor, more: false, reset: false, bootstrap: null, lastMutationId: 0 });
+    expect(nothing).toMatchObject({ changes: [], more: false, reset: false, bootstrap: null, lastMutationId: 0 });
+    // Further only when something else committed meanwhile (on PostgreSQL a transaction without changes moves it).
+    expect(compareCursors(nothing.cursor, cursor)).toBeGreaterThanOrEqual(0);
 
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice Renamed', 'alice.renamed@demo.local')]);
     const answer = await pullOk(server, bob, bobClient, cursor);
 
-    expect(answer).toMatchObject({ cursor: cursor + 1, more: false, reset: false, bootstrap: null, lastMutationId: 0 });
+    expect(answer).toMatchObject({ more: false, reset: false, bootstrap: null, lastMutationId: 0 });
+    expect(compareCursors(answer.cursor, cursor)).toBeGreaterThan(0);
+    expect(await pullOk(server, bob, bobClient, answer.cursor)).toMatchObject({ changes: [], cursor: answer.cursor });
     expect(answer.changes).toEqual([
       {
         entity: 'user',
@@ -564,7 +576,7 @@ describe('GET /api/sync/pull', () => {
           id: alice.user.id,
           name: 'Alice Renamed',
           email: 'alice.renamed@demo.local',
-          version: cursor + 1,
+          version: (await userRow(server.app.db, alice.user.id)).version,
         }) as unknown,
       },
     ]);
@@ -574,7 +586,7 @@ describe('GET /api/sync/pull', () => {
     const server = await start();
     const { alice, bob, carol } = await people(server);
     const reader = uuidv7();
-    const { cursor: start0 } = await pullOk(server, carol, reader, 0);
+    const { cursor: start0 } = await pullOk(server, carol, reader, '0');
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice Paged', 'alice@demo.local')]);
     await pushOk(server, bob, uuidv7(), [details(1, 'Bob Paged', 'bob@demo.local')]);
     await pushOk(server, carol, uuidv7(), [details(1, 'Carol Paged', 'carol@demo.local')]);
@@ -588,7 +600,9 @@ describe('GET /api/sync/pull', () => {
     }
 
     expect(pages.map((p) => p.more)).toEqual([true, true, false]);
-    expect(pages.map((p) => p.cursor)).toEqual([start0 + 1, start0 + 2, start0 + 3]);
+    const cursors = [start0, ...pages.map((p) => p.cursor)];
+    for (let i = 1; i < cursors.length; i++)
+      expect(compareCursors(cursors[i] ?? '0', cursors[i - 1] ?? '0')).toBeGreaterThan(0);
     expect(pages.map((p) => p.reset)).toEqual([false, false, false]);
     expect(
       pages.map((p) => p.changes.map((c) => [c.id, c.op === 'put' && c.entity === 'user' ? c.data.name : null])),
@@ -606,8 +620,8 @@ describe('GET /api/sync/pull', () => {
       details(3, 'C', 'alice@demo.local'),
     ]);
 
-    expect((await pullOk(server, alice, clientId, 0)).lastMutationId).toBe(3);
-    const { cursor } = await pullOk(server, alice, clientId, 0);
+    expect((await pullOk(server, alice, clientId, '0')).lastMutationId).toBe(3);
+    const { cursor } = await pullOk(server, alice, clientId, '0');
     expect((await pullOk(server, alice, clientId, cursor)).lastMutationId).toBe(3);
     expect((await pullOk(server, alice, uuidv7(), cursor)).lastMutationId).toBe(0);
   });
@@ -617,7 +631,7 @@ describe('GET /api/sync/pull', () => {
     const { bob, carol } = await people(server);
     const db = server.app.db;
     const bobClient = uuidv7();
-    const { cursor } = await pullOk(server, bob, bobClient, 0);
+    const { cursor } = await pullOk(server, bob, bobClient, '0');
 
     const seq = await transaction(db, async (tx) => {
       await tx.update(users).set({ deactivatedAt: new Date().toISOString() }).where(eq(users.id, carol.user.id));
@@ -625,16 +639,16 @@ describe('GET /api/sync/pull', () => {
     });
 
     const incremental = await pullOk(server, bob, bobClient, cursor);
-    expect(incremental).toEqual({
+    expect(incremental).toMatchObject({
       changes: [{ entity: 'user', op: 'delete', id: carol.user.id }],
-      cursor: seq,
       more: false,
       reset: false,
       bootstrap: null,
       lastMutationId: 0,
     });
+    expect(compareCursors(incremental.cursor, await cursorOfChange(db, seq))).toBeGreaterThanOrEqual(0);
 
-    const bootstrap = await pullOk(server, bob, bobClient, 0);
+    const bootstrap = await pullOk(server, bob, bobClient, '0');
     expect(bootstrap.reset).toBe(true);
     expect(bootstrap.changes.map((c) => c.id)).not.toContain(carol.user.id);
     expect(bootstrap.changes.filter((c) => c.entity === 'user')).toHaveLength(
@@ -648,7 +662,7 @@ describe('GET /api/sync/pull', () => {
     const db = server.app.db;
     const bobClient = uuidv7();
     const carolClient = uuidv7();
-    const { cursor } = await pullOk(server, bob, bobClient, 0);
+    const { cursor } = await pullOk(server, bob, bobClient, '0');
 
     const seq = await transaction(
       db,
@@ -662,10 +676,12 @@ describe('GET /api/sync/pull', () => {
 
     const bobs = await pullOk(server, bob, bobClient, cursor);
     expect(bobs.changes).toEqual([expect.objectContaining({ entity: 'user', op: 'put', id: alice.user.id })]);
-    expect(bobs.cursor).toBe(seq);
+    const afterSeq = await cursorOfChange(db, seq);
+    expect(compareCursors(bobs.cursor, afterSeq)).toBeGreaterThanOrEqual(0);
 
     const carols = await pullOk(server, carol, carolClient, cursor);
-    expect(carols).toEqual({ changes: [], cursor: seq, more: false, reset: false, bootstrap: null, lastMutationId: 0 });
+    expect(carols).toMatchObject({ changes: [], more: false, reset: false, bootstrap: null, lastMutationId: 0 });
+    expect(compareCursors(carols.cursor, afterSeq)).toBeGreaterThanOrEqual(0);
 
     const both = await transaction(
       db,
@@ -684,15 +700,15 @@ describe('GET /api/sync/pull', () => {
       (await db.select().from(changeAudience).where(eq(changeAudience.seq, both))).map((row) => row.principal).sort(),
     ).toEqual([`user:${bob.user.id}`, `user:${carol.user.id}`].sort());
     // Bob is in both audiences (his own and the change's): the change comes once.
-    for (const [session, client, from] of [
-      [bob, bobClient, seq],
-      [carol, carolClient, seq],
+    for (const [session, client] of [
+      [bob, bobClient],
+      [carol, carolClient],
     ] as const) {
-      const pulled = await pullOk(server, session, client, from);
+      const pulled = await pullOk(server, session, client, afterSeq);
       expect(pulled.changes).toEqual([expect.objectContaining({ entity: 'user', op: 'put', id: bob.user.id })]);
-      expect(pulled.cursor).toBe(both);
+      expect(compareCursors(pulled.cursor, await cursorOfChange(db, both))).toBeGreaterThanOrEqual(0);
     }
-    const alices = await pullOk(server, alice, uuidv7(), both - 1);
+    const alices = await pullOk(server, alice, uuidv7(), afterSeq);
     expect(alices.changes).toEqual([]);
   });
 
@@ -701,24 +717,28 @@ describe('GET /api/sync/pull', () => {
     const { alice, bob } = await people(server);
     const db = server.app.db;
     const bobClient = uuidv7();
-    const { cursor: old } = await pullOk(server, bob, bobClient, 0);
+    const { cursor: old } = await pullOk(server, bob, bobClient, '0');
+    const before = await newestSeq(db);
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice One', 'alice@demo.local')]);
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice Two', 'alice@demo.local')]);
-    const floor = old + 1;
+    // The floor is the first of the two changes: the second stays.
+    const floor = await positionOfChange(db, before + 1);
+    const [first, second] = [await cursorOfChange(db, before + 1), await cursorOfChange(db, before + 2)];
 
     await compactChangeLog(db, floor);
-    expect((await db.select().from(changeLog)).map((row) => row.seq)).toEqual([floor + 1]);
-    expect((await db.select().from(changeAudience)).filter((row) => row.seq <= floor)).toEqual([]);
+    expect((await db.select().from(changeLog)).map((row) => row.seq)).toEqual([before + 2]);
+    expect((await db.select().from(changeAudience)).filter((row) => row.seq <= before + 1)).toEqual([]);
 
     const stale = await pullOk(server, bob, bobClient, old);
-    expect(stale).toMatchObject({ reset: true, more: false, cursor: floor + 1 });
+    expect(stale).toMatchObject({ reset: true, more: false });
+    expect(compareCursors(stale.cursor, second)).toBeGreaterThanOrEqual(0);
     expect(stale.changes.filter((c) => c.entity === 'user')).toHaveLength((await db.select().from(users)).length);
     expect(stale.changes).toContainEqual(
       expect.objectContaining({ id: alice.user.id, data: expect.objectContaining({ name: 'Alice Two' }) as unknown }),
     );
 
-    const atFloor = await pullOk(server, bob, bobClient, floor);
-    expect(atFloor).toMatchObject({ reset: false, cursor: floor + 1 });
+    const atFloor = await pullOk(server, bob, bobClient, first);
+    expect(atFloor).toMatchObject({ reset: false });
     expect(atFloor.changes.map((c) => c.id)).toEqual([alice.user.id]);
   });
 
@@ -726,26 +746,24 @@ describe('GET /api/sync/pull', () => {
     const server = await start();
     const { alice, bob } = await people(server);
     const db = server.app.db;
-    const pushed = await pushOk(server, alice, uuidv7(), [details(1, 'Alice One', 'alice@demo.local')]);
-    const head = pushed.version;
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice One', 'alice@demo.local')]);
+    const head = await readablePosition(db);
 
     await compactChangeLog(db, head);
     expect(await db.select().from(changeLog)).toEqual([]);
 
     const bobClient = uuidv7();
-    const bootstrap = await pullOk(server, bob, bobClient, 0);
-    expect(bootstrap).toMatchObject({ reset: true, cursor: head });
+    const bootstrap = await pullOk(server, bob, bobClient, '0');
+    expect(bootstrap).toMatchObject({ reset: true });
+    expect(compareCursors(bootstrap.cursor, formatPosition(head))).toBeGreaterThanOrEqual(0);
     // From there the client pulls incrementally rather than bootstrapping again.
-    expect(await pullOk(server, bob, bobClient, bootstrap.cursor)).toMatchObject({
-      reset: false,
-      changes: [],
-      cursor: head,
-    });
+    const again = await pullOk(server, bob, bobClient, bootstrap.cursor);
+    expect(again).toMatchObject({ reset: false, changes: [] });
 
-    const next = await pushOk(server, alice, uuidv7(), [details(1, 'Alice Two', 'alice@demo.local')]);
-    expect(next.version).toBe(head + 1);
-    const incremental = await pullOk(server, bob, bobClient, head);
-    expect(incremental).toMatchObject({ reset: false, cursor: head + 1 });
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice Two', 'alice@demo.local')]);
+    const incremental = await pullOk(server, bob, bobClient, again.cursor);
+    expect(incremental).toMatchObject({ reset: false });
+    expect(compareCursors(incremental.cursor, await cursorOfChange(db, await newestSeq(db)))).toBeGreaterThanOrEqual(0);
     expect(incremental.changes.map((c) => c.id)).toEqual([alice.user.id]);
   });
 
@@ -753,23 +771,24 @@ describe('GET /api/sync/pull', () => {
     const server = await start();
     const { bob } = await people(server);
     const db = server.app.db;
-    const head = await currentVersion(db);
-    const whole = await pullOk(server, bob, uuidv7(), 0);
+    const head = await cursorNow(db);
+    const whole = await pullOk(server, bob, uuidv7(), '0');
     expect(whole.bootstrap).toMatchObject({ next: null, done: whole.changes.length, total: whole.changes.length });
 
     const clientId = uuidv7();
-    const pages: PullResponse[] = [await pullOk(server, bob, clientId, 0, 7)];
+    const pages: PullResponse[] = [await pullOk(server, bob, clientId, '0', 7)];
     while (pages.at(-1)?.bootstrap?.next) {
       const token = pages.at(-1)?.bootstrap?.next ?? '';
-      pages.push(await pullPage(server, bob, { clientId, cursor: 0, limit: 7, snapshot: token }));
+      pages.push(await pullPage(server, bob, { clientId, cursor: '0', limit: 7, snapshot: token }));
     }
     expect(pages.length).toBe(Math.ceil(whole.changes.length / 7));
     expect(pages.map((page) => page.reset)).toEqual(pages.map((_, i) => i === 0));
     for (const page of pages.slice(0, -1)) {
       expect(page.changes).toHaveLength(7);
-      expect(page).toMatchObject({ cursor: 0, more: true });
+      expect(page).toMatchObject({ cursor: '0', more: true });
     }
-    expect(pages.at(-1)).toMatchObject({ cursor: head, more: false, bootstrap: { next: null } });
+    expect(pages.at(-1)).toMatchObject({ more: false, bootstrap: { next: null } });
+    expect(compareCursors(pages.at(-1)?.cursor ?? '0', head)).toBeGreaterThanOrEqual(0);
     expect(pages.map((page) => page.bootstrap?.done)).toEqual(
       pages.map((_, i) => Math.min(whole.changes.length, (i + 1) * 7)),
     );
@@ -794,7 +813,7 @@ describe('GET /api/sync/pull', () => {
         else if (current?.op !== 'put' || current.data.version <= change.data.version) held.set(key, change);
       }
     };
-    const first = await pullOk(server, bob, clientId, 0, 10);
+    const first = await pullOk(server, bob, clientId, '0', 10);
     apply(first);
     const token = first.bootstrap?.next;
     if (!token) throw new Error('one page held everything');
@@ -809,19 +828,19 @@ describe('GET /api/sync/pull', () => {
     });
     expect(chat.statusCode).toBe(201);
 
-    let page = await pullPage(server, bob, { clientId, cursor: 0, limit: 10, snapshot: token });
+    let page = await pullPage(server, bob, { clientId, cursor: '0', limit: 10, snapshot: token });
     expect(page.reset).toBe(false);
     apply(page);
     while (page.bootstrap?.next) {
-      page = await pullPage(server, bob, { clientId, cursor: 0, limit: 10, snapshot: page.bootstrap.next });
+      page = await pullPage(server, bob, { clientId, cursor: '0', limit: 10, snapshot: page.bootstrap.next });
       apply(page);
     }
     expect(page.more).toBe(true);
     const catchUp = await pullOk(server, bob, clientId, page.cursor);
     apply(catchUp);
-    expect(catchUp.cursor).toBe(await currentVersion(db));
+    expect(compareCursors(catchUp.cursor, await cursorOfChange(db, await newestSeq(db)))).toBeGreaterThanOrEqual(0);
 
-    const fresh = await pullOk(server, bob, uuidv7(), 0);
+    const fresh = await pullOk(server, bob, uuidv7(), '0');
     const sorted = (changes: Iterable<Change>) =>
       [...changes].sort((a, b) => `${a.entity}:${a.id}`.localeCompare(`${b.entity}:${b.id}`));
     expect(sorted(held.values())).toEqual(sorted(fresh.changes));
@@ -833,37 +852,47 @@ describe('GET /api/sync/pull', () => {
     const { alice, bob } = await people(server);
     const db = server.app.db;
     const clientId = uuidv7();
-    const first = await pullOk(server, bob, clientId, 0, 5);
+    const first = await pullOk(server, bob, clientId, '0', 5);
     const token = first.bootstrap?.next ?? '';
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice Compacted', 'alice@demo.local')]);
-    await compactChangeLog(db, await currentVersion(db));
+    await compactChangeLog(db, await readablePosition(db));
 
-    const restarted = await pullPage(server, bob, { clientId, cursor: 0, limit: 5, snapshot: token });
+    const restarted = await pullPage(server, bob, { clientId, cursor: '0', limit: 5, snapshot: token });
     expect(restarted).toMatchObject({ reset: true, bootstrap: { done: 5 } });
     for (const snapshot of ['x', '1.2.3', '1.0.not-an-id!.0.0']) {
-      const { status, body } = await pull(server, bob, { clientId, cursor: 0, snapshot });
+      const { status, body } = await pull(server, bob, { clientId, cursor: '0', snapshot });
       expect(status, snapshot).toBe(400);
       expect(body).toMatchObject({ code: 'invalid_input' });
     }
   });
 
-  test('compaction never lowers the floor nor raises it past the newest change', async () => {
+  test('compaction never lowers the floor nor raises it past what can be read; a device at the floor pulls on', async () => {
     const server = await start();
     const { alice, bob } = await people(server);
     const db = server.app.db;
     const bobClient = uuidv7();
-    const head = await currentVersion(db);
+    const earlier = await readablePosition(db);
+    const before = await newestSeq(db);
+    await pushOk(server, alice, uuidv7(), [details(1, 'Alice Before', 'alice@demo.local')]);
+    const last = await positionOfChange(db, before + 1);
 
-    await compactChangeLog(db, head);
-    await compactChangeLog(db, head - 3);
-    expect(await changeLogFloor(db)).toBe(head);
-    expect(await pullOk(server, bob, bobClient, head - 2)).toMatchObject({ reset: true, cursor: head });
+    await compactChangeLog(db, await readablePosition(db));
+    await compactChangeLog(db, earlier);
+    // The floor is the last change dropped: a device at or after it misses nothing.
+    expect(comparePositions(await changeLogFloor(db), last)).toBe(0);
+    const stale = await pullOk(server, bob, bobClient, formatPosition(earlier));
+    expect(stale.reset).toBe(true);
+    expect(compareCursors(stale.cursor, formatPosition(last))).toBeGreaterThanOrEqual(0);
 
-    await compactChangeLog(db, head + 10);
-    expect(await changeLogFloor(db)).toBe(head);
+    // Past anything that could be read yet (SQLite: a sequence number to come; PostgreSQL: a transaction to come).
+    const head = await readablePosition(db);
+    const beyond: LogPosition = { xid: head.xid === 0n ? 0n : head.xid + 10n, seq: head.seq + 10 };
+    await compactChangeLog(db, beyond);
+    expect(comparePositions(await changeLogFloor(db), last)).toBe(0);
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice After', 'alice@demo.local')]);
-    const incremental = await pullOk(server, bob, bobClient, head);
-    expect(incremental).toMatchObject({ reset: false, cursor: head + 1 });
+    const incremental = await pullOk(server, bob, bobClient, formatPosition(last));
+    expect(incremental).toMatchObject({ reset: false });
+    expect(compareCursors(incremental.cursor, await cursorOfChange(db, before + 2))).toBeGreaterThanOrEqual(0);
     expect(incremental.changes.map((c) => c.id)).toEqual([alice.user.id]);
   });
 });
@@ -880,7 +909,7 @@ describe('durability', () => {
 
     const first = await startTestServer({ dataDir });
     const alice = await signIn(first.app, 'alice@demo.local');
-    const before = await currentVersion(first.app.db);
+    const before = await newestSeq(first.app.db);
     try {
       expect((await pushOk(first, alice, clientId, mutations.slice(0, 1))).outcomes).toEqual([
         { id: 1, status: 'applied' },
@@ -899,12 +928,10 @@ describe('durability', () => {
         { id: 2, status: 'applied' },
       ],
       lastMutationId: 2,
-      version: before + 2,
     });
     expect(await userRow(db, alice.user.id)).toMatchObject({
       name: 'Alice Two',
       email: 'alice.two@demo.local',
-      version: before + 2,
     });
     expect((await changesAfter(db, before)).map((row) => [row.entityId, row.op])).toEqual([
       [alice.user.id, 'put'],
@@ -920,7 +947,7 @@ describe('realtime', () => {
     const server = await start();
     const { alice, bob } = await people(server);
     const bobClient = uuidv7();
-    const { cursor } = await pullOk(server, bob, bobClient, 0);
+    const { cursor } = await pullOk(server, bob, bobClient, '0');
     const socket = await connectSocket(server.url, bob.token);
     sockets.push(socket);
 
@@ -928,19 +955,20 @@ describe('realtime', () => {
     await pushOk(server, alice, uuidv7(), [details(1, 'Alice Live', 'alice@demo.local')]);
     const event = await received;
 
-    expect(event.seq).toBe(cursor + 1);
+    const seq = await newestSeq(server.app.db);
+    expect(event.cursor).toBe(await cursorOfChange(server.app.db, seq));
     expect(event.change).toMatchObject({ entity: 'user', op: 'put', id: alice.user.id });
     expect(event.change.op === 'put' && event.change.entity === 'user' && event.change.data.name).toBe('Alice Live');
 
     const pulled = await pullOk(server, bob, bobClient, cursor);
-    expect(pulled.cursor).toBe(event.seq);
+    expect(compareCursors(pulled.cursor, event.cursor)).toBeGreaterThanOrEqual(0);
     expect(pulled.changes).toEqual([event.change]);
     expect(
       (
         await server.app.db
           .select()
           .from(changeLog)
-          .where(and(eq(changeLog.seq, event.seq), eq(changeLog.entityId, alice.user.id)))
+          .where(and(eq(changeLog.seq, seq), eq(changeLog.entityId, alice.user.id)))
       )[0],
     ).toBeDefined();
   });
@@ -1002,7 +1030,7 @@ describe('realtime', () => {
       .filter((row) => row.entity === 'task' && row.entityId === task.id)
       .map((row) => row.seq);
     expect(taskEvents).toHaveLength(1);
-    expect(taskEvents[0]?.seq).toBe(taskSeqs.at(-1));
+    expect(taskEvents[0]?.cursor).toBe(await cursorOfChange(server.app.db, taskSeqs.at(-1) ?? 0));
     const sent = taskEvents[0]?.change;
     expect(sent?.op === 'put' && sent.entity === 'task' && sent.data.comments.map((c) => c.text).slice(-3)).toEqual([
       'First',
