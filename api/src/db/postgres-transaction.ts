@@ -46,6 +46,13 @@ export async function postgresTransaction<T>(
   connections.set(tx, connection);
   // A connection whose ROLLBACK failed is closed, not given back to the pool.
   let broken: Error | undefined;
+  // A connection lost while lent out (PostgreSQL ended the session at a timeout, the link was cut) fails the
+  // statements under way; its 'error' event, which the pool does not hear for a lent connection, must not end the
+  // process: the connection is closed instead of given back.
+  const lost = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', lost);
   try {
     await sendAhead(tx, options.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
     const result = await work(tx);
@@ -57,6 +64,7 @@ export async function postgresTransaction<T>(
     });
     throw error;
   } finally {
+    client.off('error', lost);
     client.release(broken);
   }
 }

@@ -145,6 +145,12 @@ export type PoolClient = pg.PoolClient;
 /** Runs `work` while holding the startup lock on one connection of the pool. */
 export async function withStartupLock<T>(pool: { connect(): Promise<PoolClient> }, work: () => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A connection lost while held fails the statements; its 'error' event must not end the process.
+  let lost: Error | undefined;
+  const onLost = (error: Error) => {
+    lost = error;
+  };
+  client.on('error', onLost);
   try {
     await client.query('SELECT pg_advisory_lock($1)', [advisoryLocks.startup]);
     try {
@@ -153,7 +159,8 @@ export async function withStartupLock<T>(pool: { connect(): Promise<PoolClient> 
       await client.query('SELECT pg_advisory_unlock($1)', [advisoryLocks.startup]);
     }
   } finally {
-    client.release();
+    client.off('error', onLost);
+    client.release(lost);
   }
 }
 

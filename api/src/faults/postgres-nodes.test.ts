@@ -298,6 +298,7 @@ describe('a node in trouble never stops the others (no cluster-wide writer lock)
       // The cut node's own requests end (no hang until the client gives up) and it says it cannot reach the database.
       const failedBefore = onB.failed;
       await waitUntil(() => onB.failed > failedBefore, 20_000);
+      expect(b.child.exitCode, b.stderr()).toBeNull();
       const health = await callJson(b.url, 'GET', '/api/health');
       expect(health.status).toBe(503);
       await Promise.all([onA.stop(), onB.stop()]);
