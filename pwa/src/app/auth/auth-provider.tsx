@@ -9,8 +9,8 @@ import {
   deviceAccountById,
   deviceAccountFor,
   rememberGoogleAccount,
-  rememberPasswordAccount,
   signInOffline,
+  startRememberingPassword,
   updateDeviceAccount,
 } from './device-accounts';
 import { clearEndedSession, markSessionEnded } from './ended-session';
@@ -141,11 +141,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (!answer.ok || !answer.token || !answer.user) {
           return { ok: false, message: answer.message || messages.failure };
         }
-        applySession(answer.user, answer.token);
-        // In the background: the password's key derivation takes a moment, the dashboard need not wait.
-        remember(answer.user, answer.token).catch((error: unknown) =>
+        // Kept before success is reported: an app closed the moment the dashboard shows must reopen offline. The
+        // password's verifier has been deriving since the request left (startRememberingPassword), so this is short.
+        await remember(answer.user, answer.token).catch((error: unknown) =>
           console.warn('Could not remember this account for offline use', error),
         );
+        applySession(answer.user, answer.token);
         return { ok: true };
       } catch (error) {
         return { ok: false, message: authFailureMessage(error, messages), unreachable: isNetworkError(error) };
@@ -171,7 +172,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const online = await signIn(
         () => loginRequest(email, password),
         authMessages.login,
-        (user, token) => rememberPasswordAccount(user, token, password),
+        startRememberingPassword(password),
       );
       // The network claims to be up but the server is out of reach (a captive portal, flaky Wi-Fi).
       if (!online.ok && online.unreachable === true && (await deviceAccountFor(email))) {
@@ -183,11 +184,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
   const register = useCallback(
     (name: string, email: string, password: string) =>
-      signIn(
-        () => registerRequest(name, email, password),
-        authMessages.register,
-        (user, token) => rememberPasswordAccount(user, token, password),
-      ),
+      signIn(() => registerRequest(name, email, password), authMessages.register, startRememberingPassword(password)),
     [signIn],
   );
   const googleLogin = useCallback(

@@ -7,14 +7,18 @@ import {
   lastGoogleAccount,
   offlineRetryDelayMs,
   rememberGoogleAccount,
-  rememberPasswordAccount,
   setDeviceDatabaseDeps,
   signInOffline,
+  startRememberingPassword,
   updateDeviceAccount,
 } from './device-accounts';
 
 const alice = aUser('01900000-0000-7000-8000-000000000001');
 const bob = aUser('01900000-0000-7000-8000-000000000002', { name: 'Bob Smith', email: 'bob@demo.local' });
+
+/** An online sign-in with `password` that the server accepted. */
+const rememberPasswordAccount = (user: typeof alice, token: string, password: string) =>
+  startRememberingPassword(password)(user, token);
 
 beforeEach(() => setDeviceDatabaseDeps({ indexedDB: new IDBFactory(), IDBKeyRange }));
 afterEach(() => setDeviceDatabaseDeps(undefined));
