@@ -30,6 +30,9 @@ if (!process.env.E2E_DATA_DIR) {
   // Ours to delete after the run (e2e/global-teardown.ts); a directory given from outside is kept.
   process.env.E2E_DATA_DIR_OWNED = '1';
 }
+// The server writes its process warnings (node --redirect-warnings) to this file instead of its stderr, and
+// e2e/global-teardown.ts fails the run on any: a warning such as MaxListenersExceededWarning is a bug to fix.
+process.env.E2E_SERVER_WARNINGS ??= join(mkdtempSync(join(tmpdir(), 'office-e2e-warnings-')), 'server-warnings.log');
 const port = Number(process.env.E2E_PORT);
 const dataDir = process.env.E2E_DATA_DIR;
 const baseURL = `http://127.0.0.1:${port}`;
@@ -73,7 +76,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium' }],
   webServer: {
-    command: 'node api/dist/main.js',
+    command: `node --redirect-warnings=${process.env.E2E_SERVER_WARNINGS} api/dist/main.js`,
     url: `${baseURL}/api/health`,
     env: {
       PORT: String(port),
