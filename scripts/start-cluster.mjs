@@ -36,7 +36,7 @@ import {
 } from '../api/local-postgres.mjs';
 import { installAndBuild } from './install-and-build.mjs';
 
-installAndBuild();
+await installAndBuild();
 // Packages of node_modules load only now that installAndBuild has made sure they are there.
 const { createProxyServer } = await import('http-proxy-3');
 const { default: webpush } = await import('web-push');

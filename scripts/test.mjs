@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDependencies, run } from './ensure-deps.mjs';
 
-ensureDependencies();
+await ensureDependencies();
 const reports = mkdtempSync(join(tmpdir(), 'office-test-'));
 const vitestReport = join(reports, 'vitest.json');
 const playwrightReport = join(reports, 'playwright.json');
