@@ -49,8 +49,9 @@ export async function ensureDependencies() {
     const about = Math.round(packageCount() / 10) * 10;
     console.log(
       `Installing dependencies: about ${about} packages from the npm registry, and better-sqlite3 is compiled from\n` +
-        "source (SQLite's C code) where no prebuilt copy can be downloaded. On a 2-core machine this took 4 to 13\n" +
-        'minutes, depending on what else the machine was doing; npm prints little meanwhile.',
+        "source (SQLite's C code) where no prebuilt copy can be downloaded. On a 2-core machine this took from about\n" +
+        '4 minutes (quiet) to 19 (busy with other work). npm prints little meanwhile: a line says each minute that it\n' +
+        'is still at work.',
     );
   } else {
     console.log('Updating dependencies (package-lock.json has changed)...');
