@@ -130,7 +130,9 @@ function isRootsOwn(path) {
  * folder of its own and renames it into place, so a process starting at the same time never sees half a copy.
  */
 function cachedCopy({ name, nativeDir, version }) {
-  mkdirSync(BINARIES_CACHE, { recursive: true, mode: 0o755 });
+  mkdirSync(BINARIES_CACHE, { recursive: true });
+  // Passable by every account whatever root's umask made of it.
+  chmodSync(BINARIES_CACHE, 0o755);
   if (!isRootsOwn(BINARIES_CACHE)) throw new Error(`${BINARIES_CACHE} must be owned by root and writable by root only`);
   const target = join(BINARIES_CACHE, `${name.replace('/', '+')}@${version}`);
   if (!existsSync(target)) {
