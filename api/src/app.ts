@@ -8,6 +8,7 @@ import type { Config } from './config';
 import { googleJwks } from './domain/users/accounts';
 import { DeviceProofs } from './domain/users/device-proofs';
 import { LoginThrottle, type LoginThrottleOptions } from './domain/users/login-throttle';
+import { backfillNameSkeletons } from './domain/users/name-lookalikes';
 import { poolOf } from './db/postgres';
 import { inMemoryLimiters, sharedLimiters } from './rate-limiters';
 import { authPlugin } from './plugins/auth';
@@ -149,6 +150,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   await app.register(drainPlugin);
   await app.register(protocolVersionPlugin);
   await app.register(dbPlugin, { config });
+  await backfillNameSkeletons(app.db);
   await app.register(authPlugin);
   // Several nodes share one count per person and address; one node counts in memory.
   const pool = poolOf(app.db);
