@@ -6,7 +6,9 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import { limits, uploadLimits } from '@office/sync-protocol';
 import type { Config } from './config';
 import { googleJwks } from './domain/users/accounts';
-import { LoginThrottle } from './domain/users/login-throttle';
+import { DeviceProofs } from './domain/users/device-proofs';
+import { LoginThrottle, type LoginThrottleOptions } from './domain/users/login-throttle';
+import { backfillNameSkeletons } from './domain/users/name-lookalikes';
 import { poolOf } from './db/postgres';
 import { inMemoryLimiters, sharedLimiters } from './rate-limiters';
 import { authPlugin } from './plugins/auth';
@@ -31,8 +33,11 @@ import { employeeRoutes } from './routes/employees/index';
 
 export interface BuildOptions {
   config: Config;
-  /** Replaces the sign-in throttle (tests shorten its slow-down). */
-  throttle?: LoginThrottle;
+  /**
+   * Tunes the sign-in throttle (tests shorten its slow-down and the address's allowance); its counts stay where
+   * the app keeps them, in PostgreSQL on several nodes.
+   */
+  throttle?: Omit<LoginThrottleOptions, 'create'>;
   logger?: boolean;
   /** Shorter push windows and retries for the tests. */
   push?: PushTuning;
@@ -145,6 +150,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   await app.register(drainPlugin);
   await app.register(protocolVersionPlugin);
   await app.register(dbPlugin, { config });
+  await backfillNameSkeletons(app.db);
   await app.register(authPlugin);
   // Several nodes share one count per person and address; one node counts in memory.
   const pool = poolOf(app.db);
@@ -158,7 +164,8 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   const accounts = {
     db: app.db,
     flush: app.flush,
-    throttle: throttle ?? new LoginThrottle({ create: limiters }),
+    throttle: new LoginThrottle({ ...throttle, create: limiters }),
+    devices: new DeviceProofs(config.jwtSecret),
     google: {
       clientId: config.googleClientId,
       jwks: config.googleClientId ? googleJwks(config.googleJwksUrl) : null,

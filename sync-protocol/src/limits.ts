@@ -5,6 +5,8 @@ export const limits = {
   nameMaxLength: 100,
   emailMaxLength: 254,
   jsonBodyBytes: 1_048_576,
+  /** How deep arrays and objects may nest in a request or a queued write's arguments (ours reach about 6). */
+  jsonNestingMax: 32,
   tokenTtlSeconds: 7 * 24 * 60 * 60,
   loginFailuresAllowed: 5,
   loginFailureWindowMs: 30 * 60 * 1000,

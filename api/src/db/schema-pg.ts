@@ -51,6 +51,8 @@ export const users = pgTable(
     status: text('status').$type<PresenceStatus>().notNull().default('offline'),
     lastSeen: text('last_seen'),
     deactivatedAt: text('deactivated_at'),
+    /** The name's confusable skeleton (Unicode UTS #39, see domain/users/name-lookalikes.ts); null until backfilled. */
+    nameSkeleton: text('name_skeleton'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
     /** The change-log sequence number of this row's last change. */
@@ -60,6 +62,8 @@ export const users = pgTable(
     uniqueIndex('users_email_unique').on(t.email),
     // A message's @mentions are looked up by name, ignoring case, without reading the whole directory.
     index('users_name_lower').on(sql`lower(${t.name})`),
+    // A new name is compared with those that look like it, found by skeleton instead of reading every member.
+    index('users_name_skeleton').on(t.nameSkeleton),
   ],
 );
 

@@ -12,7 +12,7 @@ import { speaksOurProtocol } from '../plugins/protocol-version';
 import { loadCurrent, principalsOf } from '../domain/sync/entities';
 import { PresenceTracker } from './presence';
 import { handleConversationEvents } from './conversations';
-import { socketGuards } from './socket-guards';
+import { meterEvents, socketGuards } from './socket-guards';
 import type { IoServer, IoSocket, RoomEvent } from './types';
 
 export interface Realtime {
@@ -104,10 +104,11 @@ export const realtimePlugin = fp(
         .catch((error: unknown) => app.log.error({ err: error }, 'storing a connection failed'));
       void adoptTimeZone(app, actor, socket.handshake.auth?.timeZone);
 
-      const { metered } = socketGuards(app, socket);
+      meterEvents(app, socket);
+      const { guarded } = socketGuards(app, socket);
       socket.on(
         'update-presence',
-        metered(async (payload) => {
+        guarded(async (payload) => {
           const status = presenceStatuses.find((s) => s === payload?.status);
           if (!status || status === 'offline') {
             socket.emit('error', { code: 'invalid_input', message: 'Presence must be online or away.' });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { LocalUser } from './db';
-import { avatarOf, countOnline, isOnline, nameOf, presenceOf } from './people';
+import { avatarOf, countOnline, isOnline, nameOf, presenceOf, whoIsWho } from './people';
 
 const self = '01890000-0000-7000-8000-000000000001';
 const other = '01890000-0000-7000-8000-000000000002';
@@ -12,6 +12,12 @@ describe('people', () => {
     expect(nameOf(people, { id: self, name: 'Gone Person' })).toBe('Gone Person');
     expect(avatarOf(people, other, '/old.png')).toBeNull();
     expect(avatarOf(people, self, '/old.png')).toBe('/old.png');
+  });
+
+  test('beside a name stand the department and the email that tell two people of one name apart', () => {
+    expect(whoIsWho({ department: 'Operations', email: 'manager@demo.local' })).toBe('Operations · manager@demo.local');
+    expect(whoIsWho({ department: null, email: 'maya.two@example.com' })).toBe('maya.two@example.com');
+    expect(whoIsWho({ department: '  ', email: '' })).toBe('');
   });
 
   test('online and away count as online, offline does not', () => {

@@ -15,6 +15,15 @@ export const avatarOf = (people: People, id: string, fallback: string | null = n
 };
 
 /**
+ * What tells a person apart from another of the same name (two people may share one): their department and
+ * email, shown beside the name wherever a name alone would decide whom one writes to or names.
+ */
+export const whoIsWho = (person: {
+  email?: string | null | undefined;
+  department?: string | null | undefined;
+}): string => [person.department?.trim(), person.email?.trim()].filter(Boolean).join(' · ');
+
+/**
  * Whether a presence counts as online: Online Now, the Employees online filter and the Chat header all
  * count with this. Away (the app open and connected, but hidden or idle) counts: the person is
  * reachable at once.

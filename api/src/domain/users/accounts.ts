@@ -17,6 +17,7 @@ import { runCommand, type EffectsFlusher } from '../commands';
 import { DomainError } from '../errors';
 import { burnVerification, hashPassword, verifyPassword } from './passwords';
 import { createUserCommand, setPasswordCommand } from './commands';
+import type { DeviceProofs } from './device-proofs';
 import type { LoginThrottle } from './login-throttle';
 import { toUserDto, type UserRow } from './serialize';
 
@@ -24,6 +25,7 @@ export interface AccountDeps {
   db: Db;
   flush: EffectsFlusher;
   throttle: LoginThrottle;
+  devices: DeviceProofs;
   google: { clientId: string | null; jwks: JWTVerifyGetKey | null };
 }
 
@@ -34,33 +36,49 @@ async function findByEmail(db: Db, email: string): Promise<UserRow | undefined> 
 
 const selfActor = (id: string): Actor => ({ id, role: 'employee' });
 
-/** Registration creates an employee. */
-export async function register(deps: AccountDeps, input: RegisterRequest): Promise<User> {
+/** A password sign-in's outcome: the user, and a fresh device proof for the browser that made it. */
+export interface PasswordSignIn {
+  user: User;
+  deviceProof: string;
+}
+
+/** Registration creates an employee; the browser that registered is trusted for the account from then on. */
+export async function register(deps: AccountDeps, input: RegisterRequest): Promise<PasswordSignIn> {
   if (await findByEmail(deps.db, input.email)) throw new DomainError('email_taken');
   const passwordHash = await hashPassword(input.password);
   const id = uuidv7();
-  return await runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
+  const user = await runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
     id,
     name: input.name,
     email: input.email,
     passwordHash,
   });
+  return { user, deviceProof: deps.devices.issue(id, passwordHash) };
 }
 
-/** Email and password sign-in; the same message for an unknown email and a wrong password. */
-export async function login(deps: AccountDeps, input: LoginRequest, ip: string): Promise<User> {
-  await deps.throttle.beforeAttempt(ip, input.email);
+/**
+ * Email and password sign-in; the same message for an unknown email and a wrong password. `deviceProofs` are
+ * those the browser carries: one this server signed for the account makes the attempt a trusted device's.
+ */
+export async function login(
+  deps: AccountDeps,
+  input: LoginRequest,
+  ip: string,
+  deviceProofs: readonly string[] = [],
+): Promise<PasswordSignIn> {
   const row = await findByEmail(deps.db, input.email);
   const usableHash = row && !row.deactivatedAt ? row.passwordHash : null;
+  const device = row && usableHash ? (deps.devices.trusted(deviceProofs, row.id, usableHash)?.nonce ?? null) : null;
+  await deps.throttle.beforeAttempt(ip, input.email, device);
   const ok = usableHash ? await verifyPassword(usableHash, input.password) : false;
-  if (!row || !ok) {
+  if (!row || !usableHash || !ok) {
     // Security: a deactivated or password-less account costs the same verification as an unknown email.
     if (!usableHash) await burnVerification(input.password);
-    await deps.throttle.recordFailure(ip, input.email);
+    await deps.throttle.recordFailure(ip, input.email, device);
     throw new DomainError('invalid_credentials');
   }
-  await deps.throttle.recordSuccess(ip, input.email);
-  return toUserDto(row);
+  await deps.throttle.recordSuccess(ip, input.email, device);
+  return { user: toUserDto(row), deviceProof: deps.devices.issue(row.id, usableHash) };
 }
 
 export const googleJwks = (url: string): JWTVerifyGetKey => createRemoteJWKSet(new URL(url));
@@ -102,14 +120,14 @@ export async function googleLogin(deps: AccountDeps, { tokenId }: GoogleLoginReq
 
 /**
  * PUT /api/auth/updatepassword: the current password must match. The session that asked goes on with its
- * token (the spec's client never reads a new one); every other session of the user ends.
+ * token (the spec's client never reads a new one); every other session of the user ends, and every device proof.
  */
 export async function changePassword(
   deps: AccountDeps,
   actor: Actor,
   sessionId: string,
   input: UpdatePasswordRequest,
-): Promise<void> {
+): Promise<{ deviceProof: string }> {
   const [row] = await deps.db.select().from(users).where(eq(users.id, actor.id));
   if (!row || row.deactivatedAt) throw new DomainError('user_not_found');
   if (!row.passwordHash) throw new DomainError('invalid_input', accountTexts.noPasswordAccount);
@@ -122,4 +140,6 @@ export async function changePassword(
     verifiedHash: row.passwordHash,
     keepSessionId: sessionId,
   });
+  // The new password revokes every proof of the account; the browser that set it stays trusted.
+  return { deviceProof: deps.devices.issue(actor.id, passwordHash) };
 }

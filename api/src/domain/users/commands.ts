@@ -7,6 +7,7 @@ import { users } from '../../db/schema';
 import { defineCommand } from '../commands';
 import { DomainError } from '../errors';
 import { forgetAuthor } from '../read-support';
+import { assertNameNotLookalike, nameSkeleton } from './name-lookalikes';
 import { endOtherSessions } from './sessions';
 import { toUserDto, type UserRow } from './serialize';
 
@@ -42,12 +43,13 @@ export const createUserCommand = defineCommand({
   }),
   async run(ctx, args) {
     await assertEmailFree(ctx.tx, args.email);
+    await assertNameNotLookalike(ctx.tx, args.name, args.id);
     const stamp = ctx.now.toISOString();
     // Two registrations of one email at once can both find it free (on PostgreSQL, where they run side by side):
     // the unique index decides, and the later one is told the email is taken instead of failing.
     const inserted = await ctx.tx
       .insert(users)
-      .values({ ...args, createdAt: stamp, updatedAt: stamp })
+      .values({ ...args, nameSkeleton: nameSkeleton(args.name), createdAt: stamp, updatedAt: stamp })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     if (!inserted.length) throw new DomainError('email_taken');
@@ -64,10 +66,16 @@ export const updateDetailsCommand = defineCommand({
     const current = await loadActiveUser(ctx.tx, ctx.actor.id);
     if (current.name === args.name && current.email === args.email) return toUserDto(current);
     await assertEmailFree(ctx.tx, args.email, ctx.actor.id);
+    if (current.name !== args.name) await assertNameNotLookalike(ctx.tx, args.name, ctx.actor.id);
     try {
       await ctx.tx
         .update(users)
-        .set({ name: args.name, email: args.email, updatedAt: ctx.now.toISOString() })
+        .set({
+          name: args.name,
+          nameSkeleton: nameSkeleton(args.name),
+          email: args.email,
+          updatedAt: ctx.now.toISOString(),
+        })
         .where(eq(users.id, ctx.actor.id));
       forgetAuthor(ctx.tx, ctx.actor.id);
     } catch (error) {

@@ -27,6 +27,7 @@ import {
   mimetypeOfAvatar,
 } from '../../domain/users/avatars';
 import { deactivateEmployeeCommand } from '../../domain/users/employees';
+import { deviceProofsOf, keepDeviceProof } from './device-cookie';
 import { setAvatarCommand, updateDetailsCommand } from '../../domain/users/commands';
 import { endSession } from '../../domain/users/sessions';
 import { toUserDto } from '../../domain/users/serialize';
@@ -53,13 +54,17 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
   };
 
   app.post('/register', { schema: { body: jsonBody(registerRequestSchema) } }, async (request, reply) => {
-    const user = await register(accounts, request.body);
+    const { user, deviceProof } = await register(accounts, request.body);
+    keepDeviceProof(request, reply, deviceProof);
     return reply.status(201).send(await answer(user, 'Account created successfully'));
   });
 
-  app.post('/login', { schema: { body: jsonBody(loginRequestSchema) } }, async (request) =>
-    answer(await login(accounts, request.body, request.ip), 'Signed in successfully'),
-  );
+  /** A browser that signed in as the account before carries a device proof of it (see device-cookie.ts). */
+  app.post('/login', { schema: { body: jsonBody(loginRequestSchema) } }, async (request, reply) => {
+    const { user, deviceProof } = await login(accounts, request.body, request.ip, deviceProofsOf(request));
+    keepDeviceProof(request, reply, deviceProof);
+    return answer(user, 'Signed in successfully');
+  });
 
   app.post('/google', { schema: { body: jsonBody(googleLoginRequestSchema) } }, async (request) =>
     answer(await googleLogin(accounts, request.body), 'Signed in with Google'),
@@ -92,11 +97,16 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
 
   /** Every other session of the user ends at once (tokens and sockets); this one goes on with its token. */
   const passwordBody = jsonBody(updatePasswordRequestSchema);
-  app.put('/updatepassword', { ...auth, schema: { body: passwordBody } }, async (request): Promise<SuccessResponse> => {
-    await changePassword(accounts, request.actor, request.sessionId, request.body);
-    app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
-    return { success: true, message: accountTexts.passwordUpdated };
-  });
+  app.put(
+    '/updatepassword',
+    { ...auth, schema: { body: passwordBody } },
+    async (request, reply): Promise<SuccessResponse> => {
+      const { deviceProof } = await changePassword(accounts, request.actor, request.sessionId, request.body);
+      app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
+      keepDeviceProof(request, reply, deviceProof);
+      return { success: true, message: accountTexts.passwordUpdated };
+    },
+  );
 
   const avatars = new AvatarStore(app.config.dataDir);
 

@@ -12,6 +12,7 @@ import type { LocalDirectMessage, LocalUser, OutboxEntry } from '../../data/db';
 import { useConversationMessages, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
 import { useMutate, useOutbox } from '../../data/hooks';
 import { draftKeys } from '../../data/drafts';
+import { whoIsWho } from '../../data/people';
 import { useQueuedReactions } from '../../data/reaction-hooks';
 import { EmptyState } from '../../components/empty-state';
 import { UserAvatar } from '../../components/user-avatar';
@@ -80,9 +81,18 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const otherAvatar = otherUser ? otherUser.avatar : other.avatar;
   // Only the participants can be mentioned in a conversation; the composer offers the other one.
   const selfName = usersById.get(selfId)?.name ?? '';
+  const otherWho = otherUser ? whoIsWho(otherUser) : '';
   const mentionables = useMemo(
-    () => [{ id: other.id, name: otherName, avatar: otherAvatar }],
-    [other.id, otherName, otherAvatar],
+    () => [
+      {
+        id: other.id,
+        name: otherName,
+        avatar: otherAvatar,
+        email: otherUser?.email,
+        department: otherUser?.department,
+      },
+    ],
+    [other.id, otherName, otherAvatar, otherUser?.email, otherUser?.department],
   );
   const findMentions = useMemo(
     () => mentionFinder([...mentionables, { id: selfId, name: selfName }]),
@@ -202,6 +212,7 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
           <h2 id={headingId} className={styles.conversationName}>
             {otherName}
           </h2>
+          {otherWho && <p className={styles.conversationWho}>{otherWho}</p>}
           <p className={styles.conversationStatus}>
             <span className={styles.onlineDot} aria-hidden="true" />
             Online
