@@ -133,6 +133,10 @@ for (const { name: width, viewport } of widths) {
           await expect(page.getByRole('dialog')).toBeVisible();
           await check('update status');
           await page.keyboard.press('Escape');
+          await page.getByRole('list', { name: 'My tasks' }).getByRole('listitem').first().locator('h3 button').click();
+          await expect(page.getByRole('dialog')).toBeVisible();
+          await check('my task detail');
+          await page.keyboard.press('Escape');
         }
 
         if (role === 'manager') {
