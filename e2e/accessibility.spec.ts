@@ -1,9 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
-import { sendDirectMessage, startConversation, unique } from './api-helpers';
+import { postChat, sendDirectMessage, startConversation, unique } from './api-helpers';
 import {
   demoUsers,
   desktopViewport,
   expect,
+  openRoute,
   phoneViewport,
   registerPerson,
   saveScreen,
@@ -42,13 +43,6 @@ const roles = [
   { role: 'admin', person: demoUsers.admin },
   { role: 'employee', person: demoUsers.bob },
 ] as const;
-
-/** Opens a route and waits until its heading shows and nothing says it is still loading. */
-async function openRoute(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(page.getByText(/^Loading/)).toHaveCount(0);
-}
 
 /**
  * Holds `:active` (and `:hover`) on `target` through the DevTools protocol, as a finger or mouse button held down on
@@ -209,8 +203,7 @@ for (const { name: width, viewport } of widths) {
       const friendApi = await apiAs(friend.email, friend.password);
       const tag = unique();
       const chatText = `@${friend.name} the report is ready ${tag}`;
-      const posted = await selfApi.post('/api/messages', { text: chatText });
-      expect(posted.status, 'POST /api/messages').toBe(201);
+      await postChat(selfApi, chatText);
       const withFriend = await startConversation(selfApi, friend);
       await sendDirectMessage(selfApi, withFriend, `@${friend.name} see the draft ${tag}`);
       await sendDirectMessage(friendApi, withFriend, `Thanks @${self.name}, reading it now ${tag}`);

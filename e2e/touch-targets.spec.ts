@@ -1,10 +1,11 @@
 import type { Locator, Page } from '@playwright/test';
-import { createTask, sendDirectMessage, startConversation, unique } from './api-helpers';
+import { createTask, postChat, sendDirectMessage, startConversation, unique } from './api-helpers';
 import {
   demoUsers,
   desktopViewport,
   expect,
   openDevice,
+  openRoute,
   phoneViewport,
   registerPerson,
   saveScreen,
@@ -137,22 +138,9 @@ const longText = (tag: string): string =>
   'we agreed on, so that nobody has to dig through the notes again: budgets by Friday, hiring plan next week, ' +
   'and the office move checklist before the end of the month. Averyveryveryverylongwordwithoutanyspacesatall.';
 
-async function postChat(api: ApiClient, text: string): Promise<string> {
-  const answer = await api.post<{ message: { id: string } }>('/api/messages', { text });
-  expect(answer.status, 'POST /api/messages').toBe(201);
-  return answer.body.message.id;
-}
-
 async function react(api: ApiClient, messageId: string, emoji: string): Promise<void> {
   const answer = await api.put(`/api/messages/${messageId}/reactions/${encodeURIComponent(emoji)}`, { on: true });
   expect(answer.status, 'reacting over HTTP').toBe(200);
-}
-
-/** Opens a route and waits until its heading shows and nothing says it is still loading. */
-async function openRoute(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(page.getByText(/^Loading/)).toHaveCount(0);
 }
 
 const messageItem = (page: Page, id: string): Locator => page.locator(`li[data-message-id="${id}"]`);
