@@ -295,6 +295,13 @@ export async function expectUpToDate(page: Page): Promise<void> {
   await expect(page.getByRole('status', { name: 'Data freshness' })).toHaveText('Up to date', { timeout: 30_000 });
 }
 
+/** Opens a route and waits until its heading shows and nothing says it is still loading. */
+export async function openRoute(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText(/^Loading/)).toHaveCount(0);
+}
+
 /** Marks the page's window: the mark survives anything but a reload or a navigation. */
 export const setMarker = (page: Page): Promise<void> =>
   page.evaluate(() => {

@@ -3,6 +3,8 @@ import {
   expect,
   goOffline,
   goOnline,
+  openDevice,
+  phoneViewport,
   registerPerson,
   saveScreen,
   signIn,
@@ -10,6 +12,7 @@ import {
   type ApiClient,
 } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
+import { startConversation } from './api-helpers';
 
 /** The number a dashboard stat card shows, read from its accessible name ("Online Now: 3"). */
 async function cardValue(page: Page, label: string): Promise<number> {
@@ -125,6 +128,55 @@ test('Online Now, the Employees online filter and the Chat header count the same
   await goOnline(elsewhere);
   await expect(self).toContainText('Online');
   await elsewhere.close();
+});
+
+test('the direct-message header shows the other person’s real presence, as Team Chat’s members panel does', async ({
+  page,
+  browser,
+  apiAs,
+}) => {
+  const self = await registerPerson('Header Hana');
+  const other = await registerPerson('Absent Abe');
+  const selfApi = await apiAs(self.email, self.password);
+  await startConversation(selfApi, other);
+  await signIn(page, self.email, self.password);
+
+  const openConversation = async () => {
+    await page.goto('/direct-messages');
+    await page.getByRole('complementary', { name: 'Conversations' }).getByRole('button', { name: other.name }).click();
+  };
+  const header = page.getByRole('region', { name: other.name }).locator('header');
+  const memberPresence = page
+    .getByRole('complementary', { name: /^Team Members/ })
+    .getByRole('listitem')
+    .filter({ hasText: other.name })
+    .locator('[data-presence]');
+
+  // They have never connected: offline in both places, never "Online".
+  await openConversation();
+  await expect(header).toContainText('Offline');
+  await expect(header).not.toContainText('Online');
+  await saveScreen(page, 'presence-dm-header-offline-1280');
+  await page.goto('/chat');
+  await expect(memberPresence).toHaveText('Offline');
+
+  // They connect: both show them online.
+  const [theirContext] = await openDevice(browser, other);
+  await expect(memberPresence).toHaveText('Online');
+  await openConversation();
+  await expect(header).toContainText('Online');
+  await expect(header).not.toContainText('Offline');
+  await saveScreen(page, 'presence-dm-header-online-1280');
+
+  // They leave: offline again in both, the header with when they were last seen.
+  await theirContext.close();
+  await expect(header).toContainText(/Offline\s*Last seen less than a minute ago/);
+  await page.setViewportSize(phoneViewport);
+  await expect(header.getByRole('button', { name: 'Back to conversations' })).toBeVisible();
+  await saveScreen(page, 'presence-dm-header-last-seen-375');
+  await page.goto('/chat');
+  await page.getByRole('button', { name: 'Show team members' }).click();
+  await expect(memberPresence).toHaveText('Offline');
 });
 
 test.describe('the live connection', () => {

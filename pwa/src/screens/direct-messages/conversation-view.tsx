@@ -14,6 +14,7 @@ import { useMutate, useOutbox } from '../../data/hooks';
 import { draftKeys } from '../../data/drafts';
 import { whoIsWho } from '../../data/people';
 import { useQueuedReactions } from '../../data/reaction-hooks';
+import { usePresence } from '../../data/use-people';
 import { EmptyState } from '../../components/empty-state';
 import { UserAvatar } from '../../components/user-avatar';
 import { groupByDate } from '../chat/chat-format';
@@ -24,6 +25,7 @@ import { toQueuedFiles } from '../chat/selected-files';
 import { typingText } from '../chat/typing';
 import { useTypingUsers } from '../chat/use-chat-data';
 import { showFoundMessage } from '../chat/found-message';
+import { PresenceText } from '../employees/presence-text';
 import { isDirectFile } from './direct-format';
 import { DirectMessageItem } from './direct-message-item';
 import { useConversationRoom, useConversationTypingAnnouncer } from './use-conversation-realtime';
@@ -77,6 +79,10 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
   const otherUser = usersById.get(other.id);
+  // The other participant's real presence, as the members panel, Team Members and Employees show it; someone
+  // the directory no longer holds is offline.
+  const presence = usePresence();
+  const otherPresence = otherUser ? presence(otherUser) : 'offline';
   const otherName = otherUser?.name ?? other.name;
   const otherAvatar = otherUser ? otherUser.avatar : other.avatar;
   // Only the participants can be mentioned in a conversation; the composer offers the other one.
@@ -213,10 +219,7 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
             {otherName}
           </h2>
           {otherWho && <p className={styles.conversationWho}>{otherWho}</p>}
-          <p className={styles.conversationStatus}>
-            <span className={styles.onlineDot} aria-hidden="true" />
-            Online
-          </p>
+          <PresenceText presence={otherPresence} lastSeen={otherUser?.lastSeen ?? null} now={now.getTime()} />
         </div>
       </header>
 

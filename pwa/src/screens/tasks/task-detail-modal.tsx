@@ -41,7 +41,8 @@ interface TaskDetailModalProps {
   /** The directory: every person's name and avatar as it knows them now. */
   people: People;
   onClose: () => void;
-  onDelete: (taskId: string) => void;
+  /** Deletes the task (managers and admins); without it the detail offers no Delete. */
+  onDelete?: (taskId: string) => void;
 }
 
 /** A task in full: details, status, history and comments, with the Add Comment form. */
@@ -175,7 +176,7 @@ export function TaskDetailModal({ task, actor, people, onClose, onDelete }: Task
               Edit Task
             </Button>
           )}
-          {isManager && (
+          {isManager && onDelete && (
             <Button variant="danger" size="small" onClick={() => onDelete(task.id)}>
               <Trash2 size={16} aria-hidden="true" />
               Delete Task
