@@ -17,6 +17,7 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { inputGuardPlugin } from './plugins/input-guard';
 import { protocolVersionPlugin } from './plugins/protocol-version';
 import { staticPwaPlugin } from './plugins/static-pwa';
+import { metricsPlugin } from './metrics/metrics-plugin';
 import { realtimePlugin } from './realtime/io';
 import { pushPlugin, type PushTuning } from './push/push-plugin';
 import { pushRoutes } from './routes/push/index';
@@ -144,6 +145,8 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   // First among the request hooks: while draining, nothing else runs for a new request.
   await app.register(drainPlugin);
   await app.register(protocolVersionPlugin);
+  // Before the database: the write batcher and the push queue count into it.
+  await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(dbPlugin, { config });
   await app.register(authPlugin);
   // Several nodes share one count per person and address; one node counts in memory.
