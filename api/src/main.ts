@@ -7,6 +7,7 @@ import { DEMO_PASSWORD, demoAccounts, isEmpty, seedDemo } from './db/seed';
 import { scheduleDueChecks } from './jobs/due-checks';
 import { scheduleMorningDigests } from './jobs/morning-digest';
 import { UploadStore } from './domain/chat/uploads';
+import { scheduleBackups } from './backup/scheduled-backups';
 
 /** The built PWA sits in pwa/dist beside this bundle's workspace. */
 function pwaDist(): string | null {
@@ -48,9 +49,11 @@ const stopDigests = config.digestCheckSeconds
       app.log.error({ err: error }, 'morning digests failed'),
     )
   : () => undefined;
+const stopBackups = scheduleBackups(app, config);
 app.addHook('onClose', (_instance, done) => {
   stopDueChecks();
   stopDigests();
+  stopBackups();
   done();
 });
 

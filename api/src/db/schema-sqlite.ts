@@ -89,6 +89,11 @@ export const syncClients = sqliteTable('sync_clients', {
   createdAt: text('created_at').notNull().default(now),
   /** When the client's latest applied change was made (clamped): no later change of it may claim an earlier time. */
   lastChangeAt: text('last_push_at'),
+  /**
+   * A restore lost this client's latest acknowledged writes (they came after the backup): its next push is taken
+   * from wherever its queue starts, once, instead of stopping at the gap the lost writes left.
+   */
+  resumesAfterRestore: integer('resumes_after_restore', { mode: 'boolean' }).notNull().default(false),
 });
 
 /**
