@@ -34,6 +34,8 @@ export interface Config {
   metricsToken: string | null;
   /** Scheduled backups: BACKUP_DIR (null: none), every BACKUP_EVERY_HOURS hours, the newest BACKUP_KEEP kept. */
   backup: { dir: string | null; everyHours: number; keep: number };
+  /** AUDIT_KEEP_DAYS: audit records older than this are dropped, once a day. */
+  auditKeepDays: number;
 }
 
 /** A non-negative whole number from the environment, or the default when unset. */
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       everyHours: countFrom(env, 'BACKUP_EVERY_HOURS', 24),
       keep: countFrom(env, 'BACKUP_KEEP', 7),
     },
+    auditKeepDays: countFrom(env, 'AUDIT_KEEP_DAYS', 365),
     ...overrides,
   };
 }
