@@ -19,6 +19,7 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { inputGuardPlugin } from './plugins/input-guard';
 import { protocolVersionPlugin } from './plugins/protocol-version';
 import { staticPwaPlugin } from './plugins/static-pwa';
+import { metricsPlugin } from './metrics/metrics-plugin';
 import { realtimePlugin } from './realtime/io';
 import { pushPlugin, type PushTuning } from './push/push-plugin';
 import { pushRoutes } from './routes/push/index';
@@ -30,6 +31,7 @@ import { taskRoutes } from './routes/tasks/index';
 import { messageRoutes } from './routes/messages/index';
 import { directMessageRoutes } from './routes/direct-messages/index';
 import { employeeRoutes } from './routes/employees/index';
+import { auditRoutes } from './routes/audit/index';
 
 export interface BuildOptions {
   config: Config;
@@ -149,6 +151,8 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   // First among the request hooks: while draining, nothing else runs for a new request.
   await app.register(drainPlugin);
   await app.register(protocolVersionPlugin);
+  // Before the database: the write batcher and the push queue count into it.
+  await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(dbPlugin, { config });
   await backfillNameSkeletons(app.db);
   await app.register(authPlugin);
@@ -182,6 +186,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
       await api.register(directMessageRoutes, { prefix: '/direct-messages' });
       await api.register(employeeRoutes, { prefix: '/employees' });
       await api.register(pushRoutes, { prefix: '/push' });
+      await api.register(auditRoutes, { prefix: '/audit' });
     },
     { prefix: '/api' },
   );

@@ -30,6 +30,12 @@ export interface Config {
    * address): the balancers' addresses or ranges, or how many hops of balancers there are. False reads no header.
    */
   trustProxy: false | number | string[];
+  /** METRICS_TOKEN: the bearer token `GET /metrics` asks for; null serves no metrics and counts nothing. */
+  metricsToken: string | null;
+  /** Scheduled backups: BACKUP_DIR (null: none), every BACKUP_EVERY_HOURS hours, the newest BACKUP_KEEP kept. */
+  backup: { dir: string | null; everyHours: number; keep: number };
+  /** AUDIT_KEEP_DAYS: audit records older than this are dropped, once a day. */
+  auditKeepDays: number;
 }
 
 /** A non-negative whole number from the environment, or the default when unset. */
@@ -103,6 +109,18 @@ function isAddressOrRange(entry: string): boolean {
   return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
 }
 
+/** The shortest METRICS_TOKEN taken: a guessable token would publish the server's figures to anyone. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
+
+function metricsTokenFrom(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < METRICS_TOKEN_MIN_LENGTH)
+    throw new Error(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 24), got ${raw.length}`,
+    );
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const databaseUrl = databaseUrlFrom(env);
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
@@ -126,6 +144,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     digestCheckSeconds: countFrom(env, 'DIGEST_CHECK_SECONDS', 60),
     databaseUrl,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    metricsToken: metricsTokenFrom(env.METRICS_TOKEN),
+    backup: {
+      dir: env.BACKUP_DIR ? resolve(env.BACKUP_DIR) : null,
+      everyHours: countFrom(env, 'BACKUP_EVERY_HOURS', 24),
+      keep: countFrom(env, 'BACKUP_KEEP', 7),
+    },
+    auditKeepDays: countFrom(env, 'AUDIT_KEEP_DAYS', 365),
     ...overrides,
   };
 }

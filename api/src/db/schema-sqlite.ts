@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type {
   AttachmentKind,
+  AuditAction,
   NotificationType,
   PresenceStatus,
   QuietHours,
@@ -93,6 +94,11 @@ export const syncClients = sqliteTable('sync_clients', {
   createdAt: text('created_at').notNull().default(now),
   /** When the client's latest applied change was made (clamped): no later change of it may claim an earlier time. */
   lastChangeAt: text('last_push_at'),
+  /**
+   * A restore lost this client's latest acknowledged writes (they came after the backup): its next push is taken
+   * from wherever its queue starts, once, instead of stopping at the gap the lost writes left.
+   */
+  resumesAfterRestore: integer('resumes_after_restore', { mode: 'boolean' }).notNull().default(false),
 });
 
 /**
@@ -478,4 +484,32 @@ export const pushChatStates = sqliteTable(
     flushAt: text('flush_at'),
   },
   (t) => [index('push_chat_states_flush').on(t.flushAt)],
+);
+
+/**
+ * The audit trail (issue 44): one row per administrative act, written in the act's own transaction (a failed
+ * sign-in, which writes nothing else, in one of its own). No route changes or deletes a record; the retention job
+ * drops those older than AUDIT_KEEP_DAYS.
+ */
+export const auditRecords = sqliteTable(
+  'audit_records',
+  {
+    /** UUIDv7: in the order the acts were recorded, so the newest first is the id order reversed. */
+    id: text('id').primaryKey(),
+    at: text('at').notNull(),
+    action: text('action').$type<AuditAction>().notNull(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name'),
+    targetId: text('target_id'),
+    targetName: text('target_name'),
+    ip: text('ip'),
+    /** A JSON object of strings (the email of a failed sign-in, a role before and after). */
+    details: text('details').notNull().default('{}'),
+  },
+  (t) => [
+    index('audit_records_actor').on(t.actorId, t.id),
+    index('audit_records_target').on(t.targetId, t.id),
+    index('audit_records_action').on(t.action, t.id),
+    index('audit_records_at').on(t.at),
+  ],
 );

@@ -34,4 +34,5 @@ export const {
   sessions,
   pushDeliveries,
   pushChatStates,
+  auditRecords,
 } = tables;

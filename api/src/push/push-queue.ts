@@ -20,6 +20,7 @@ import { EndpointRefused } from './endpoint-guard';
 import { sendPushRequest } from './send';
 import type { VapidKeys } from './vapid';
 import type { Leadership } from '../db/leadership';
+import type { PushDeliveryOutcome } from '../metrics/metrics';
 
 /** How long a push service keeps an undelivered message: a day-old notification is still worth showing. */
 const PUSH_TTL_SECONDS = 24 * 60 * 60;
@@ -54,10 +55,15 @@ export interface PushQueueOptions {
   retryMaxMs?: number;
   /** How long one send may take. */
   timeoutMs?: number;
+  /** Hears how each delivery attempt ended (the server's metrics). */
+  onDelivery?: (outcome: PushDeliveryOutcome) => void;
 }
 
 type Settings = Required<
-  Omit<PushQueueOptions, 'db' | 'keys' | 'visibleUsers' | 'log' | 'allowLoopback' | 'leadership' | 'pollMs'>
+  Omit<
+    PushQueueOptions,
+    'db' | 'keys' | 'visibleUsers' | 'log' | 'allowLoopback' | 'leadership' | 'pollMs' | 'onDelivery'
+  >
 >;
 
 const defaults: Settings = {
@@ -592,8 +598,12 @@ export class PushQueue {
       return this.retry(delivery, null, error);
     }
     if (this.stopped && answer.status >= 500) return;
-    if (answer.status >= 200 && answer.status < 300) return this.dropDelivery(delivery.id);
+    if (answer.status >= 200 && answer.status < 300) {
+      this.options.onDelivery?.('sent');
+      return this.dropDelivery(delivery.id);
+    }
     if (answer.status === 404 || answer.status === 410) {
+      this.options.onDelivery?.('gone');
       // The push service says the subscription is gone; its deliveries go with it.
       await transaction(this.db, async (tx) => {
         await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, delivery.endpoint));
@@ -605,6 +615,7 @@ export class PushQueue {
     }
     // Anything else (a redirect, 400, 403, 413) will not change by trying again.
     this.options.log(new Error(`push service answered ${answer.status}`), 'push delivery refused');
+    this.options.onDelivery?.('dropped');
     return this.dropDelivery(delivery.id);
   }
 
@@ -612,8 +623,10 @@ export class PushQueue {
     const attempts = delivery.attempts + 1;
     if (attempts >= this.settings.maxAttempts) {
       this.options.log(error, `push delivery dropped after ${attempts} attempts`);
+      this.options.onDelivery?.('dropped');
       return this.dropDelivery(delivery.id);
     }
+    this.options.onDelivery?.('retried');
     const backoff = Math.min(this.settings.retryMaxMs, this.settings.retryBaseMs * 2 ** (attempts - 1));
     // Jitter spreads the retries of many deliveries to one failing service.
     const delay = Math.max(retryAfterMs ?? 0, backoff * (0.5 + Math.random() * 0.5));
