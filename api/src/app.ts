@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
+import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { limits, uploadLimits } from '@office/sync-protocol';
@@ -10,6 +11,7 @@ import { LoginThrottle } from './domain/users/login-throttle';
 import { poolOf } from './db/postgres';
 import { inMemoryLimiters, sharedLimiters } from './rate-limiters';
 import { authPlugin } from './plugins/auth';
+import { apiCompression } from './plugins/compression';
 import { dbPlugin } from './plugins/db';
 import { drainPlugin } from './plugins/drain';
 import { rateLimitPlugin, RequestLimiter } from './plugins/rate-limit';
@@ -166,6 +168,9 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   };
   await app.register(
     async (api) => {
+      // Compressed answers for clients that accept them (pull pages above all); the PWA's own files are not in this
+      // scope (they are precompressed) and neither is Socket.IO (it answers on the raw server).
+      await api.register(compress, apiCompression);
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth', accounts });
       await api.register(syncRoutes, { prefix: '/sync' });

@@ -85,6 +85,12 @@ const contentDisposition = (name: string): string =>
 const encodeRfc5987 = (value: string): string =>
   encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
+/**
+ * Route options of a file download: sent as stored, never compressed per request. Most files are compressed already
+ * (images, video, archives, office documents), and a download shows its progress by its Content-Length.
+ */
+export const fileDownloadOptions = { compress: false } as const;
+
 /** Sends a stored attachment under its original name, never rendered as a page of this origin. */
 export function sendAttachment(
   reply: FastifyReply,
