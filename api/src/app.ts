@@ -30,6 +30,7 @@ import { taskRoutes } from './routes/tasks/index';
 import { messageRoutes } from './routes/messages/index';
 import { directMessageRoutes } from './routes/direct-messages/index';
 import { employeeRoutes } from './routes/employees/index';
+import { searchRoutes } from './routes/search/index';
 
 export interface BuildOptions {
   config: Config;
@@ -180,6 +181,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
       await api.register(directMessageRoutes, { prefix: '/direct-messages' });
       await api.register(employeeRoutes, { prefix: '/employees' });
       await api.register(pushRoutes, { prefix: '/push' });
+      await api.register(searchRoutes, { prefix: '/search' });
     },
     { prefix: '/api' },
   );

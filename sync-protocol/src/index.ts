@@ -25,3 +25,4 @@ export * from './policies/roles';
 export * from './push';
 export * from './pull';
 export * from './realtime';
+export * from './search';
