@@ -248,7 +248,7 @@ export function SearchDialog({ onClose, onOpened }: { onClose: () => void; onOpe
             <div
               key={`${group.source}-${group.kind}`}
               role="group"
-              aria-labelledby={`${sectionId(group.source)} ${headingId}`}
+              aria-labelledby={`${headingId} ${sectionId(group.source)}`}
               className={`${styles.group} ${firstOfSource ? styles.firstOfSource : ''}`}
             >
               {firstOfSource && (
