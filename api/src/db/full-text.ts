@@ -110,11 +110,13 @@ function sqliteMatches(db: Db | Tx, request: MatchRequest): MatchPage {
   const ids: string[] = [];
   /** Every entry above it has been passed: where the next page starts. */
   let below = request.before === null ? Number.MAX_SAFE_INTEGER : Number(request.before);
-  for (let passed = 0; passed < SCAN_MAX;) {
+  // A page's worth first (most matches are the searcher's to see), then larger reads past those they may not see.
+  let batch = request.limit + 1;
+  for (let passed = 0; passed < SCAN_MAX; batch = SCAN_BATCH) {
     const rowids = (
       below === Number.MAX_SAFE_INTEGER
-        ? fromNewest.pluck().all(match, SCAN_BATCH)
-        : fromBelow.pluck().all(match, below, SCAN_BATCH)
+        ? fromNewest.pluck().all(match, batch)
+        : fromBelow.pluck().all(match, below, batch)
     ) as number[];
     const rows = rowids.length
       ? (db
@@ -132,7 +134,7 @@ function sqliteMatches(db: Db | Tx, request: MatchRequest): MatchPage {
       ids.push(id);
       below = rowid;
     }
-    if (rowids.length < SCAN_BATCH) return { ids, next: null };
+    if (rowids.length < batch) return { ids, next: null };
     passed += rowids.length;
     below = rowids.at(-1) ?? below;
   }
