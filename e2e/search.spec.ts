@@ -205,11 +205,13 @@ test.describe('search everything', () => {
     const alice = await apiAs(demoUsers.alice.email);
     expect((await alice.post('/api/messages', { text: `From Alice: ${word} approved` })).status).toBe(201);
     await expect(group(page, /^Team Chat/).getByRole('option', { name: /From Alice/ })).toBeVisible();
-    await expect(dialogOf(page).getByRole('status')).toHaveText('3 results');
+    await expect(dialogOf(page).getByRole('status')).toContainText('3 results on this device.');
     expect(await marker(page)).toBe('no reload');
 
     await searchBox(page).fill(`${word}zzzz`);
-    await expect(dialogOf(page).getByRole('status')).toHaveText(`No results for “${word}zzzz”`);
+    await expect(dialogOf(page).getByRole('status')).toHaveText(
+      `No results for “${word}zzzz” on this device. Nothing older on the server.`,
+    );
     await expect(results(page)).toBeHidden();
   });
 });
@@ -243,5 +245,106 @@ for (const { name, viewport } of [
       await expect(dialogOf(page)).toHaveCount(0);
       await expect(button).toBeFocused();
     });
+
+    test('finds through the server a message the device does not hold, and opens it', async ({ page, apiAs }) => {
+      const alice = await apiAs(demoUsers.alice.email);
+      const word = `Pangolin${unique().replace(/\W/g, '')}`;
+      const sent = await alice.post('/api/messages', { text: `The ${word} minutes from last spring` });
+      expect(sent.status).toBe(201);
+      const messageId = (sent.body as { message: { id: string } }).message.id;
+
+      await signIn(page, demoUsers.bob.email);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      // Until devices hold a window of the history (issue 46's window), every message reaches the device: this one
+      // is taken out of Bob's IndexedDB, as a message older than the window would never have come.
+      await dropFromDevice(page, 'chatMessages', messageId);
+
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await expect(dialogOf(page).getByText(/^Find tasks, comments, team chat/)).toBeVisible();
+      await searchBox(page).fill(word.toLowerCase());
+      const older = group(page, /^Team Chat Older history, from the server$/);
+      await expect(older.getByRole('option')).toHaveCount(1);
+      await expect(older.getByRole('option')).toContainText(demoUsers.alice.name);
+      await expect(older.locator('mark')).toHaveText(word);
+      await expect(results(page)).toHaveAttribute('data-server-query', word.toLowerCase());
+      await expect(dialogOf(page).getByRole('status')).toHaveText(
+        `No results for “${word.toLowerCase()}” on this device. 1 more result in older history.`,
+      );
+      await expect(results(page).getByText('Older history, from the server')).toBeVisible();
+      await saveScreen(page, `search-${name}-server`);
+      const serious = await seriousAxeProblems(page, '[role="dialog"]');
+      expect(serious, serious.join('\n')).toEqual([]);
+
+      // The arrows reach it (the only option) and Enter opens Team Chat at it.
+      expect(await activeOption(page)).toContain(word);
+      await page.keyboard.press('Enter');
+      await expect(dialogOf(page)).toHaveCount(0);
+      await expect(page).toHaveURL(new RegExp(`/chat(\\?message=${messageId})?$`));
+      await expect(page.getByRole('log', { name: 'Team chat messages' })).toBeVisible();
+    });
+
+    test('offline, and with the server out of reach, the dialog says older results need it', async ({
+      page,
+      context,
+    }) => {
+      await signIn(page, demoUsers.alice.email);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      // The server cannot be reached while the browser is online: its answers never come.
+      await page.route('**/api/search?*', (route) => route.abort('connectionrefused'));
+      await openWithShortcut(page);
+      await searchBox(page).fill('budget');
+      await expect(dialogOf(page).getByRole('status')).toContainText(
+        'Older results could not be loaded: the server cannot be reached.',
+      );
+
+      await page.keyboard.press('Escape');
+      await goOffline(context);
+      await openWithShortcut(page);
+      await expect(dialogOf(page).getByRole('status')).toContainText('Older results need a connection.');
+      await searchBox(page).fill('budget');
+      await expect(results(page)).toHaveAttribute('data-query', 'budget');
+      await expect(dialogOf(page).getByRole('status')).toHaveText(
+        /on this device\. Older results need a connection\.$/,
+      );
+      await saveScreen(page, `search-${name}-offline`);
+      const serious = await seriousAxeProblems(page, '[role="dialog"]');
+      expect(serious, serious.join('\n')).toEqual([]);
+    });
   });
+}
+
+/** Takes a row out of the signed-in person's IndexedDB once it is there (pwa/src/data/db.ts names the database). */
+async function dropFromDevice(page: Page, store: string, id: string): Promise<void> {
+  const run = (remove: boolean) =>
+    page.evaluate(
+      async ({ store, id, remove }) => {
+        const user = JSON.parse(localStorage.getItem('user') ?? 'null') as { id: string } | null;
+        if (!user) return false;
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const open = indexedDB.open(`office-workspace-${user.id}`);
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => reject(open.error ?? new Error('open failed'));
+        });
+        try {
+          if (!db.objectStoreNames.contains(store)) return false;
+          const tx = db.transaction(store, 'readwrite');
+          const found = await new Promise<boolean>((resolve) => {
+            const get = tx.objectStore(store).get(id);
+            get.onsuccess = () => resolve(get.result !== undefined);
+          });
+          if (found && remove) tx.objectStore(store).delete(id);
+          await new Promise<void>((resolve, reject) => {
+            tx.oncomplete = () => resolve();
+            tx.onerror = () => reject(tx.error ?? new Error('transaction failed'));
+          });
+          return found;
+        } finally {
+          db.close();
+        }
+      },
+      { store, id, remove },
+    );
+  await expect.poll(() => run(false), { timeout: 15_000 }).toBe(true);
+  await run(true);
+  expect(await run(false)).toBe(false);
 }

@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
+import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { limits, uploadLimits } from '@office/sync-protocol';
@@ -12,6 +13,7 @@ import { backfillNameSkeletons } from './domain/users/name-lookalikes';
 import { poolOf } from './db/postgres';
 import { inMemoryLimiters, sharedLimiters } from './rate-limiters';
 import { authPlugin } from './plugins/auth';
+import { apiCompression } from './plugins/compression';
 import { dbPlugin } from './plugins/db';
 import { drainPlugin } from './plugins/drain';
 import { rateLimitPlugin, RequestLimiter } from './plugins/rate-limit';
@@ -32,6 +34,7 @@ import { messageRoutes } from './routes/messages/index';
 import { directMessageRoutes } from './routes/direct-messages/index';
 import { employeeRoutes } from './routes/employees/index';
 import { auditRoutes } from './routes/audit/index';
+import { searchRoutes } from './routes/search/index';
 
 export interface BuildOptions {
   config: Config;
@@ -177,6 +180,9 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   };
   await app.register(
     async (api) => {
+      // Compressed answers for clients that accept them (pull pages above all); the PWA's own files are not in this
+      // scope (they are precompressed) and neither is Socket.IO (it answers on the raw server).
+      await api.register(compress, apiCompression);
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth', accounts });
       await api.register(syncRoutes, { prefix: '/sync' });
@@ -187,6 +193,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
       await api.register(employeeRoutes, { prefix: '/employees' });
       await api.register(pushRoutes, { prefix: '/push' });
       await api.register(auditRoutes, { prefix: '/audit' });
+      await api.register(searchRoutes, { prefix: '/search' });
     },
     { prefix: '/api' },
   );

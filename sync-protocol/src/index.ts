@@ -26,3 +26,4 @@ export * from './push';
 export * from './pull';
 export * from './realtime';
 export * from './audit';
+export * from './search';

@@ -10,6 +10,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { searchDocument } from './search-document';
 import type {
   AttachmentKind,
   AuditAction,
@@ -180,6 +181,8 @@ export const tasks = pgTable(
     index('tasks_due_date').on(t.dueDate),
     // The task list pages read the newest changes first.
     index('tasks_updated').on(t.updatedAt),
+    // Full-text search (SQLite has an FTS5 table instead).
+    index('tasks_search').using('gin', searchDocument(t.title, t.description)),
   ],
 );
 
@@ -196,7 +199,10 @@ export const taskComments = pgTable(
     text: text('text').notNull(),
     createdAt: text('created_at').notNull(),
   },
-  (t) => [index('task_comments_task').on(t.taskId, t.createdAt)],
+  (t) => [
+    index('task_comments_task').on(t.taskId, t.createdAt),
+    index('task_comments_search').using('gin', searchDocument(t.text)),
+  ],
 );
 
 export const taskStatusHistory = pgTable(
@@ -334,6 +340,7 @@ export const chatMessages = pgTable(
     index('chat_messages_live')
       .on(t.createdAt, t.id, t.userId, t.deletedAt)
       .where(sql`${t.deletedAt} IS NULL`),
+    index('chat_messages_search').using('gin', searchDocument(t.text)),
   ],
 );
 
@@ -409,7 +416,10 @@ export const directMessages = pgTable(
     createdAt: text('created_at').notNull(),
     version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [index('direct_messages_conversation').on(t.conversationId, t.createdAt)],
+  (t) => [
+    index('direct_messages_conversation').on(t.conversationId, t.createdAt),
+    index('direct_messages_search').using('gin', searchDocument(t.text)),
+  ],
 );
 
 export const directAttachments = pgTable(

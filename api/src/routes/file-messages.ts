@@ -87,6 +87,12 @@ const encodeRfc5987 = (value: string): string =>
   encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
+ * Route options of a file download: sent as stored, never compressed per request. Most files are compressed already
+ * (images, video, archives, office documents), and a download shows its progress by its Content-Length.
+ */
+export const fileDownloadOptions = { compress: false } as const;
+
+/**
  * Sends a stored attachment under its original name as a download with the type its bytes have (read at upload),
  * never sniffed, never rendered as a page of this origin.
  */

@@ -1,10 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { conversationIdFor, type ChatMessage, type DirectMessage, type Task } from '@office/sync-protocol';
+import {
+  conversationIdFor,
+  type ChatMessage,
+  type DirectMessage,
+  type SearchResponse,
+  type Task,
+} from '@office/sync-protocol';
 import type { WorkspaceDb } from '../data/db';
 import { aUser, freshDb } from '../sync/test-support';
 import { LiveSearchIndex } from './live-search';
 import { SearchIndex, selfDocumentId, type SearchGroup } from './search-index';
-import { highlightParts, loadItemGroups, snippetParts, type SearchItemGroup } from './search-results';
+import { loadItemGroups, loadServerGroups, type SearchItemGroup } from './search-results';
 
 const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 const selfId = id(1);
@@ -207,34 +213,6 @@ describe('the live index follows the database', () => {
 });
 
 describe('what the dialog shows', () => {
-  test('marks the matched words, whatever their case or accents', () => {
-    expect(highlightParts('Budget: the BUDGET is Résumé-ready', new Set(['budget', 'resume']))).toEqual([
-      { text: 'Budget', match: true },
-      { text: ': the ', match: false },
-      { text: 'BUDGET', match: true },
-      { text: ' is ', match: false },
-      { text: 'Résumé', match: true },
-      { text: '-ready', match: false },
-    ]);
-  });
-
-  test('shows the passage of a long text around its first match, cut at whole words', () => {
-    const text = `${'lorem ipsum '.repeat(20)}the budget line ${'dolor sit '.repeat(20)}`;
-    const parts = snippetParts(text, new Set(['budget']));
-    const shown = parts.map((part) => part.text).join('');
-    expect(shown.startsWith('…')).toBe(true);
-    expect(shown.endsWith('…')).toBe(true);
-    expect(shown.length).toBeLessThanOrEqual(145);
-    expect(parts.filter((part) => part.match)).toEqual([{ text: 'budget', match: true }]);
-    const words = new Set(['lorem', 'ipsum', 'the', 'budget', 'line', 'dolor', 'sit']);
-    expect(
-      shown
-        .slice(1, -1)
-        .split(' ')
-        .every((word) => words.has(word)),
-    ).toBe(true);
-  });
-
   test('groups under their headings, with the task passage that matched and where each option leads', async () => {
     const { db, live } = await seeded();
     const people = new Map([self, bob].map((user) => [user.id, user]));
@@ -264,5 +242,100 @@ describe('what the dialog shows', () => {
     });
     const [people_] = await loadItemGroups(db, live.index.search('bob', 5), { people, selfId, now: new Date() });
     expect(people_?.items[0]?.target).toEqual({ person: { id: bobId, name: 'Bob Smith' } });
+  });
+});
+
+describe('the server’s results beside the device’s', () => {
+  const marked = (text: string): { text: string; match: boolean }[] => [{ text, match: true }];
+  const answer: SearchResponse = {
+    groups: [
+      {
+        kind: 'task',
+        hits: [
+          // Held on the device: found by the device's own search, so left out here.
+          {
+            kind: 'task',
+            id: id(10),
+            status: 'pending',
+            title: marked('budget'),
+            detail: null,
+            commentBy: null,
+            at: '',
+          },
+          {
+            kind: 'task',
+            id: id(90),
+            status: 'completed',
+            title: [{ text: 'Old plan', match: false }],
+            detail: marked('budget'),
+            commentBy: 'Bob Smith',
+            at: '2029-01-01T00:00:00.000Z',
+          },
+        ],
+        next: null,
+      },
+      {
+        kind: 'chat',
+        hits: [91, 92, 93].map((n) => ({
+          kind: 'chat' as const,
+          id: id(n),
+          author: { id: bobId, name: 'Bob Smith' },
+          at: '2029-01-01T10:00:00.000Z',
+          snippet: marked(`budget ${n}`),
+        })),
+        next: '12',
+      },
+      {
+        kind: 'direct',
+        hits: [
+          {
+            kind: 'direct',
+            id: id(30),
+            conversationId: conversationIdFor(selfId, bobId),
+            with: { id: bobId, name: 'Bob Smith' },
+            sender: { id: selfId, name: 'Alice Johnson' },
+            at: '2029-01-01T10:00:00.000Z',
+            snippet: marked('budget'),
+          },
+        ],
+        next: null,
+      },
+    ],
+  };
+
+  test('keeps only what the device lacks, at most a group’s worth, each opening its task or message', async () => {
+    const { db } = await seeded();
+    const people = new Map([self, bob].map((user) => [user.id, user]));
+    const groups = await loadServerGroups(db, answer, 2, { people, selfId, now: new Date('2030-01-01T12:00:00Z') });
+    expect(groups.map((group) => [group.source, group.heading, group.items.map((item) => item.key)])).toEqual([
+      ['server', 'Tasks', [`task:${id(90)}`]],
+      ['server', 'Team Chat', [`chat:${id(91)}`, `chat:${id(92)}`]],
+    ]);
+    const [tasks, chat] = groups;
+    expect(tasks?.items[0]).toMatchObject({
+      meta: 'Comment by Bob Smith · Completed',
+      detail: marked('budget'),
+      target: { path: `/tasks?task=${id(90)}` },
+    });
+    expect(chat?.total).toBe(3);
+    expect(chat?.items[0]).toMatchObject({
+      title: [{ text: 'Bob Smith', match: false }],
+      target: { path: `/chat?message=${id(91)}` },
+    });
+  });
+
+  test('a direct message the device lacks opens its conversation at the message, named by the other person', async () => {
+    const db = freshDb(selfId);
+    const people = new Map([self, bob].map((user) => [user.id, user]));
+    const [direct] = await loadServerGroups(db, { groups: answer.groups.slice(2) }, 5, {
+      people,
+      selfId,
+      now: new Date('2030-01-01T12:00:00Z'),
+    });
+    expect(direct?.items[0]).toMatchObject({
+      title: [{ text: 'Bob Smith', match: false }],
+      target: { path: `/direct-messages?conversation=${conversationIdFor(selfId, bobId)}&message=${id(30)}` },
+    });
+    expect(direct?.items[0]?.meta.startsWith('You · ')).toBe(true);
   });
 });

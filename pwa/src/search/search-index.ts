@@ -1,4 +1,5 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
+import { normalizeWord, wordSeparator } from '@office/sync-protocol';
 import type { LocalChatMessage, LocalDirectMessage, LocalTask, LocalUser } from '../data/db';
 import type { RowChange } from '../data/row-changes';
 
@@ -30,15 +31,6 @@ interface SearchDocument {
 }
 
 const fields = ['title', 'text', 'comments', 'name', 'email', 'department'] as const;
-
-/** Splits text into words as the index does, so highlighting marks exactly the words that matched. */
-export const wordSeparator = /[\n\r\p{Z}\p{P}]+/u;
-
-/** A word as it is indexed and searched: lower case, accents removed ("Résumé" finds "resume"). */
-export function normalizeWord(word: string): string | null {
-  const normalized = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  return normalized === '' ? null : normalized;
-}
 
 const documentId = (kind: SearchKind, rowId: string): string => `${kind}:${rowId}`;
 

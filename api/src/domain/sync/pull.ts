@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import { transaction } from '../../db/transaction';
 import { changeAudience, changeLog, meta, syncClients } from '../../db/schema';
 import { CHANGE_LOG_FLOOR_KEY, changeLogFloor, compactableUpTo, currentVersion, restoredBelow } from '../change-log';
+import { indexChanges } from '../search/indexer';
 import { loadVisible, principalsOf, syncedEntities } from './entities';
 
 export { changeLogFloor };
@@ -19,6 +20,8 @@ export async function compactChangeLog(db: Db, seq: number): Promise<void> {
   await transaction(db, async (tx) => {
     const upTo = Math.min(seq, await compactableUpTo(tx));
     const floor = Math.max(await changeLogFloor(tx), upTo);
+    // The search indexer reads changes from the log: what it has not read yet is indexed before it goes.
+    while (await indexChanges(tx, 5_000, floor));
     await tx.delete(changeLog).where(sql`${changeLog.seq} <= ${floor}`);
     await tx
       .insert(meta)
