@@ -28,6 +28,7 @@ import { taskRoutes } from './routes/tasks/index';
 import { messageRoutes } from './routes/messages/index';
 import { directMessageRoutes } from './routes/direct-messages/index';
 import { employeeRoutes } from './routes/employees/index';
+import { workspaceRoutes } from './routes/workspace/index';
 
 export interface BuildOptions {
   config: Config;
@@ -163,6 +164,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
       clientId: config.googleClientId,
       jwks: config.googleClientId ? googleJwks(config.googleJwksUrl) : null,
     },
+    signupDefaults: config.signupDefaults,
   };
   await app.register(
     async (api) => {
@@ -174,6 +176,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
       await api.register(messageRoutes, { prefix: '/messages' });
       await api.register(directMessageRoutes, { prefix: '/direct-messages' });
       await api.register(employeeRoutes, { prefix: '/employees' });
+      await api.register(workspaceRoutes, { prefix: '/workspace' });
       await api.register(pushRoutes, { prefix: '/push' });
     },
     { prefix: '/api' },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { parseDomainList, signupPolicies, signupSettingsSchema, type SignupSettings } from '@office/sync-protocol';
 import { makePrivateDir, privateFileMode } from './private-files';
 
 export interface Config {
@@ -30,6 +31,11 @@ export interface Config {
    * address): the balancers' addresses or ranges, or how many hops of balancers there are. False reads no header.
    */
   trustProxy: false | number | string[];
+  /**
+   * SIGNUP_POLICY (open, domains or invite) and SIGNUP_DOMAINS (a comma list): who may create an account until an
+   * admin changes it in Employee Management's Settings, which then wins. Open by default, as the demo needs.
+   */
+  signupDefaults: SignupSettings;
 }
 
 /** A non-negative whole number from the environment, or the default when unset. */
@@ -103,6 +109,21 @@ function isAddressOrRange(entry: string): boolean {
   return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
 }
 
+/** SIGNUP_POLICY and SIGNUP_DOMAINS, checked: a typo must not open (or close) the workspace by surprise. */
+function signupDefaultsFrom(env: NodeJS.ProcessEnv): SignupSettings {
+  const policy = env.SIGNUP_POLICY?.trim() || 'open';
+  const parsed = signupSettingsSchema.safeParse({ policy, domains: parseDomainList(env.SIGNUP_DOMAINS ?? '') });
+  if (parsed.success) return parsed.data;
+  const problem = parsed.error.issues[0];
+  if (problem?.path[0] === 'policy')
+    throw new Error(`SIGNUP_POLICY must be one of ${signupPolicies.join(', ')}; not ${policy}`);
+  throw new Error(
+    `SIGNUP_DOMAINS must list the domains that may sign up, comma-separated (example.com,example.org)` +
+      (policy === 'domains' ? ' when SIGNUP_POLICY=domains' : '') +
+      `: ${problem?.message ?? 'invalid'}`,
+  );
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const databaseUrl = databaseUrlFrom(env);
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
@@ -126,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     digestCheckSeconds: countFrom(env, 'DIGEST_CHECK_SECONDS', 60),
     databaseUrl,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    signupDefaults: signupDefaultsFrom(env),
     ...overrides,
   };
 }

@@ -34,4 +34,6 @@ export const {
   sessions,
   pushDeliveries,
   pushChatStates,
+  workspaceSettings,
+  invitations,
 } = tables;
