@@ -1,26 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { findFreePort } from './free-port';
 
 /** A server of a test's own: its workspace-wide changes (who may join) cannot reach the other tests' server. */
 export interface OwnServer {
   url: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => (port > 0 ? done(port) : fail(new Error('No free port was assigned'))));
-    });
-  });
 }
 
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -43,7 +30,7 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
  * starts the shared one; `stop` ends it (SIGTERM, bounded) and removes the folder.
  */
 export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
-  const port = await freePort();
+  const port = await findFreePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'office-e2e-own-'));
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [resolve(import.meta.dirname, '..', 'api', 'dist', 'main.js')], {

@@ -9,6 +9,7 @@ import { FormAlert } from '../../components/form-alert';
 import { Modal } from '../../components/modal';
 import { useOnline } from '../../data/hooks';
 import { formatTimestamp } from '../tasks/task-format';
+import employeeStyles from '../employees/employees.module.css';
 import styles from './workspace-settings.module.css';
 
 interface ResetPasswordDialogProps {
@@ -103,20 +104,20 @@ export function ResetPasswordDialog({ person, onClose }: ResetPasswordDialogProp
       }
     >
       <div className={styles.dialogBody}>
-        <div className={styles.warning}>
-          <ShieldAlert size={20} aria-hidden="true" className={styles.warningIcon} />
+        <div className={employeeStyles.warning}>
+          <ShieldAlert size={20} aria-hidden="true" className={employeeStyles.warningIcon} />
           <div>
-            <p className={styles.warningTitle}>
+            <p className={employeeStyles.warningTitle}>
               Reset <strong>{person.name}</strong>&apos;s password?
             </p>
-            <p className={styles.muted}>
+            <p className={employeeStyles.warningText}>
               They are signed out on every device at once. You get a one-time code to give them; it works once, for{' '}
               {limits.resetCodeTtlHours} hours, and they must then choose a new password.
             </p>
           </div>
         </div>
         {!online && (
-          <p className={styles.offlineNote}>
+          <p className={employeeStyles.offlineNote}>
             <WifiOff size={16} aria-hidden="true" />
             {accessTexts.resetNeedsNetwork}
           </p>

@@ -11,6 +11,7 @@ import { InvitationsSection } from './invitations-section';
 import { PasswordResetSection } from './password-reset-section';
 import { SignupPolicySection } from './signup-policy-section';
 import { useWorkspaceAccess } from './use-workspace-access';
+import employeeStyles from '../employees/employees.module.css';
 import styles from './workspace-settings.module.css';
 
 /**
@@ -30,7 +31,7 @@ export function WorkspaceSettingsScreen() {
     <div className={styles.page}>
       {flash && (
         <div
-          className={`${styles.flash} ${flash.kind === 'success' ? styles.flashSuccess : styles.flashError}`}
+          className={`${employeeStyles.flash} ${flash.kind === 'success' ? employeeStyles.flashSuccess : employeeStyles.flashError}`}
           role={flash.kind === 'success' ? 'status' : 'alert'}
         >
           {flash.kind === 'success' ? (
