@@ -227,6 +227,7 @@ test.describe('a forgotten password', () => {
     // Fran's open app hears of it: she is signed out and told why.
     await expect(fran).toHaveURL(/\/login$/, { timeout: 20_000 });
     await expect(fran.getByText(resetNotice)).toBeVisible();
+    await expect(fran.getByLabel('Email', { exact: true })).toHaveValue(person.email);
     await expect(fran.getByText('Forgot password? Ask your manager or administrator')).toBeVisible();
     await captureAtBothWidths(fran, 'access-login-after-reset', phoneViewport);
 

@@ -117,23 +117,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // A 401 on any authenticated call ends the session; the route guards then show /login, which asks
   // the same person to sign in again when their queued writes wait for it.
-  const userIdRef = useRef<string | null>(null);
+  const userRef = useRef<User | null>(null);
   useEffect(() => {
-    userIdRef.current = state.user?.id ?? null;
+    userRef.current = state.user;
   }, [state.user]);
   useEffect(
     () =>
       onUnauthorized((code) => {
-        const userId = userIdRef.current;
-        if (userId !== null) markSessionEnded(userId);
-        if (code === 'password_reset') {
+        const user = userRef.current;
+        if (user !== null) markSessionEnded(user.id);
+        if (code === 'password_reset' && user !== null) {
           // Security: this device has heard of the reset, so the old password no longer opens it offline.
-          markPasswordWasReset();
-          if (userId !== null) {
-            forgetDeviceVerifier(userId).catch((error: unknown) =>
-              console.warn('Could not forget the old password on this device', error),
-            );
-          }
+          markPasswordWasReset(user.email);
+          forgetDeviceVerifier(user.id).catch((error: unknown) =>
+            console.warn('Could not forget the old password on this device', error),
+          );
         }
         logout();
       }),
@@ -143,8 +141,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       onPasswordChangeRequired(() => {
-        const userId = userIdRef.current;
-        if (userId === null) return;
+        const userId = userRef.current?.id;
+        if (userId === undefined) return;
         markPasswordChangeRequired(userId);
         setState((current) => (current.user ? { ...current, mustChoosePassword: true } : current));
       }),

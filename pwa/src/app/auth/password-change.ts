@@ -12,8 +12,9 @@ export const isPasswordChangeRequired = (userId: string): boolean => localStorag
 
 export const clearPasswordChangeRequired = (): void => localStorage.removeItem(passwordChangeKey);
 
-export const markPasswordWasReset = (): void => localStorage.setItem(passwordResetNoticeKey, 'true');
+/** Whose password was reset: the sign-in screen says so and offers that email, until someone signs in here. */
+export const markPasswordWasReset = (email: string): void => localStorage.setItem(passwordResetNoticeKey, email);
 
-export const passwordWasReset = (): boolean => localStorage.getItem(passwordResetNoticeKey) === 'true';
+export const passwordWasResetFor = (): string | null => localStorage.getItem(passwordResetNoticeKey);
 
 export const clearPasswordWasReset = (): void => localStorage.removeItem(passwordResetNoticeKey);

@@ -11,7 +11,7 @@ import { PasswordField, TextField } from '../../components/text-field';
 import { authMessages, continueOfflineLabel } from '../../app/auth/auth-messages';
 import { lastGoogleAccount, type DeviceAccount } from '../../app/auth/device-accounts';
 import { writesAwaitingSignIn } from '../../app/auth/ended-session';
-import { passwordWasReset } from '../../app/auth/password-change';
+import { passwordWasResetFor } from '../../app/auth/password-change';
 import { useOnline } from '../../data/hooks';
 import { GoogleSignInButton } from '../../app/auth/google-sign-in-button';
 import { useAuth } from '../../app/auth/use-auth';
@@ -24,9 +24,9 @@ export function LoginScreen() {
   const online = useOnline();
   const googleAccount = useLastGoogleAccount();
   const awaitingWrites = useWritesAwaitingSignIn();
-  // Read once: the last session ended because a manager or admin reset the password.
-  const [wasReset] = useState(passwordWasReset);
-  const [email, setEmail] = useState('');
+  // Read once: the last session here ended because a manager or admin reset this person's password.
+  const [resetFor] = useState(passwordWasResetFor);
+  const [email, setEmail] = useState(resetFor ?? '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -89,7 +89,7 @@ export function LoginScreen() {
       <form className={styles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
         {!online && <FormNotice>{authMessages.offlineNote}</FormNotice>}
         {awaitingWrites > 0 && <FormNotice>{authMessages.signInToSync}</FormNotice>}
-        {wasReset && <FormNotice>{errorCatalogue.password_reset.message}</FormNotice>}
+        {resetFor !== null && <FormNotice>{errorCatalogue.password_reset.message}</FormNotice>}
         {error !== null && <FormAlert message={error} />}
         <TextField
           label="Email"
