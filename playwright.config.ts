@@ -1,26 +1,12 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/chromium';
+import { findFreePort } from './e2e/free-port';
 
 // End-to-end tests: the real server (built by `npm test` / `npm run build` beforehand) on a free port
 // with a fresh data directory, driven through Debian's Chromium.
-
-/** A port nobody listens on right now: the kernel picks one for a throwaway listener. */
-async function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => (port > 0 ? resolve(port) : reject(new Error('No free port was assigned'))));
-    });
-  });
-}
 
 // Playwright loads this file again in every worker process. Workers inherit the runner's
 // environment, so the port and data directory chosen here on the first load are reused there.

@@ -1,29 +1,46 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { findFreePort } from './free-port';
 
-/** A server of the test's own (`node api/dist/main.js`), for tests that stop, restore or replace it. */
+/**
+ * A server of a test's own: its workspace-wide changes (who may join) cannot reach the other tests' server, and it
+ * can be stopped, restored or replaced (backups).
+ */
 export interface OwnServer {
   url: string;
   port: number;
   stop(): Promise<void>;
 }
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before it answered`);
+    try {
+      const answer = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) });
+      if (answer.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  throw new Error(`the server did not answer ${url}/api/health within ${timeoutMs} ms`);
 }
 
-/** Starts the built server on `port` with `dataDir`; resolves once it answers /api/health. */
-export async function startOwnServer(dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<OwnServer> {
-  const child: ChildProcess = spawn(process.execPath, ['api/dist/main.js'], {
+/**
+ * Starts the built server (`npm run build`) as playwright.config.ts starts the shared one: on `port` (a free one by
+ * default) with `dataDir` (by default a fresh, seeded folder of its own, removed by `stop`; a folder given is kept).
+ * `stop` ends it (SIGTERM, bounded).
+ */
+export async function startOwnServer(
+  options: { env?: Record<string, string>; dataDir?: string; port?: number } = {},
+): Promise<OwnServer> {
+  const port = options.port ?? (await findFreePort());
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'office-e2e-own-'));
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [resolve(import.meta.dirname, '..', 'api', 'dist', 'main.js')], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -32,29 +49,26 @@ export async function startOwnServer(dataDir: string, port: number, env: NodeJS.
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_USER: '5000',
       RATE_LIMIT_PER_IP: '5000',
-      ...env,
+      DIGEST_CHECK_SECONDS: '0',
+      ...options.env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server on ${port} exited with ${child.exitCode}`);
-    const healthy = await fetch(`${url}/api/health`).then(
-      (answer) => answer.ok,
-      () => false,
-    );
-    if (healthy) break;
-    if (Date.now() > deadline) throw new Error(`the server on ${port} did not start within 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    port,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      const killLater = setTimeout(() => child.kill('SIGKILL'), 12_000);
       await exited;
-    },
+      clearTimeout(killLater);
+    }
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForHealth(url, child, 60_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, port, stop };
 }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectServiceWorkerInControl, expectUpToDate, saveScreen, signIn, skipSplash, test } from './fixtures';
-import { freePort, startOwnServer, type OwnServer } from './own-server';
+import { findFreePort } from './free-port';
+import { startOwnServer, type OwnServer } from './own-server';
 import { unique } from './api-helpers';
 
 // Issue 44: a backup restored in place of the server a device synced with. The device synced changes the backup
@@ -43,8 +44,8 @@ test('a device synced after the backup downloads the restored workspace again, a
   const original = join(folder, 'original');
   const restoredDir = join(folder, 'restored');
   const backups = join(folder, 'backups');
-  const port = await freePort();
-  let server = await startOwnServer(original, port);
+  const port = await findFreePort();
+  let server = await startOwnServer({ dataDir: original, port });
   const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'allow' });
   try {
     await skipSplash(context);
@@ -71,7 +72,7 @@ test('a device synced after the backup downloads the restored workspace again, a
     await expect(page.getByRole('status', { name: 'Sync status' })).toContainText('1 unsynced change');
 
     expect(backupCommand(restoredDir, 'restore', join(backups, backup ?? ''))).toMatch(/download the workspace again/);
-    server = await startOwnServer(restoredDir, port);
+    server = await startOwnServer({ dataDir: restoredDir, port });
 
     // The device finds the server again, downloads the restored workspace and sends what it queued.
     await expectUpToDate(page);

@@ -35,6 +35,7 @@ import { directMessageRoutes } from './routes/direct-messages/index';
 import { employeeRoutes } from './routes/employees/index';
 import { auditRoutes } from './routes/audit/index';
 import { searchRoutes } from './routes/search/index';
+import { workspaceRoutes } from './routes/workspace/index';
 
 export interface BuildOptions {
   config: Config;
@@ -177,6 +178,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
       clientId: config.googleClientId,
       jwks: config.googleClientId ? googleJwks(config.googleJwksUrl) : null,
     },
+    signupDefaults: config.signupDefaults,
   };
   await app.register(
     async (api) => {
@@ -191,6 +193,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
       await api.register(messageRoutes, { prefix: '/messages' });
       await api.register(directMessageRoutes, { prefix: '/direct-messages' });
       await api.register(employeeRoutes, { prefix: '/employees' });
+      await api.register(workspaceRoutes, { prefix: '/workspace' });
       await api.register(pushRoutes, { prefix: '/push' });
       await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(searchRoutes, { prefix: '/search' });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { parseDomainList, signupPolicies, signupSettingsSchema, type SignupSettings } from '@office/sync-protocol';
 import { makePrivateDir, privateFileMode } from './private-files';
 
 export interface Config {
@@ -36,6 +37,11 @@ export interface Config {
   backup: { dir: string | null; everyHours: number; keep: number };
   /** AUDIT_KEEP_DAYS: audit records older than this are dropped, once a day. */
   auditKeepDays: number;
+  /**
+   * SIGNUP_POLICY (open, domains or invite) and SIGNUP_DOMAINS (a comma list): who may create an account until an
+   * admin changes it in Employee Management's Settings, which then wins. Open by default, as the demo needs.
+   */
+  signupDefaults: SignupSettings;
 }
 
 /** A non-negative whole number from the environment, or the default when unset. */
@@ -121,6 +127,21 @@ function metricsTokenFrom(raw: string | undefined): string | null {
   return raw;
 }
 
+/** SIGNUP_POLICY and SIGNUP_DOMAINS, checked: a typo must not open (or close) the workspace by surprise. */
+function signupDefaultsFrom(env: NodeJS.ProcessEnv): SignupSettings {
+  const policy = env.SIGNUP_POLICY?.trim() || 'open';
+  const parsed = signupSettingsSchema.safeParse({ policy, domains: parseDomainList(env.SIGNUP_DOMAINS ?? '') });
+  if (parsed.success) return parsed.data;
+  const problem = parsed.error.issues[0];
+  if (problem?.path[0] === 'policy')
+    throw new Error(`SIGNUP_POLICY must be one of ${signupPolicies.join(', ')}; not ${policy}`);
+  throw new Error(
+    `SIGNUP_DOMAINS must list the domains that may sign up, comma-separated (example.com,example.org)` +
+      (policy === 'domains' ? ' when SIGNUP_POLICY=domains' : '') +
+      `: ${problem?.message ?? 'invalid'}`,
+  );
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const databaseUrl = databaseUrlFrom(env);
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
@@ -151,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       keep: countFrom(env, 'BACKUP_KEEP', 7),
     },
     auditKeepDays: countFrom(env, 'AUDIT_KEEP_DAYS', 365),
+    signupDefaults: signupDefaultsFrom(env),
     ...overrides,
   };
 }

@@ -22,6 +22,8 @@ export * from './mentions';
 export * from './commands/auth';
 export * from './commands/index';
 export * from './policies/roles';
+export * from './policies/access';
+export * from './commands/access';
 export * from './push';
 export * from './pull';
 export * from './realtime';

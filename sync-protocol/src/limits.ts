@@ -18,6 +18,14 @@ export const limits = {
   avatarMaxBytes: 5_242_880,
   /** Without input for this long, a user shows as away. */
   presenceIdleMs: 5 * 60 * 1000,
+  /** An invitation link admits for this long after it was made. */
+  invitationTtlDays: 7,
+  /** The most people one invitation link may admit. */
+  invitationMaxUses: 100,
+  /** Characters of a one-time password-reset code (without its dashes). */
+  resetCodeLength: 12,
+  /** A one-time code signs in for this long after the reset. */
+  resetCodeTtlHours: 72,
 } as const;
 
 /** Splash screen timings (ms). */

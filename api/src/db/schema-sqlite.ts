@@ -8,6 +8,7 @@ import type {
   QuietHours,
   ReactionEmoji,
   Role,
+  SignupPolicy,
   TaskPriority,
   TaskStatus,
   TeamChatNoticeLevel,
@@ -34,6 +35,15 @@ export const users = sqliteTable(
     deactivatedAt: text('deactivated_at'),
     /** The name's confusable skeleton (Unicode UTS #39, see domain/users/name-lookalikes.ts); null until backfilled. */
     nameSkeleton: text('name_skeleton'),
+    /**
+     * Set by a manager's or admin's reset: the password is a one-time code, and until its owner chooses a new one
+     * every call of theirs but that choice (and signing out) is refused.
+     */
+    mustChangePassword: integer('must_change_password', { mode: 'boolean' }).notNull().default(false),
+    /** When the password was last reset to a one-time code: sessions started before it ended with it. */
+    passwordResetAt: text('password_reset_at'),
+    /** When the one-time code signed in: it signs in once. */
+    passwordResetUsedAt: text('password_reset_used_at'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
     /** The change-log sequence number of this row's last change. */
@@ -512,4 +522,39 @@ export const auditRecords = sqliteTable(
     index('audit_records_action').on(t.action, t.id),
     index('audit_records_at').on(t.at),
   ],
+);
+
+/**
+ * The workspace's own settings: one row (id `workspace`), written when an admin first changes one; until then the
+ * server's defaults (SIGNUP_POLICY, SIGNUP_DOMAINS) apply.
+ */
+export const workspaceSettings = sqliteTable('workspace_settings', {
+  id: text('id').primaryKey(),
+  signupPolicy: text('signup_policy').$type<SignupPolicy>().notNull(),
+  /** The domains of the `domains` policy, comma-separated. */
+  signupDomains: text('signup_domains').notNull().default(''),
+  updatedAt: text('updated_at').notNull(),
+  updatedBy: text('updated_by').references(() => users.id),
+});
+
+/**
+ * An invitation link. Its token is shown once and kept only as a SHA-256 hash (it is long and random, so a fast hash
+ * suffices); it admits `maxUses` sign-ups, or one for its `email`, until it expires or is withdrawn.
+ */
+export const invitations = sqliteTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    email: text('email'),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    maxUses: integer('max_uses').notNull().default(1),
+    uses: integer('uses').notNull().default(0),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [uniqueIndex('invitations_token_hash').on(t.tokenHash), index('invitations_created').on(t.createdAt)],
 );

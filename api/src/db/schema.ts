@@ -35,4 +35,6 @@ export const {
   pushDeliveries,
   pushChatStates,
   auditRecords,
+  workspaceSettings,
+  invitations,
 } = tables;

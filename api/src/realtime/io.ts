@@ -78,6 +78,7 @@ export const realtimePlugin = fp(
       const token: unknown = socket.handshake.auth?.token;
       if (!speaksOurProtocol(socket.handshake.auth?.protocolVersion)) throw new DomainError('client_outdated');
       const session = await app.verifyAccessToken(typeof token === 'string' ? token : undefined);
+      if (session.passwordChangeRequired) throw new DomainError('password_change_required');
       socket.data.actor = session.actor;
       socket.data.sessionId = session.id;
     };

@@ -106,6 +106,20 @@ export async function updateDeviceAccount(userId: string, change: { user?: User;
   await upsert(change.user ?? current.user, change.token ?? current.token, {});
 }
 
+/**
+ * The password was reset (or a one-time code signed in): the old password must no longer open the account offline
+ * on this device. The next online sign-in with the new password derives a new verifier.
+ */
+export async function forgetDeviceVerifier(userId: string): Promise<void> {
+  const db = deviceDb();
+  await db.transaction('rw', db.accounts, async () => {
+    const current = await db.accounts.get(userId);
+    if (!current?.verifier) return;
+    const { verifier: _forgotten, ...rest } = current;
+    await db.accounts.put({ ...rest, failedAttempts: 0, lastFailedAt: null });
+  });
+}
+
 /** Logout: this device no longer opens the account offline. */
 export async function forgetDeviceAccount(userId: string): Promise<void> {
   await deviceDb().accounts.delete(userId);

@@ -15,6 +15,8 @@ import { useWorkspace } from '../../sync/sync-context';
 import { DeleteEmployeeModal } from './delete-employee-modal';
 import { EmployeeCard, type EmployeeLayout } from './employee-card';
 import { EmployeeDetailModal } from './employee-detail-modal';
+import { EmployeesTabs } from './employees-tabs';
+import { ResetPasswordDialog } from '../workspace-settings/reset-password-dialog';
 import {
   emptyEmployeesState,
   employeeCountText,
@@ -59,6 +61,7 @@ export function EmployeesScreen() {
   const [layout, setLayout] = useState<EmployeeLayout>('grid');
   const [openId, setOpenId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
+  const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
 
   const all = employees ?? [];
   const shown = filterEmployees(all, search, status);
@@ -74,6 +77,11 @@ export function EmployeesScreen() {
     [],
   );
   const handleCloseDelete = useCallback(() => setDeleting(null), []);
+  const handleResetPassword = useCallback(
+    (employee: EmployeeSummary) => setResetting({ id: employee.user.id, name: employee.user.name }),
+    [],
+  );
+  const handleCloseReset = useCallback(() => setResetting(null), []);
   const handleDeleted = useCallback(
     (name: string) => {
       setDeleting(null);
@@ -139,6 +147,7 @@ export function EmployeesScreen() {
           </div>
         }
       />
+      <EmployeesTabs />
 
       <div className={styles.toolbar}>
         <SearchField placeholder="Search employees..." value={search} onValueChange={setSearch} />
@@ -204,7 +213,14 @@ export function EmployeesScreen() {
         <ul className={layout === 'grid' ? styles.grid : styles.list} aria-label="Employees">
           {shown.map((employee) => (
             <li key={employee.user.id} className={styles.item}>
-              <EmployeeCard employee={employee} layout={layout} now={now} onOpen={handleOpen} onDelete={handleDelete} />
+              <EmployeeCard
+                employee={employee}
+                layout={layout}
+                now={now}
+                onOpen={handleOpen}
+                onDelete={handleDelete}
+                onResetPassword={handleResetPassword}
+              />
             </li>
           ))}
         </ul>
@@ -216,6 +232,7 @@ export function EmployeesScreen() {
       {deleting !== null && (
         <DeleteEmployeeModal employee={deleting} onClose={handleCloseDelete} onDeleted={handleDeleted} />
       )}
+      {resetting !== null && <ResetPasswordDialog person={resetting} onClose={handleCloseReset} />}
     </div>
   );
 }
