@@ -4,7 +4,7 @@ import { Download, ExternalLink } from 'lucide-react';
 import { Button } from '../../components/button';
 import { Modal } from '../../components/modal';
 import { useWhenVisible } from '../../components/use-when-visible';
-import { downloadAttachment, imageUrl, viewAttachment } from './attachment-files';
+import { imageUrl, useAttachmentActions } from './attachment-files';
 import styles from './chat.module.css';
 
 /** The image's object URL once it has scrolled into view and loaded; null until then or when it cannot load. */
@@ -36,6 +36,7 @@ function useLazyImage(
 export function ImageThumbnail({ attachment, token }: { attachment: Attachment; token: string | null }) {
   const [url, ref] = useLazyImage(attachment, token);
   const [open, setOpen] = useState(false);
+  const { view, download } = useAttachmentActions(token);
   return (
     <>
       <button
@@ -55,11 +56,11 @@ export function ImageThumbnail({ attachment, token }: { attachment: Attachment; 
           onClose={() => setOpen(false)}
           footer={
             <>
-              <Button variant="secondary" size="small" onClick={() => void viewAttachment(attachment, token)}>
+              <Button variant="secondary" size="small" onClick={() => view(attachment)}>
                 <ExternalLink size={16} aria-hidden="true" />
                 Open in new tab
               </Button>
-              <Button size="small" onClick={() => void downloadAttachment(attachment, token)}>
+              <Button size="small" onClick={() => download(attachment)}>
                 <Download size={16} aria-hidden="true" />
                 Download
               </Button>

@@ -53,6 +53,7 @@ export function TaskDetailModal({ task, actor, people, onClose, onDelete }: Task
   const comment = useDraft(draftKeys.taskComment(task.id));
   const commentWrites = useWriteQueue();
   const [statusError, setStatusError] = useState<string | null>(null);
+  const [commentError, setCommentError] = useState<string | null>(null);
   // Edit Task (managers and admins): the fields being edited, or null while reading.
   const [editing, setEditing] = useState<TaskFieldValues | null>(null);
   const [editError, setEditError] = useState<string | null>(null);
@@ -86,11 +87,13 @@ export function TaskDetailModal({ task, actor, people, onClose, onDelete }: Task
     if (comment.text.trim() === '') return;
     const taken = comment.take();
     const text = taken.text.trim();
+    setCommentError(null);
     commentWrites
       .run(() => mutate('task.comment', { taskId: task.id, id: uuidv7(), text }))
       .catch((caught: unknown) => {
         taken.putBack();
-        window.alert(`${failureTexts.commentFailed}${writeErrorMessage(caught)}`);
+        // Spec section 8: "Failed to add comment: " plus the error, shown beside the comment it is about.
+        setCommentError(`${failureTexts.commentFailed}${writeErrorMessage(caught)}`);
       });
   };
 
@@ -347,6 +350,7 @@ export function TaskDetailModal({ task, actor, people, onClose, onDelete }: Task
             </ul>
           )}
           <form className={styles.commentForm} onSubmit={handleComment}>
+            {commentError !== null && <FormAlert message={commentError} />}
             <textarea
               className={styles.textarea}
               aria-label="Add a comment"
