@@ -82,7 +82,7 @@ export const EmployeeCard = memo(function EmployeeCard({ employee, layout, now, 
       </dl>
 
       <div className={styles.performance}>
-        <CompletionBar rate={employee.completionRate} />
+        <CompletionBar rate={employee.completionRate} total={taskCounts.total} />
         {taskCounts.overdue > 0 && (
           <p className={styles.overdue}>
             <AlertTriangle size={14} aria-hidden="true" />

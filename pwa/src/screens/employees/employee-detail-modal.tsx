@@ -69,7 +69,7 @@ export function EmployeeDetailModal({ employee, today, now, onClose }: EmployeeD
             Performance Overview
           </h3>
           <div className={styles.overview}>
-            <CompletionBar rate={employee.completionRate} size="large" />
+            <CompletionBar rate={employee.completionRate} total={taskCounts.total} size="large" />
             <p className={styles.overviewText}>
               {taskCounts.completed} of {taskCounts.total} {taskCounts.total === 1 ? 'task' : 'tasks'} completed
             </p>
