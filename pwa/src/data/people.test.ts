@@ -38,8 +38,7 @@ describe('people', () => {
       { id: other, role: 'employee' as const, status: 'offline' as const },
       { id: '01890000-0000-7000-8000-000000000003', role: 'employee' as const, status: 'away' as const },
     ];
-    const presence = (person: { id: string; status: 'online' | 'away' | 'offline' }) =>
-      presenceOf(person, self, true);
+    const presence = (person: { id: string; status: 'online' | 'away' | 'offline' }) => presenceOf(person, self, true);
     // The dashboard counts from the whole directory, Employees from its list of employees: the same number.
     expect(countOnlineNow([manager, ...employees], presence)).toBe(1);
     expect(countOnlineNow(employees, presence)).toBe(1);
