@@ -103,8 +103,11 @@ export function snippetParts(text: string, terms: ReadonlySet<string>): TextPart
 
 const statusText = (task: LocalTask): string => statusLabels[displayStatus(task.status)];
 
-/** A task: its title, and the description or the first comment that matched. */
-export function taskItem(task: LocalTask, terms: ReadonlySet<string>): SearchItem {
+/**
+ * A task: its title, and the description, the first comment, or the assignee or creator (as the directory names
+ * them now) that matched.
+ */
+export function taskItem(task: LocalTask, terms: ReadonlySet<string>, people: People): SearchItem {
   const base = { key: `task:${task.id}`, kind: 'task' as const, target: { path: `/tasks?task=${task.id}` } };
   const title = highlightParts(task.title, terms);
   if (mentionsAny(task.description, terms))
@@ -116,6 +119,17 @@ export function taskItem(task: LocalTask, terms: ReadonlySet<string>): SearchIte
       title,
       detail: snippetParts(comment.text, terms),
       meta: `Comment by ${comment.userName} · ${statusText(task)}`,
+    };
+  const person = [
+    ...(task.assignedTo ? [{ role: 'Assigned to', name: nameOf(people, task.assignedTo) }] : []),
+    { role: 'Created by', name: nameOf(people, task.assignedBy) },
+  ].find(({ name }) => mentionsAny(name, terms));
+  if (person)
+    return {
+      ...base,
+      title,
+      detail: [{ text: `${person.role} `, match: false }, ...highlightParts(person.name, terms)],
+      meta: statusText(task),
     };
   return { ...base, title, detail: null, meta: statusText(task) };
 }
@@ -190,7 +204,7 @@ export async function loadItemGroups(
         const terms = new Set(hit.terms);
         switch (group.kind) {
           case 'task':
-            return [taskItem(row as LocalTask, terms)];
+            return [taskItem(row as LocalTask, terms, context.people)];
           case 'chat':
             return [chatItem(row as LocalChatMessage, terms, context.people, context.now)];
           case 'direct':
