@@ -3,6 +3,7 @@ import { CalendarDays, History, MessageSquare, Pencil, Trash2 } from 'lucide-rea
 import {
   canChangeTaskStatus,
   canManageTasks,
+  formatDueDate,
   isOverdue,
   taskLimits,
   taskStatuses,
@@ -27,7 +28,7 @@ import { useWriteQueue } from '../../data/use-write-queue';
 import { PendingMark } from '../../sync/pending-mark';
 import { writeErrorMessage } from './task-actions';
 import { checkTaskFields, TaskFields, type TaskFieldValues } from './task-fields';
-import { formatDueDate, formatTimestamp, relativeTime } from './task-format';
+import { formatTimestamp, relativeTime } from './task-format';
 import { useNow } from '../../components/use-now';
 import styles from './tasks.module.css';
 import { failureTexts } from '../../app/failure-messages';
