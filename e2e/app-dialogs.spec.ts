@@ -6,6 +6,7 @@ import {
   demoUsers,
   desktopViewport,
   expect,
+  fillDeviceStorage,
   goOffline,
   goOnline,
   openDevice,
@@ -157,14 +158,7 @@ test('a task or a comment this device cannot store says so inside its form, no b
     await page.getByRole('searchbox', { name: /^Search tasks/ }).fill(tag);
     await expect(page.getByRole('list', { name: 'Tasks', exact: true }).getByRole('listitem')).toHaveCount(1);
     // The device's storage is full: IndexedDB refuses the outbox entry, so the local write fails.
-    await page.evaluate(() => {
-      const descriptor = Object.getOwnPropertyDescriptor(IDBObjectStore.prototype, 'add') as PropertyDescriptor;
-      const add = descriptor.value as IDBObjectStore['add'];
-      IDBObjectStore.prototype.add = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['add']>) {
-        if (this.name === 'outbox') throw new DOMException('The disk is full', 'QuotaExceededError');
-        return add.apply(this, args);
-      };
-    });
+    await fillDeviceStorage(page);
 
     await page.getByRole('button', { name: 'Create Task', exact: true }).click();
     const create = page.getByRole('dialog', { name: 'Create Task' });

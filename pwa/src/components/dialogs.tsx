@@ -110,6 +110,29 @@ function useInitialFocus(): (element: HTMLDivElement | null) => void {
   }, []);
 }
 
+/** The frame both share: an alertdialog named by its title and described by its message. */
+function AppDialog({
+  title,
+  message,
+  onClose,
+  footer,
+}: {
+  title: string;
+  message: string;
+  onClose: () => void;
+  footer: ReactNode;
+}) {
+  const messageId = useId();
+  const focusRef = useInitialFocus();
+  return (
+    <Modal title={title} size="small" role="alertdialog" describedBy={messageId} onClose={onClose} footer={footer}>
+      <p ref={focusRef} id={messageId} className={styles.message}>
+        {message}
+      </p>
+    </Modal>
+  );
+}
+
 export function ConfirmDialog({
   request,
   onAnswer,
@@ -117,14 +140,10 @@ export function ConfirmDialog({
   request: ConfirmRequest;
   onAnswer: (confirmed: boolean) => void;
 }) {
-  const messageId = useId();
-  const focusRef = useInitialFocus();
   return (
-    <Modal
+    <AppDialog
       title={request.title}
-      size="small"
-      role="alertdialog"
-      describedBy={messageId}
+      message={request.message}
       onClose={() => onAnswer(false)}
       footer={
         <>
@@ -136,33 +155,21 @@ export function ConfirmDialog({
           </Button>
         </>
       }
-    >
-      <p ref={focusRef} id={messageId} className={styles.message}>
-        {request.message}
-      </p>
-    </Modal>
+    />
   );
 }
 
 export function AlertDialog({ request, onClose }: { request: AlertRequest; onClose: () => void }) {
-  const messageId = useId();
-  const focusRef = useInitialFocus();
   return (
-    <Modal
+    <AppDialog
       title={request.title}
-      size="small"
-      role="alertdialog"
-      describedBy={messageId}
+      message={request.message}
       onClose={onClose}
       footer={
         <Button data-initial-focus="" onClick={onClose}>
           OK
         </Button>
       }
-    >
-      <p ref={focusRef} id={messageId} className={styles.message}>
-        {request.message}
-      </p>
-    </Modal>
+    />
   );
 }
