@@ -99,6 +99,42 @@ test.describe('search everything', () => {
     await expect(page.getByRole('dialog', { name: `${word} launch checklist` })).toBeVisible();
   });
 
+  test('a person’s name finds the tasks assigned to them and those they created, and a rename follows at once', async ({
+    page,
+    apiAs,
+  }) => {
+    const manager = await apiAs(demoUsers.manager.email);
+    const word = `Carol${unique().replace(/\W/g, '').slice(-8)}`;
+    const carol = await registerPerson(`Carol ${word}`);
+    const carolApi = await apiAs(carol.email, carol.password);
+    const title = `Vendor contracts ${unique()}`;
+    await createTask(manager, { title, assignedTo: carol.id });
+
+    await signIn(page, demoUsers.manager.email);
+    await openWithShortcut(page);
+    await search(page, word.toLowerCase());
+    const option = group(page, /^Tasks/).getByRole('option');
+    await expect(option).toHaveCount(1);
+    await expect(option).toContainText(title);
+    await expect(option).toContainText(`Assigned to ${carol.name}`);
+    await expect(option.locator('mark')).toHaveText(word);
+    // Every word still has to match, across the title and the names.
+    await search(page, `vendor ${word.toLowerCase()}`);
+    await expect(group(page, /^Tasks/).getByRole('option')).toHaveCount(1);
+    await saveScreen(page, 'search-1280-assignee');
+
+    // Carol changes her name: the task is found by the new one, without a reload.
+    const renamed = `Caroline ${word}x`;
+    const changed = await carolApi.put('/api/auth/updatedetails', { name: renamed, email: carol.email });
+    expect(changed.status).toBe(200);
+    await expect(async () => {
+      await search(page, `${word.toLowerCase()}x`);
+      await expect(group(page, /^Tasks/).getByRole('option')).toContainText(`Assigned to ${renamed}`, {
+        timeout: 500,
+      });
+    }).toPass({ timeout: 10_000 });
+  });
+
   test('Ctrl+K opens search from the moment the signed-in header shows', async ({ page }) => {
     // A press in the same moment the header's Search button appears: in the first task after the render that
     // shows it (the signed-in shell renders outside any event of the user's, once the session is restored).

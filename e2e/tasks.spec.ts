@@ -462,32 +462,26 @@ test.describe('deleting', () => {
     await page.goto('/tasks');
     await searchBox(page).fill(title);
     await expect(taskCards(page)).toHaveCount(1);
-    const messages: string[] = [];
+    const asked = page.getByRole('alertdialog', { name: 'Delete Task' });
 
-    page.once('dialog', (dialog) => {
-      messages.push(dialog.message());
-      void dialog.dismiss();
-    });
     await taskCard(page, title)
       .getByRole('button', { name: `Delete task ${title}` })
       .click();
-    await expect.poll(() => messages).toEqual(['Are you sure you want to delete this task?']);
+    await expect(asked).toContainText('Are you sure you want to delete this task?');
+    await expect(asked.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(asked).toHaveCount(0);
+    await expect(taskCard(page, title).getByRole('button', { name: `Delete task ${title}` })).toBeFocused();
     await expect(taskCard(page, title)).toBeVisible();
     await expectSyncStatus(page, '');
     expect(await serverTask(manager, task.id), 'dismissing keeps the task').toBeDefined();
 
-    page.once('dialog', (dialog) => {
-      messages.push(dialog.message());
-      void dialog.accept();
-    });
     await taskCard(page, title)
       .getByRole('button', { name: `Delete task ${title}` })
       .click();
+    await expect(asked).toContainText('Are you sure you want to delete this task?');
+    await asked.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(taskCard(page, title)).toHaveCount(0);
-    expect(messages).toEqual([
-      'Are you sure you want to delete this task?',
-      'Are you sure you want to delete this task?',
-    ]);
     await expect(page.getByRole('heading', { name: 'No tasks found' })).toBeVisible();
     await expectSyncStatus(page, '');
     await expect.poll(async () => (await serverTask(manager, task.id)) === undefined).toBe(true);

@@ -250,7 +250,7 @@ export const notifications = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'`),
-    /** The direct message a direct_message notice is about: one notice per message. */
+    /** The message a direct_message or mention notice is about: one notice per message. */
     messageId: text('message_id'),
     readAt: text('read_at'),
     /** Set until the background push queue has handed it to web push (api/src/push). */

@@ -218,7 +218,7 @@ export const notifications = sqliteTable(
     message: text('message').notNull(),
     relatedTaskId: text('related_task_id'),
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default({}),
-    /** The direct message a direct_message notice is about: one notice per message. */
+    /** The message a direct_message or mention notice is about: one notice per message. */
     messageId: text('message_id'),
     readAt: text('read_at'),
     /** Set until the background push queue has handed it to web push (api/src/push). */

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, lte, notInArray } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lte, notInArray } from 'drizzle-orm';
 import webpush from 'web-push';
 import { chatNotice, inQuietHours, notificationUrl, type PushPayload } from '@office/sync-protocol';
 import type { Db, Tx } from '../db/client';
@@ -415,12 +415,36 @@ export class PushQueue {
       messages.map((m) => m.userId),
     );
     const nameOf = (id: string) => authors.get(id)?.name ?? 'Unknown';
+    // A message that mentions a person is their mention notice, pushed on its own: not also a team chat push. The
+    // notice shares the message's time, so each person's notices of the batch's span find it (by their index).
+    const messageIds = new Set(messages.map((m) => m.id));
+    // Oldest first (liveMessages), and never empty here.
+    const span = and(
+      gte(notifications.createdAt, messages[0]?.createdAt ?? ''),
+      lte(notifications.createdAt, messages.at(-1)?.createdAt ?? ''),
+    );
+    const mentioned = new Set(
+      (
+        await inSlices(
+          waiting.map((s) => s.id),
+          (slice) =>
+            this.db
+              .select({ recipientId: notifications.recipientId, messageId: notifications.messageId })
+              .from(notifications)
+              .where(and(inArray(notifications.recipientId, slice), span, isNotNull(notifications.messageId))),
+        )
+      ).flatMap((notice) =>
+        notice.messageId && messageIds.has(notice.messageId) ? [`${notice.recipientId}:${notice.messageId}`] : [],
+      ),
+    );
     const nowIso = new Date(now).toISOString();
     const pushes: NewDelivery[] = [];
     const stateWrites: (typeof pushChatStates.$inferInsert)[] = [];
     for (const person of waiting) {
       const since = person.since ?? person.joined;
-      const theirs = messages.filter((m) => m.userId !== person.id && m.createdAt >= since);
+      const theirs = messages.filter(
+        (m) => m.userId !== person.id && m.createdAt >= since && !mentioned.has(`${person.id}:${m.id}`),
+      );
       const newest = theirs.at(-1);
       if (!newest) continue;
       const state = states.get(person.id);

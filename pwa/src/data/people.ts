@@ -1,4 +1,4 @@
-import type { PresenceStatus } from '@office/sync-protocol';
+import type { PresenceStatus, Role } from '@office/sync-protocol';
 import type { LocalUser } from './db';
 
 /** The directory by user id. */
@@ -43,3 +43,16 @@ export const presenceOf = (
 /** How many of `people` are online, by `presence`. */
 export const countOnline = <P>(people: readonly P[], presence: (person: P) => PresenceStatus): number =>
   people.reduce((count, person) => count + (isOnline(presence(person)) ? 1 : 0), 0);
+
+/**
+ * "Online Now" of the dashboard and of Employee Management: the employees online (the people Employee Management
+ * lists, and what the dashboard's card opens), never the manager looking, so both read the same number.
+ */
+export const countOnlineNow = <P extends { role: Role }>(
+  people: readonly P[],
+  presence: (person: P) => PresenceStatus,
+): number =>
+  countOnline(
+    people.filter((person) => person.role === 'employee'),
+    presence,
+  );

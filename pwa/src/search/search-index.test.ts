@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import {
   conversationIdFor,
   type ChatMessage,
@@ -212,6 +212,85 @@ describe('the live index follows the database', () => {
   });
 });
 
+describe('a task is found by its people', () => {
+  const carolId = id(3);
+  const carol = aUser(carolId, { name: 'Carol Davis', email: 'carol@demo.local' });
+  const withPeople = (task: Task, assignee: typeof carol | null, creator: typeof carol): Task => ({
+    ...task,
+    assignedTo: assignee ? ref(assignee) : null,
+    assignedBy: ref(creator),
+  });
+
+  /** The answer as `kind: [row ids]`, each kind's ids sorted: the order by relevance is not what these tests are about. */
+  const sortedRowsOf = (groups: SearchGroup[]) =>
+    Object.fromEntries(groups.map((group) => [group.kind, group.hits.map((hit) => hit.rowId).sort()]));
+
+  async function withCarol(): Promise<{ db: WorkspaceDb; live: LiveSearchIndex }> {
+    const { db, live } = await seeded();
+    const changed = nextChange(live);
+    await db.users.put(carol);
+    await db.tasks.bulkPut([
+      withPeople(aTask(40, 'Payroll export'), carol, self),
+      withPeople(aTask(41, 'Hiring plan'), bob, carol),
+      withPeople(aTask(42, 'Unassigned cleanup'), null, self),
+    ]);
+    await changed;
+    return { db, live };
+  }
+
+  test('"carol" finds the tasks assigned to Carol and those she created; every word still has to match', async () => {
+    const { live } = await withCarol();
+    expect(sortedRowsOf(live.index.search('carol', 5))).toEqual({ task: [id(40), id(41)], person: [carolId] });
+    expect(rowsOf(live.index.search('carol payroll', 5))).toEqual({ task: [id(40)] });
+    expect(rowsOf(live.index.search('davis hiring', 5))).toEqual({ task: [id(41)] });
+  });
+
+  test('the option says whose name matched: "Assigned to" or "Created by", the name marked', async () => {
+    const { db, live } = await withCarol();
+    const people = new Map([self, bob, carol].map((user) => [user.id, user]));
+    const [tasks] = await loadItemGroups(db, live.index.search('carol', 5), { people, selfId, now: new Date() });
+    const details = tasks?.items
+      .map((item) => item.detail)
+      .sort((a, b) => (a?.[0]?.text ?? '').localeCompare(b?.[0]?.text ?? ''));
+    expect(details).toEqual([
+      [
+        { text: 'Assigned to ', match: false },
+        { text: 'Carol', match: true },
+        { text: ' Davis', match: false },
+      ],
+      [
+        { text: 'Created by ', match: false },
+        { text: 'Carol', match: true },
+        { text: ' Davis', match: false },
+      ],
+    ]);
+  });
+
+  test('a rename indexes that person’s tasks again, by their new name, and only theirs', async () => {
+    const { db, live } = await withCarol();
+    const reads = vi.spyOn(db.tasks, 'bulkGet');
+    await db.users.put({ ...carol, name: 'Caroline Ortiz' });
+
+    await expect
+      .poll(() => sortedRowsOf(live.index.search('ortiz', 5)))
+      .toEqual({ task: [id(40), id(41)], person: [carolId] });
+    expect(rowsOf(live.index.search('davis', 5))).toEqual({});
+    // Only her two tasks were read again: the index is never rebuilt for a rename.
+    expect(reads.mock.calls.map(([ids]) => [...ids].sort())).toEqual([[id(40), id(41)]]);
+    expect(live.index.staleTaskIds).toEqual([]);
+  });
+
+  test('a task stored before its people arrive is indexed under their names once they do', async () => {
+    const db = freshDb(selfId);
+    await db.tasks.put(withPeople(aTask(50, 'Inventory count'), carol, self));
+    const live = new LiveSearchIndex(db);
+    await live.ready;
+    // The task's copy of the name is an older one: the directory's name wins once it is here.
+    await db.users.put({ ...carol, name: 'Carol Nguyen' });
+    await expect.poll(() => rowsOf(live.index.search('nguyen', 5))).toEqual({ task: [id(50)], person: [carolId] });
+  });
+});
+
 describe('what the dialog shows', () => {
   test('groups under their headings, with the task passage that matched and where each option leads', async () => {
     const { db, live } = await seeded();
@@ -240,8 +319,10 @@ describe('what the dialog shows', () => {
       title: [{ text: 'Bob Smith', match: false }],
       target: { path: `/direct-messages?conversation=${conversationIdFor(selfId, bobId)}&message=${id(30)}` },
     });
-    const [people_] = await loadItemGroups(db, live.index.search('bob', 5), { people, selfId, now: new Date() });
-    expect(people_?.items[0]?.target).toEqual({ person: { id: bobId, name: 'Bob Smith' } });
+    const bobs = await loadItemGroups(db, live.index.search('bob', 5), { people, selfId, now: new Date() });
+    expect(bobs.find((group) => group.kind === 'person')?.items[0]?.target).toEqual({
+      person: { id: bobId, name: 'Bob Smith' },
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   highlightParts,
   matchesTerms,
+  mentionsAny,
   snippetParts,
   taskMatch,
   type SearchHit,
@@ -66,6 +67,21 @@ function taskOption(task: { id: string; status: TaskStatus }, { title, detail, c
   };
 }
 
+/**
+ * What matched of a task on the device: its title, description or a comment, or else its assignee or creator (as
+ * the directory names them now, which is what the index holds).
+ */
+function deviceTaskMatch(task: LocalTask, matches: WordMatch, people: People): TaskMatch {
+  const match = taskMatch(task, matches);
+  if (match.detail !== null) return match;
+  const person = [
+    ...(task.assignedTo ? [{ role: 'Assigned to', name: nameOf(people, task.assignedTo) }] : []),
+    { role: 'Created by', name: nameOf(people, task.assignedBy) },
+  ].find(({ name }) => mentionsAny(name, matches));
+  if (!person) return match;
+  return { ...match, detail: [{ text: `${person.role} `, match: false }, ...highlightParts(person.name, matches)] };
+}
+
 /** A team chat option: its author, the passage and when. */
 function chatOption(
   message: { id: string; author: { id: string; name: string }; at: string; snippet: TextPart[] },
@@ -104,8 +120,9 @@ function directOption(
   };
 }
 
-/** A task: its title, and the description or the first comment that matched. */
-export const taskItem = (task: LocalTask, matches: WordMatch): SearchItem => taskOption(task, taskMatch(task, matches));
+/** A task: its title, and the description, the first comment, or the assignee or creator that matched. */
+export const taskItem = (task: LocalTask, matches: WordMatch, people: People): SearchItem =>
+  taskOption(task, deviceTaskMatch(task, matches, people));
 
 export const chatItem = (message: LocalChatMessage, matches: WordMatch, context: ItemContext): SearchItem =>
   chatOption(
@@ -183,7 +200,7 @@ export async function loadItemGroups(
         const matches = matchesTerms(new Set(hit.terms));
         switch (group.kind) {
           case 'task':
-            return [taskItem(row as LocalTask, matches)];
+            return [taskItem(row as LocalTask, matches, context.people)];
           case 'chat':
             return [chatItem(row as LocalChatMessage, matches, context)];
           case 'direct':

@@ -11,6 +11,8 @@ import {
 import type { LocalDirectMessage, LocalUser, OutboxEntry } from '../../data/db';
 import { useConversationMessages, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
 import { useMutate, useOutbox } from '../../data/hooks';
+import { useDialogs } from '../../components/dialogs';
+import { deleteMessageConfirmation } from '../../app/confirmations';
 import { draftKeys } from '../../data/drafts';
 import { whoIsWho } from '../../data/people';
 import { useQueuedReactions } from '../../data/reaction-hooks';
@@ -68,6 +70,7 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const { conversation, other } = summary;
   const conversationId = conversation.id;
   const mutate = useMutate();
+  const { confirm } = useDialogs();
   const markRead = useMarkConversationRead();
   const messages = useConversationMessages(conversationId);
   // Until its dm.start reaches the server, the conversation has no room there.
@@ -187,14 +190,18 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const handleDelete = useCallback(
     (message: LocalDirectMessage) => {
       // As the team chat asks (spec section 5).
-      if (!window.confirm('Are you sure you want to delete this message?')) return;
-      setDeleteError(null);
-      mutate('dm.delete', { conversationId: message.conversationId, id: message.id }).catch((error: unknown) => {
-        console.error('Deleting the message failed', error);
-        setDeleteError(deleteFailed);
+      void confirm(deleteMessageConfirmation).then(async (confirmed) => {
+        if (!confirmed) return;
+        setDeleteError(null);
+        await mutate('dm.delete', { conversationId: message.conversationId, id: message.id }).catch(
+          (error: unknown) => {
+            console.error('Deleting the message failed', error);
+            setDeleteError(deleteFailed);
+          },
+        );
       });
     },
-    [mutate],
+    [confirm, mutate],
   );
 
   const headingId = `conversation-${conversationId}-title`;

@@ -102,7 +102,7 @@ export const EmployeeCard = memo(function EmployeeCard({
       </dl>
 
       <div className={styles.performance}>
-        <CompletionBar rate={employee.completionRate} />
+        <CompletionBar rate={employee.completionRate} total={taskCounts.total} />
         {taskCounts.overdue > 0 && (
           <p className={styles.overdue}>
             <AlertTriangle size={14} aria-hidden="true" />

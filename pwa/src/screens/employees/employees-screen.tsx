@@ -9,7 +9,7 @@ import { useFlash } from '../../components/use-flash';
 import { useNow } from '../../components/use-now';
 import { useEmployeeSummaries } from '../../data/employee-hooks';
 import { useToday } from '../../data/hooks';
-import { countOnline } from '../../data/people';
+import { countOnlineNow } from '../../data/people';
 import { usePresence } from '../../data/use-people';
 import { useWorkspace } from '../../sync/sync-context';
 import { DeleteEmployeeModal } from './delete-employee-modal';
@@ -66,7 +66,10 @@ export function EmployeesScreen() {
   const all = employees ?? [];
   const shown = filterEmployees(all, search, status);
   const filtering = search.trim() !== '' || status !== 'all';
-  const onlineNow = countOnline(all, (employee) => employee.presence);
+  const onlineNow = countOnlineNow(
+    all.map((employee) => employee.user),
+    presence,
+  );
   // Read from the live list: the detail follows every change and closes if the employee goes away.
   const open = openId === null ? undefined : all.find((employee) => employee.user.id === openId);
 

@@ -114,17 +114,24 @@ export function MyTasksScreen() {
         <StatCard icon={statusIcons.working} label="Working" value={counts.working} tone="brand" />
         <StatCard icon={statusIcons.completed} label="Completed" value={counts.completed} tone="green" />
         <StatCard icon={statusIcons.waiting} label="Waiting" value={counts.waiting} tone="violet" />
-        <StatCard
-          icon={Percent}
-          label="Completion Rate"
-          value={`${rate}%`}
-          tone={tone === 'good' ? 'green' : tone === 'fair' ? 'amber' : 'red'}
-          valueTone={tone}
-        >
-          <span className={styles.rateTrack} aria-hidden="true">
-            <span className={`${styles.rateBar} ${styles[tone]}`} style={{ width: `${rate}%` }} />
-          </span>
-        </StatCard>
+        {counts.total === 0 ? (
+          // No tasks, no rate: a neutral dash rather than a red 0%.
+          <StatCard icon={Percent} label="Completion Rate" value="—" spokenValue="No tasks" tone="neutral">
+            <span className={styles.noRate}>No tasks yet</span>
+          </StatCard>
+        ) : (
+          <StatCard
+            icon={Percent}
+            label="Completion Rate"
+            value={`${rate}%`}
+            tone={tone === 'good' ? 'green' : tone === 'fair' ? 'amber' : 'red'}
+            valueTone={tone}
+          >
+            <span className={styles.rateTrack} aria-hidden="true">
+              <span className={`${styles.rateBar} ${styles[tone]}`} style={{ width: `${rate}%` }} />
+            </span>
+          </StatCard>
+        )}
       </StatGrid>
 
       <div className={styles.toolbar}>
