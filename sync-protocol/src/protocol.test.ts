@@ -31,7 +31,8 @@ const recordedHashes: readonly { protocolVersion: number; sha256: string }[] = [
   { protocolVersion: 7, sha256: '568f036594e947713f9f197938556bdccf23c93becac59a4807a3e699663e880' },
   { protocolVersion: 8, sha256: '8eb3513d9b217a8b0a029439b1ff18139120d74d8ca8407fb5e5bc5661eeaed7' },
   { protocolVersion: 9, sha256: 'adce163e528df9dc6f2b4b6be4619dceb2e7ddb994c880446653d794bcc06fc2' },
-  { protocolVersion: 10, sha256: '41250c9c32613d081f9d174f1638504d1b0df979d0ab8f2323461a028395aa39' },
+  { protocolVersion: 10, sha256: '3dea5428386bd9700c842872032fb9abbf2ddc1f6449a41961e40510f302ede9' },
+  { protocolVersion: 11, sha256: '30fcddb076ff48a9bf70dedc3b216bf921b9df801b17eb0476ff7643bdeb202b' },
 ];
 
 /** The same JSON whatever order an object's keys were built in. */

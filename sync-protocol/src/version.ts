@@ -1,5 +1,5 @@
 /** Wire protocol version; bump when any schema in this package changes shape. */
-export const PROTOCOL_VERSION = 10;
+export const PROTOCOL_VERSION = 11;
 
 /**
  * The header that carries the client's PROTOCOL_VERSION on every HTTP call (the socket handshake carries it

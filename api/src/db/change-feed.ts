@@ -84,7 +84,7 @@ const positionOfRow = (row: { xid: string; seq: string | number }): LogPosition 
 });
 
 /** The `meta` key of the change-log floor: every change at or before it has been compacted away. */
-const FLOOR_KEY = 'change_log_floor';
+export const CHANGE_LOG_FLOOR_KEY = 'change_log_floor';
 
 /** A place kept in `meta` (the floor, the push queue's cursor), or the log's start when none is kept. */
 export async function storedPosition(handle: Db | Tx, key: string): Promise<LogPosition> {
@@ -105,7 +105,7 @@ export async function storePosition(handle: Db | Tx, key: string, position: LogP
 }
 
 /** The oldest place the log can still serve from; a reader before it has missed compacted changes. */
-export const changeLogFloor = (handle: Db | Tx): Promise<LogPosition> => storedPosition(handle, FLOOR_KEY);
+export const changeLogFloor = (handle: Db | Tx): Promise<LogPosition> => storedPosition(handle, CHANGE_LOG_FLOOR_KEY);
 
 /**
  * Up to where the log can be read now: no change at or before it can still appear. On SQLite the newest change (or
@@ -327,5 +327,24 @@ export async function compactUpTo(tx: Tx, upTo: LogPosition): Promise<void> {
     if (last?.seq != null) dropped = { xid: 0n, seq: last.seq };
     await tx.delete(changeLog).where(lte(changeLog.seq, upTo.seq));
   }
-  if (dropped) await storePosition(tx, FLOOR_KEY, laterPosition(await changeLogFloor(tx), dropped));
+  if (dropped) await storePosition(tx, CHANGE_LOG_FLOOR_KEY, laterPosition(await changeLogFloor(tx), dropped));
+}
+
+/**
+ * The floor a restore sets (see moveChangeLogPast): `jump` sequence numbers past the restored history. On PostgreSQL
+ * the restored changes carry the transaction ids of the cluster they were written on, which say nothing about this
+ * one's: they are dropped (every device downloads the workspace again anyway), and the floor is this transaction's
+ * own id, so every change after the restore comes after it.
+ */
+export async function restoredFloor(tx: Tx, jump: number): Promise<LogPosition> {
+  if (dialect === 'postgres') {
+    const [row] = await rowsOf<{ xid: string; newest: string | null }>(
+      tx,
+      sql`SELECT pg_current_xact_id()::text AS xid, (SELECT max(seq) FROM change_log) AS newest`,
+    );
+    await rowsOf(tx, sql`DELETE FROM change_log`);
+    const floor = await changeLogFloor(tx);
+    return { xid: BigInt(row?.xid ?? 0), seq: Math.max(Number(row?.newest ?? 0), floor.seq) + jump };
+  }
+  return { xid: 0n, seq: (await readablePosition(tx)).seq + jump };
 }

@@ -20,7 +20,10 @@ export async function lockClient(tx: Tx, clientId: string): Promise<void> {
   await sendAheadQuery(tx, sql`SELECT 1 FROM ${syncClients} WHERE ${syncClients.clientId} = ${clientId} FOR UPDATE`);
 }
 
-/** Records that a push took the client's mutations up to `last`, the latest made at `lastChangeAt`. */
+/**
+ * Records that a push took the client's mutations up to `last`, the latest made at `lastChangeAt` (a client that
+ * resumed after a restore is back in step).
+ */
 export async function advanceClient(tx: Tx, clientId: string, last: number, lastChangeAt: string): Promise<void> {
   if (dialect === 'postgres') {
     await (tx as unknown as NodePgDatabase).execute(
@@ -28,7 +31,8 @@ export async function advanceClient(tx: Tx, clientId: string, last: number, last
         settled_mutation_id = CASE
           WHEN last_mutation_xid IS NULL OR last_mutation_xid < pg_snapshot_xmin(pg_current_snapshot())
           THEN last_mutation_id ELSE settled_mutation_id END,
-        last_mutation_id = ${last}, last_push_at = ${lastChangeAt}, last_mutation_xid = pg_current_xact_id()
+        last_mutation_id = ${last}, last_push_at = ${lastChangeAt}, last_mutation_xid = pg_current_xact_id(),
+        resumes_after_restore = false
         WHERE client_id = ${clientId}`,
     );
     return;
@@ -39,6 +43,7 @@ export async function advanceClient(tx: Tx, clientId: string, last: number, last
       .set({
         lastMutationId: sql`${sql.placeholder('last')}`,
         lastChangeAt: sql`${sql.placeholder('lastChangeAt')}`,
+        resumesAfterRestore: false,
       })
       .where(eq(syncClients.clientId, sql.placeholder('clientId'))),
   )({ last, lastChangeAt, clientId });

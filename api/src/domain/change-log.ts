@@ -2,16 +2,19 @@ import { max } from 'drizzle-orm';
 import type { EntityName, PutChange } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
 import {
+  CHANGE_LOG_FLOOR_KEY,
   comparePositions,
   firstTeamChatCreateAfter,
   justBefore,
   readablePosition,
+  restoredFloor,
   storedPosition,
   storePosition,
   type LogPosition,
 } from '../db/change-feed';
 import { changeLog } from '../db/schema';
-import { appendChange } from '../db/change-log-append';
+import { appendChange, continueChangeNumbersAfter } from '../db/change-log-append';
+import { transaction } from '../db/transaction';
 
 /** A change committed by a command: who may see the entity now, and who saw it before and may not any more. */
 export interface ChangeRef {
@@ -76,4 +79,30 @@ export async function compactableUpTo(db: Db | Tx): Promise<LogPosition> {
 export async function newestSeq(db: Db | Tx): Promise<number> {
   const [newest] = await db.select({ v: max(changeLog.seq) }).from(changeLog);
   return newest?.v ?? 0;
+}
+
+/** The `meta` key of the floor the last restore set: a cursor below it was handed out before that restore. */
+const RESTORED_BELOW_KEY = 'restored_below';
+
+/** Cursors before this place were handed out before the workspace was restored from a backup (null: never restored). */
+export async function restoredBelow(db: Db | Tx): Promise<LogPosition | null> {
+  const position = await storedPosition(db, RESTORED_BELOW_KEY);
+  return comparePositions(position, { xid: 0n, seq: 0 }) > 0 ? position : null;
+}
+
+/**
+ * After a restore, moves the change log past the restored history (restoredFloor): a device may have pulled changes
+ * the replaced server made after the backup, so its cursor names a place in a history that no longer exists. Every
+ * cursor then lies before the new floor and its device downloads the workspace again; new changes come after the
+ * floor, and the push queue starts after the restored history (old news). Resolves with the new floor.
+ */
+export async function moveChangeLogPast(db: Db, jump: number): Promise<LogPosition> {
+  return transaction(db, async (tx) => {
+    const floor = await restoredFloor(tx, jump);
+    await storePosition(tx, CHANGE_LOG_FLOOR_KEY, floor);
+    await storePosition(tx, RESTORED_BELOW_KEY, floor);
+    await moveChatCursor(tx, floor);
+    await continueChangeNumbersAfter(tx, floor.seq);
+    return floor;
+  });
 }

@@ -48,6 +48,21 @@ function snapshotOf(
   };
 }
 
+/**
+ * The rows of each message and task kind `actor` may see, as a condition on its table: what a bootstrap sends and
+ * what a search may find (domain/search). The team chat is the whole team's; a direct message is its two
+ * participants'; staff see every task, an employee those assigned to or by them.
+ */
+export const visibleRowsOf = {
+  task: visibleTasksWhere,
+  chatMessage: (): SQL | undefined => isNull(chatMessages.deletedAt),
+  directMessage: (actor: Actor): SQL | undefined =>
+    and(
+      isNull(directMessages.deletedAt),
+      sql`${directMessages.conversationId} IN (SELECT ${conversations.id} FROM ${conversations} WHERE ${involving(actor.id)})`,
+    ),
+};
+
 const userChange = (row: typeof users.$inferSelect): PutChange => ({
   entity: 'user',
   op: 'put',
@@ -69,7 +84,7 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     load: async (db, ids) =>
       (await loadTasks(db, ids)).map((data) => ({ entity: 'task', op: 'put', id: data.id, data })),
     visibleTo: (actor, change) => change.entity === 'task' && canSeeTask(actor, change.data),
-    ...snapshotOf(tasks, visibleTasksWhere),
+    ...snapshotOf(tasks, visibleRowsOf.task),
   },
   chatMessage: {
     load: async (db, ids) =>
@@ -77,7 +92,7 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     // The team chat is the whole team's.
     visibleTo: () => true,
     // Newest first: the chat and the dashboard's preview show the latest messages while older ones arrive.
-    ...snapshotOf(chatMessages, () => isNull(chatMessages.deletedAt), true),
+    ...snapshotOf(chatMessages, visibleRowsOf.chatMessage, true),
   },
   conversation: {
     load: async (db, ids) =>
@@ -91,12 +106,7 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     load: async (db, ids) =>
       (await loadDirectMessages(db, ids)).map((data) => ({ entity: 'directMessage', op: 'put', id: data.id, data })),
     visibleTo: (actor, change) => change.entity === 'directMessage' && change.data.participantIds.includes(actor.id),
-    ...snapshotOf(directMessages, (actor) =>
-      and(
-        isNull(directMessages.deletedAt),
-        sql`${directMessages.conversationId} IN (SELECT ${conversations.id} FROM ${conversations} WHERE ${involving(actor.id)})`,
-      ),
-    ),
+    ...snapshotOf(directMessages, visibleRowsOf.directMessage),
   },
   notification: {
     // `read` is the notice's own mark: devices combine it with the person's marker, which travels on its own

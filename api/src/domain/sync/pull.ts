@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm';
 import {
   initialCursor,
   type Actor,
@@ -24,7 +25,8 @@ import type { Db, Tx } from '../../db/client';
 import { acknowledgedMutations } from '../../db/mutation-ack';
 import { transaction } from '../../db/transaction';
 import { syncClients } from '../../db/schema';
-import { compactableUpTo } from '../change-log';
+import { compactableUpTo, restoredBelow } from '../change-log';
+import { indexChanges } from '../search/indexer';
 import { loadVisible, principalsOf, syncedEntities } from './entities';
 
 export { changeLogFloor };
@@ -38,7 +40,10 @@ export { changeLogFloor };
 export async function compactChangeLog(db: Db, upTo: LogPosition): Promise<void> {
   await transaction(db, async (tx) => {
     const limit = await compactableUpTo(tx);
-    await compactUpTo(tx, comparePositions(upTo, limit) < 0 ? upTo : limit);
+    const through = comparePositions(upTo, limit) < 0 ? upTo : limit;
+    // The search indexer (SQLite) reads changes from the log: what it has not read yet is indexed before it goes.
+    while (await indexChanges(tx, 5_000, through.seq));
+    await compactUpTo(tx, through);
   });
 }
 
@@ -52,6 +57,18 @@ async function lastMutationIdOf(tx: Tx, clientId: string, actor: Actor, readable
     return 0;
   }
   return row.userId === actor.id ? row.lastMutationId : 0;
+}
+
+/**
+ * A device that synced before the workspace was restored: writes of it the server acknowledged after the backup
+ * was taken are gone with the replaced data, so its queue may start past what this server holds of it. Its next
+ * push is taken from there (once); its queued writes arrive once, as on the server it came from.
+ */
+async function resumeAfterRestore(tx: Tx, clientId: string, actor: Actor): Promise<void> {
+  await tx
+    .update(syncClients)
+    .set({ resumesAfterRestore: true })
+    .where(and(eq(syncClients.clientId, clientId), eq(syncClients.userId, actor.id)));
 }
 
 /** Where a bootstrap is: the place in the log its pages read from, the kind being sent, the last id sent of it, rows sent, rows in all. */
@@ -164,6 +181,9 @@ export async function processPull(db: Db, actor: Actor, query: PullQuery): Promi
       const after = query.cursor === initialCursor ? null : parsePosition(query.cursor);
       // Another dialect's cursor, or one ahead of the server (its data was replaced): start over rather than miss changes.
       if (!after || comparePositions(after, floor) < 0 || comparePositions(after, readable) > 0) {
+        const restored = after && (await restoredBelow(tx));
+        if (after && restored && comparePositions(after, restored) < 0)
+          await resumeAfterRestore(tx, query.clientId, actor);
         return bootstrapPage(tx, actor, query, lastMutationId, readable, floor);
       }
       const rows = await changesOf(tx, principalsOf(actor), after, readable, query.limit + 1);
