@@ -8,6 +8,7 @@ import webpush from 'web-push';
 import { startNewCluster, stopPostgres } from '../api/local-postgres.mjs';
 import { freePort, queryPostgres } from '../api/src/db/test-postgres';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
+import { serverOf, startTcpProxy } from '../api/src/test-tcp-proxy';
 import { benchBundleDir } from './context';
 import { cpuMeter, cpuText, type CpuSpent } from './cpu';
 import { measureWriteAxis } from './http-load';
@@ -112,6 +113,12 @@ function seedOnPostgres(databaseUrl: string, size: OrgSize): Promise<SeededOrg> 
   });
 }
 
+/** The delay each way between the nodes and PostgreSQL (a TCP proxy in the bench). */
+const NETWORK_DELAY_MS = 1;
+/** The issue's targets: two nodes serve this many times one node's writes; the horizon lags at most this much (p99). */
+const TWO_NODES_TARGET = 1.5;
+const HORIZON_LAG_P99_TARGET_MS = 50;
+
 /** Often enough for a thousand samples a figure, rarely enough to cost PostgreSQL next to nothing. */
 const SAMPLE_EVERY_MS = 10;
 
@@ -204,10 +211,13 @@ async function measureSetup(
   const label = `PostgreSQL, ${nodeCount === 1 ? 'one node' : 'two nodes'}`;
   const databaseUrl = await postgres.createDatabase(`bench_nodes_${nodeCount}`, SEED_DATABASE);
   await postgres.checkpoint();
+  // The nodes reach PostgreSQL over a link with NETWORK_DELAY_MS each way, as across a network: on shared cores only
+  // waits, not CPU, can show whether writers of two nodes overlap.
+  const link = await startTcpProxy(serverOf(databaseUrl), { delayMs: NETWORK_DELAY_MS });
   const vapid = webpush.generateVAPIDKeys();
   const env = {
     ...serverEnv,
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: link.via(databaseUrl),
     VAPID_PUBLIC_KEY: vapid.publicKey,
     VAPID_PRIVATE_KEY: vapid.privateKey,
   };
@@ -241,6 +251,7 @@ async function measureSetup(
     };
   } finally {
     await Promise.all(nodes.map((node) => stopServerProcess(node, 'SIGTERM')));
+    await link.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -259,13 +270,12 @@ const figures = [
 
 /** What the rows of each kind say once, under the chat figure's. */
 const notes = {
-  twoVsOne:
-    'Each setup starts from a copy of the same seeded database; the load generator spreads its connections (devices) over both nodes, without a proxy.',
+  twoVsOne: `Each setup starts from a copy of the same seeded database, its nodes ${NETWORK_DELAY_MS} ms each way from PostgreSQL (a delaying TCP proxy); the load generator spreads its connections (devices) over both nodes, without a proxy.`,
   cpu: "CPU seconds of the measured runs (/proc), divided by what they served; SQLite works inside its node's process. The 2 cores are shared by the nodes, PostgreSQL, the load generator and the machine's other work.",
   lag: `How long the oldest transaction that writes had been open, sampled from pg_stat_activity every ${SAMPLE_EVERY_MS} ms during the measured runs: a change waits at most that long before pulls and the live feeds take it (api/src/db/change-feed.ts).`,
 };
 
-/** Two nodes against one (the issue's target: not slower), PostgreSQL against SQLite, and where the time went. */
+/** Two nodes against one (writers overlap), PostgreSQL against SQLite, the horizon's lag, and where the time went. */
 function comparisonMeasures(sqlite: Setup, one: PostgresSetup, two: PostgresSetup, members: number): Measure[] {
   return figures.flatMap(({ key, name, unit, during }) => {
     const once = (note: string) => (key === 'chat' ? { note } : {});
@@ -274,9 +284,9 @@ function comparisonMeasures(sqlite: Setup, one: PostgresSetup, two: PostgresSetu
     return [
       {
         name: `${name}, PostgreSQL two nodes vs one, ${members} members`,
-        target: '≥ 1.0 ×',
+        target: `≥ ${TWO_NODES_TARGET} ×`,
         result: `${ratio.toFixed(2)} × (${perSecond(two[key].rate)} vs ${perSecond(one[key].rate)})`,
-        met: ratio >= 1,
+        met: ratio >= TWO_NODES_TARGET,
         values: { ratio, ...rates },
         ...once(notes.twoVsOne),
       },
@@ -296,10 +306,10 @@ function comparisonMeasures(sqlite: Setup, one: PostgresSetup, two: PostgresSetu
         ...(setup === sqlite ? once(notes.cpu) : {}),
       })),
       ...[one, two].map(({ nodes, lags: { [key]: lag } }) => ({
-        name: `Where the time goes: the change feed's horizon lag during ${during}, ${nodes === 1 ? 'one node' : 'two nodes'}`,
-        target: '—',
+        name: `The change feed's horizon lag during ${during}, ${nodes === 1 ? 'one node' : 'two nodes'}`,
+        target: `p99 ≤ ${HORIZON_LAG_P99_TARGET_MS} ms`,
         result: `p50 ${lag.p50.toFixed(1)} / p95 ${lag.p95.toFixed(1)} / p99 ${lag.p99.toFixed(1)} ms (${lag.samples} samples)`,
-        met: null,
+        met: lag.p99 <= HORIZON_LAG_P99_TARGET_MS,
         values: { ...lag },
         ...(nodes === 1 ? once(notes.lag) : {}),
       })),

@@ -1,10 +1,10 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
 import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../db/test-postgres';
 import { stopServerProcess, type ServerProcess } from '../test-process';
 import { waitUntil } from '../test-support';
+import { serverOf, startTcpProxy } from '../test-tcp-proxy';
 import { callJson, signInOverHttp, useChildServers, type HttpSession } from './fault-support';
 
 const servers = useChildServers();
@@ -108,47 +108,6 @@ const openWritesOf = async (url: string, node: string): Promise<number> =>
       [node],
     )
   )[0]?.n ?? 0;
-
-/** A TCP proxy to PostgreSQL that can stop forwarding while keeping every connection open (a cut link). */
-async function startCuttableProxy(
-  target: URL,
-): Promise<{ url: (databaseUrl: string) => string; cut(): void; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  let cut = false;
-  const server: Server = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.on('data', (chunk) => {
-      if (!cut) upstream.write(chunk);
-    });
-    upstream.on('data', (chunk) => {
-      if (!cut) client.write(chunk);
-    });
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: (databaseUrl) => {
-      const proxied = new URL(databaseUrl);
-      proxied.hostname = '127.0.0.1';
-      proxied.port = String(port);
-      return proxied.toString();
-    },
-    cut: () => {
-      cut = true;
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
 
 interface Sender {
   acknowledged: { id: string; at: number; ms: number }[];
@@ -286,10 +245,10 @@ describe('a node in trouble never stops the others (no cluster-wide writer lock)
 
   test('a node whose link to PostgreSQL is cut (a proxy that stops forwarding): the other node goes on, the cut transaction ends within the timeout, the cut node answers 503', async () => {
     const url = await createTestDatabase(postgres.url);
-    const proxy = await startCuttableProxy(new URL(url));
+    const proxy = await startTcpProxy(serverOf(url));
     try {
       const a = await startNode(url, true, boundedNode('node-a'));
-      const b = await startNode(proxy.url(url), false, boundedNode('node-b'));
+      const b = await startNode(proxy.via(url), false, boundedNode('node-b'));
       const before = await cursorOn(a);
       const { onA, onB, stoppedAt, endedAt } = await troubleOnB(url, b, a, () => proxy.cut());
       expect(endedAt - stoppedAt).toBeLessThan(IDLE_IN_TRANSACTION_MS + 3_000);
