@@ -71,6 +71,10 @@ test.describe('the audit log', () => {
       .getByRole('link', { name: 'Workspace Settings' })
       .click();
     const tabs = page.getByRole('navigation', { name: 'Employee Management' });
+    // An admin's tabs: the workspace's Settings and the audit log (no Employees: admins do not manage them).
+    await expect(tabs.getByRole('link')).toHaveText(['Settings', 'Audit log']);
+    await expect(page.getByRole('group', { name: 'Who may create an account' })).toBeVisible();
+    await captureAtBothWidths(page, 'audit-settings-tab-admin');
     await tabs.getByRole('link', { name: 'Audit log' }).click();
     await expect(page).toHaveURL(/\/employees\/audit$/);
     await expect(tabs.getByRole('link', { name: 'Audit log' })).toHaveAttribute('aria-current', 'page');
