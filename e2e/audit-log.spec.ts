@@ -115,6 +115,11 @@ test.describe('the audit log', () => {
     await expect(deletion).toHaveCount(1);
     await expect(deletion).toContainText(`By:${demoUsers.manager.name}`);
     for (const shown of await records(page).all()) await expect(shown).toContainText('Employee deleted');
+    // A deleted person is still found: the records name them, and the filter offers them.
+    await page.getByLabel('Filter by person').selectOption({ label: `${leaver.name} (no longer here)` });
+    await expect(records(page)).toHaveCount(1);
+    await expect(records(page).first()).toContainText(`About:${leaver.name}`);
+    await page.getByLabel('Filter by person').selectOption({ label: 'Everyone' });
     await page.getByLabel('Filter by kind').selectOption({ label: 'All kinds' });
     await expect(records(page).first()).toBeVisible();
 

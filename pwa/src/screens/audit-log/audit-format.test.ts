@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { auditActions, type AuditRecord } from '@office/sync-protocol';
-import { auditActionLabels, auditActorText, auditDetails } from './audit-format';
+import { auditActionLabels, auditActorText, auditDetails, auditPersonOptions } from './audit-format';
 
 const record = (overrides: Partial<AuditRecord>): AuditRecord => ({
   id: '0190a5c0-0000-7000-8000-000000000001',
@@ -49,5 +49,26 @@ describe('audit log texts', () => {
   test('a refused sign-in was made by nobody signed in', () => {
     expect(auditActorText(record({ action: 'sign_in_failed' }))).toBe('Not signed in');
     expect(auditActorText(record({ actorName: 'Alice' }))).toBe('Alice');
+  });
+
+  test('the person filter offers the directory, then people the records name who left, and the one chosen', () => {
+    const directory = [
+      { id: 'u-maya', name: 'Maya' },
+      { id: 'u-alice', name: 'Alice' },
+    ];
+    const shown = [
+      record({ actorId: 'u-maya', actorName: 'Maya', targetId: 'u-gone', targetName: 'Gone Person' }),
+      record({ actorId: 'u-gone', actorName: 'Gone Person' }),
+    ];
+    expect(auditPersonOptions(directory, shown, null).map((option) => option.label)).toEqual([
+      'Maya',
+      'Alice',
+      'Gone Person (no longer here)',
+    ]);
+    expect(auditPersonOptions(directory, [], { id: 'u-gone', name: 'Gone Person' })).toEqual([
+      { id: 'u-maya', name: 'Maya', label: 'Maya' },
+      { id: 'u-alice', name: 'Alice', label: 'Alice' },
+      { id: 'u-gone', name: 'Gone Person', label: 'Gone Person (no longer here)' },
+    ]);
   });
 });

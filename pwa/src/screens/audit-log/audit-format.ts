@@ -47,3 +47,27 @@ export function auditDetails(record: AuditRecord): { label: string; value: strin
 
 /** Who acted, as the record names them; a refused sign-in was nobody signed in. */
 export const auditActorText = (record: AuditRecord): string => record.actorName ?? 'Not signed in';
+
+/**
+ * The people the person filter offers: the directory's, then those the records shown name who are no longer in it (a
+ * deleted employee), marked so, and the one chosen; each once, by id.
+ */
+export function auditPersonOptions(
+  directory: readonly { id: string; name: string }[],
+  records: readonly AuditRecord[],
+  chosen: { id: string; name: string } | null,
+): { id: string; name: string; label: string }[] {
+  const options = directory.map(({ id, name }) => ({ id, name, label: name }));
+  const listed = new Set(directory.map(({ id }) => id));
+  const addFormer = (id: string | null, name: string | null) => {
+    if (id === null || name === null || listed.has(id)) return;
+    listed.add(id);
+    options.push({ id, name, label: `${name} (no longer here)` });
+  };
+  if (chosen) addFormer(chosen.id, chosen.name);
+  for (const record of records) {
+    addFormer(record.actorId, record.actorName);
+    addFormer(record.targetId, record.targetName);
+  }
+  return options;
+}

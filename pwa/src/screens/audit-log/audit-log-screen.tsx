@@ -8,7 +8,7 @@ import { PageHeader } from '../../components/page-header';
 import { useOnline, useUsers } from '../../data/hooks';
 import { EmployeesTabs } from '../employees/employees-tabs';
 import { formatTimestamp } from '../tasks/task-format';
-import { auditActionLabels, auditActorText, auditDetails, auditKindOptions } from './audit-format';
+import { auditActionLabels, auditActorText, auditDetails, auditKindOptions, auditPersonOptions } from './audit-format';
 import { useAuditPage } from './use-audit-page';
 import styles from './audit-log.module.css';
 
@@ -19,7 +19,9 @@ import styles from './audit-log.module.css';
 export function AuditLogScreen() {
   const users = useUsers();
   const online = useOnline();
-  const [person, setPerson] = useState('');
+  // The person filtered by, with their name: one deleted since stays offered while chosen.
+  const [chosen, setChosen] = useState<{ id: string; name: string } | null>(null);
+  const person = chosen?.id ?? '';
   const [action, setAction] = useState<AuditAction | ''>('');
   // The `before` of each page opened past the first: Newer goes back one.
   const [cursors, setCursors] = useState<string[]>([]);
@@ -31,8 +33,10 @@ export function AuditLogScreen() {
   });
   const filtered = person !== '' || action !== '';
 
+  const personOptions = auditPersonOptions(users ?? [], log.page?.records ?? [], chosen);
   const choosePerson = (id: string) => {
-    setPerson(id);
+    const option = personOptions.find((candidate) => candidate.id === id);
+    setChosen(option ? { id, name: option.name } : null);
     setCursors([]);
   };
   const chooseAction = (value: AuditAction | '') => {
@@ -53,9 +57,9 @@ export function AuditLogScreen() {
           onChange={(event) => choosePerson(event.target.value)}
         >
           <option value="">Everyone</option>
-          {users?.map((user) => (
-            <option key={user.id} value={user.id}>
-              {user.name}
+          {personOptions.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.label}
             </option>
           ))}
         </select>
