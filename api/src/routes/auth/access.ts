@@ -47,7 +47,8 @@ export const accessRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> =
     '/users/:id/reset-password',
     { onRequest: app.authenticate, schema: { params: z.object({ id: idSchema }) } },
     async (request): Promise<PasswordResetResponse> => {
-      const { code, name, expiresAt } = await resetPassword(app.db, app.flush, request.actor, request.params.id);
+      const reset = await resetPassword(app.db, app.flush, request.actor, request.params.id, request.ip);
+      const { code, name, expiresAt } = reset;
       app.realtime.dropSessions({ userId: request.params.id });
       return { success: true, message: `${name}'s password was reset.`, code, expiresAt };
     },
@@ -58,7 +59,7 @@ export const accessRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> =
     '/choose-password',
     { onRequest: app.authenticateDuringPasswordChange, schema: { body: jsonBody(choosePasswordRequestSchema) } },
     async (request): Promise<SuccessResponse> => {
-      await choosePassword(app.db, app.flush, request.actor, request.sessionId, request.body);
+      await choosePassword(app.db, app.flush, request.actor, request.sessionId, request.body, request.ip);
       app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
       return { success: true, message: accountTexts.passwordUpdated };
     },

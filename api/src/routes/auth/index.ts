@@ -44,11 +44,11 @@ import { accessRoutes } from './access';
 const active = isNull(users.deactivatedAt);
 
 export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (app, { accounts }, done) => {
-  /** A sign-in's answer: each one starts a session, which its token names. */
-  const answer = async ({ user, passwordChangeRequired }: SignIn, message: string): Promise<AuthResponse> => ({
+  /** A sign-in's answer: each one starts a session, which its token names (recorded with it). */
+  const answer = async ({ user, passwordChangeRequired, record }: SignIn, message: string): Promise<AuthResponse> => ({
     ok: true,
     user,
-    token: await app.issueToken(user.id),
+    token: await app.issueToken(user.id, record),
     message,
     passwordChangeRequired,
   });
@@ -63,7 +63,7 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
   };
 
   app.post('/register', { schema: { body: jsonBody(registerRequestSchema) } }, async (request, reply) => {
-    const signIn = await register(accounts, request.body);
+    const signIn = await register(accounts, request.body, request.ip);
     keepDeviceProof(request, reply, signIn.deviceProof);
     return reply.status(201).send(await answer(signIn, 'Account created successfully'));
   });
@@ -76,7 +76,7 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
   });
 
   app.post('/google', { schema: { body: jsonBody(googleLoginRequestSchema) } }, async (request) =>
-    answer(await googleLogin(accounts, request.body), 'Signed in with Google'),
+    answer(await googleLogin(accounts, request.body, request.ip), 'Signed in with Google'),
   );
 
   /** Ends this device's session: its token and its sockets stop at once (also one waiting for a new password). */
@@ -84,7 +84,7 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
     '/logout',
     { onRequest: app.authenticateDuringPasswordChange },
     async (request): Promise<SuccessResponse> => {
-      await endSession(app.db, request.sessionId);
+      await endSession(app.db, { id: request.sessionId, userId: request.actor.id }, request.ip);
       app.realtime.dropSessions({ sessionId: request.sessionId });
       return { success: true, message: accountTexts.signedOut };
     },
@@ -114,7 +114,13 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
     '/updatepassword',
     { ...auth, schema: { body: passwordBody } },
     async (request, reply): Promise<SuccessResponse> => {
-      const { deviceProof } = await changePassword(accounts, request.actor, request.sessionId, request.body);
+      const { deviceProof } = await changePassword(
+        accounts,
+        request.actor,
+        request.sessionId,
+        request.body,
+        request.ip,
+      );
       app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
       keepDeviceProof(request, reply, deviceProof);
       return { success: true, message: accountTexts.passwordUpdated };
@@ -171,7 +177,8 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
     '/users/:id',
     { ...auth, schema: { params: z.object({ id: idSchema }) } },
     async (request): Promise<SuccessResponse> => {
-      await runCommand(app.db, app.flush, request.actor, deactivateEmployeeCommand, { id: request.params.id });
+      const args = { id: request.params.id };
+      await runCommand(app.db, app.flush, request.actor, deactivateEmployeeCommand, args, request.ip);
       app.realtime.dropSessions({ userId: request.params.id });
       return { success: true, message: accountTexts.employeeDeleted };
     },

@@ -35,7 +35,7 @@ export const workspaceRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     '/signup-policy',
     { ...auth, schema: { body: jsonBody(signupSettingsSchema) } },
     async (request): Promise<WorkspaceSettingsResponse> => {
-      await runCommand(app.db, app.flush, request.actor, setSignupPolicyCommand, request.body);
+      await runCommand(app.db, app.flush, request.actor, setSignupPolicyCommand, request.body, request.ip);
       return readWorkspaceSettings(app.db, signupDefaults);
     },
   );
@@ -49,7 +49,8 @@ export const workspaceRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     '/invitations',
     { ...auth, schema: { body: jsonBody(createInvitationRequestSchema) } },
     async (request, reply): Promise<CreatedInvitationResponse> => {
-      const created = await runCommand(app.db, app.flush, request.actor, createInvitationCommand, request.body);
+      const { actor, body, ip } = request;
+      const created = await runCommand(app.db, app.flush, actor, createInvitationCommand, body, ip);
       return reply.status(201).send(created);
     },
   );
@@ -58,7 +59,8 @@ export const workspaceRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     '/invitations/:id',
     { ...auth, schema: { params: z.object({ id: idSchema }) } },
     async (request): Promise<SuccessResponse> => {
-      await runCommand(app.db, app.flush, request.actor, revokeInvitationCommand, { id: request.params.id });
+      const args = { id: request.params.id };
+      await runCommand(app.db, app.flush, request.actor, revokeInvitationCommand, args, request.ip);
       return { success: true, message: accessTexts.invitationRevoked };
     },
   );
