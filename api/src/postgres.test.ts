@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { compareCursors, uuidv7 } from '@office/sync-protocol';
+import { compareCursors, uuidv7, type PullResponse } from '@office/sync-protocol';
 import pg from 'pg';
 import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from './db/test-postgres';
 import { runHourlyDueChecks } from './jobs/due-checks';
@@ -178,7 +178,10 @@ describe('change-log order on PostgreSQL, with two nodes on one database', () =>
       const chatIds = (changes: { entity: string; id: string }[]) =>
         changes.filter((change) => change.entity === 'chatMessage').map((change) => change.id);
 
-      const during = await pull(people.bob, clientId, start);
+      // Straight to the route: the test client's pull would wait for T1 (everyCommitReadable).
+      const answer = await call<PullResponse>(people.bob, 'GET', `/api/sync/pull?clientId=${clientId}&cursor=${start}`);
+      expect(answer.status).toBe(200);
+      const during = answer.body;
       expect(chatIds(during.changes)).toEqual([]);
       // Longer than the live feed's poll: it has read the log since T2's commit woke it, and held T2 back too.
       await new Promise((resolve) => setTimeout(resolve, 400));
