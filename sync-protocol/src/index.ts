@@ -24,4 +24,5 @@ export * from './commands/index';
 export * from './policies/roles';
 export * from './push';
 export * from './pull';
+export * from './window';
 export * from './realtime';

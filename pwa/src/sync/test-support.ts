@@ -1,5 +1,5 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import type { User } from '@office/sync-protocol';
+import { historyWindow, type HistoryWindow, type User } from '@office/sync-protocol';
 import { openWorkspaceDb, type WorkspaceDb } from '../data/db';
 
 /** A fresh local database on a fresh fake IndexedDB, so tests never share state. */
@@ -22,3 +22,9 @@ export const aUser = (id: string, overrides: Partial<User> = {}): User => ({
   version: 1,
   ...overrides,
 });
+
+/** The window of history a server tells its devices by default (a pull answer's `window`). */
+export const testWindow: HistoryWindow = {
+  ...historyWindow,
+  completedSince: new Date(Date.now() - historyWindow.completedTaskDays * 86_400_000).toISOString(),
+};
