@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { AlertTriangle, CloudOff, RefreshCw, UploadCloud } from 'lucide-react';
+import { clientErrorMessages } from '@office/sync-protocol';
 import { refusalMessage } from '../app/failure-messages';
 import { useOnline, useOutbox, useSyncState } from '../data/hooks';
 import { useOptionalWorkspace, useWorkspace } from './sync-context';
@@ -22,6 +23,8 @@ function SignedInSyncStatus() {
   const pending = outbox.filter((entry) => entry.status === 'pending');
   const failed = outbox.filter((entry) => entry.status === 'failed');
   const offline = !online || phase === 'offline';
+  // The disk is full even without the cache of older messages: nothing is lost, nothing new is stored (issue 46).
+  const storageFull = !offline && phase === 'storage-full';
 
   let label: string | null = null;
   /** What fits a phone's top bar. */
@@ -31,6 +34,9 @@ function SignedInSyncStatus() {
     label = pending.length ? `Offline · ${plural(pending.length, 'unsynced change', 'unsynced changes')}` : 'Offline';
     shortLabel = pending.length ? `Offline · ${pending.length}` : 'Offline';
     icon = <CloudOff size={16} aria-hidden="true" />;
+  } else if (storageFull) {
+    label = 'Storage full';
+    icon = <AlertTriangle size={16} aria-hidden="true" />;
   } else if (pending.length && phase === 'syncing') {
     label = 'Syncing...';
     icon = <RefreshCw size={16} aria-hidden="true" className={styles.spin} />;
@@ -42,11 +48,15 @@ function SignedInSyncStatus() {
   return (
     <div className={styles.root} role="status" aria-live="polite" aria-label="Sync status">
       {label ? (
-        <span className={`${styles.pill} ${offline ? styles.offline : styles.pending}`}>
+        <span
+          className={`${styles.pill} ${offline ? styles.offline : storageFull ? styles.full : styles.pending}`}
+          title={storageFull ? clientErrorMessages.storage_full : undefined}
+        >
           {icon}
           <span className={styles.label} data-short={shortLabel ?? label}>
             {label}
           </span>
+          {storageFull ? <span className={styles.srOnly}>{clientErrorMessages.storage_full}</span> : null}
         </span>
       ) : null}
       {failed.length ? (
