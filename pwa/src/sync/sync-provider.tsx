@@ -39,7 +39,7 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       isOnline: () => navigator.onLine,
     });
     // After each sync, in idle time: the device keeps to its window of the history (issue 46).
-    const keeper = new WindowKeeper(db, httpTransport, { whenIdle: (run) => void whenIdle(run) });
+    const keeper = new WindowKeeper(db, userId, httpTransport, { whenIdle: (run) => void whenIdle(run) });
     const stopKeeping = engine.subscribe(() => {
       if (engine.getState().phase !== 'idle') return;
       keeper.schedule();

@@ -1,5 +1,5 @@
 import { Dexie, type Collection } from 'dexie';
-import { readByMarker, teamChatKey, type HistoryWindow, type WindowCounts } from '@office/sync-protocol';
+import { lastReadAtOf, readByMarker, teamChatKey, type HistoryWindow, type WindowCounts } from '@office/sync-protocol';
 import { rowKey, type HeldSpan, type HistoryRange, type WorkspaceDb } from '../data/db';
 import { readCursor } from './meta';
 import type { WindowCountsSource } from './transport';
@@ -157,6 +157,8 @@ export class WindowKeeper {
 
   constructor(
     private readonly db: WorkspaceDb,
+    /** Whose device it is: their read markers say what is unread before an edge. */
+    private readonly userId: string,
     private readonly source: WindowCountsSource,
     options: WindowKeeperOptions = {},
   ) {
@@ -220,14 +222,24 @@ export class WindowKeeper {
   private async moveEdgesAndCount(window: HistoryWindow): Promise<void> {
     const { db } = this;
     const plan: { key: string; from: string | null; to: string }[] = [];
-    const keys = [teamChatKey, ...(await db.conversations.toCollection().primaryKeys()).map(String)];
+    const conversations = await db.conversations.toArray();
+    const keys = [teamChatKey, ...conversations.map((conversation) => conversation.id)];
     const ranges = await db.historyRanges.bulkGet(keys);
+    // The read marker each count was made for: one that moved but stays before the edge is counted again.
+    const marker = await db.notificationMarkers.get(this.userId);
+    const readAtOf = new Map<string, string | null>([
+      [teamChatKey, marker?.readThrough ?? null],
+      ...conversations.map((c) => [c.id, lastReadAtOf(c, this.userId)] as const),
+    ]);
     for (const [i, key] of keys.entries()) {
       const range = rangeOrWhole(ranges[i], key);
       const size = key === teamChatKey ? window.teamChatMessages : window.directMessages;
       const moved = await movedEdge(messageStore(db, key), range.edge, size);
       const to = moved ?? range.edge;
-      if (to !== null && (moved !== null || range.before === null || range.stale))
+      const readAt = readAtOf.get(key) ?? null;
+      const readMoved =
+        range.before !== null && range.before.readAt !== readAt && (readAt === null || (to !== null && readAt < to));
+      if (to !== null && (moved !== null || range.before === null || range.stale || readMoved))
         plan.push({ key, from: range.edge, to });
     }
     const tasks = await readTaskWindow(db);

@@ -120,7 +120,7 @@ describe('a pull keeps to the window (issue 46)', () => {
     );
     // The person deletes an old message while offline; then the window is trimmed past it.
     await mutate(db, ctx, 'chat.delete', { id: testId(2) });
-    await new WindowKeeper(db, countingServer(), { now: () => Date.parse(at(59)) }).runNow();
+    await new WindowKeeper(db, me, countingServer(), { now: () => Date.parse(at(59)) }).runNow();
     expect((await db.historyRanges.get(teamChatKey))?.spans).toEqual([{ from: at(4), to: null }]);
     // Someone edits it meanwhile: outside the window, yet the queued delete's rollback must hold the edit.
     await applyPull(
@@ -191,7 +191,7 @@ describe('the window keeper (issue 46)', () => {
       ),
     );
     const server = countingServer();
-    const keeper = new WindowKeeper(db, server, { now: () => Date.parse(at(59)) });
+    const keeper = new WindowKeeper(db, me, server, { now: () => Date.parse(at(59)) });
 
     await keeper.runNow();
     // Five held, three kept in the window: the edge is the third newest; the older two are the cache, unread, evicted.
@@ -223,7 +223,7 @@ describe('the window keeper (issue 46)', () => {
     );
     const server = countingServer();
     let now = Date.parse(at(59));
-    const keeper = new WindowKeeper(db, server, { now: () => now, batch: 2 });
+    const keeper = new WindowKeeper(db, me, server, { now: () => now, batch: 2 });
     await db.historyRanges.update(conversation.id, { viewedAt: at(58) });
     await keeper.runNow();
     const range = await db.historyRanges.get(conversation.id);
@@ -245,7 +245,7 @@ describe('the window keeper (issue 46)', () => {
     const done = aTask(31, me, 'completed', '2026-06-10T00:00:00.000Z');
     await bootstrapped(putsOf('task', [oldOpen, done]));
     const server = countingServer();
-    const keeper = new WindowKeeper(db, server);
+    const keeper = new WindowKeeper(db, me, server);
     await keeper.runNow();
     expect(server.asked).toEqual([expect.objectContaining({ tasks: window.completedSince })]);
     expect(await db.tasks.count()).toBe(2);
@@ -281,7 +281,7 @@ describe('the window keeper (issue 46)', () => {
     await bootstrapped(
       putsOf('notification', [notice(1, false), notice(2, true), notice(3, true), notice(4, true), notice(5, true)]),
     );
-    await new WindowKeeper(db, countingServer()).runNow();
+    await new WindowKeeper(db, me, countingServer()).runNow();
     expect((await db.notifications.orderBy('createdAt').toArray()).map((n) => n.title)).toEqual(['n1', 'n4', 'n5']);
   });
 
@@ -293,7 +293,7 @@ describe('the window keeper (issue 46)', () => {
       ),
     );
     const server = countingServer();
-    const keeper = new WindowKeeper(db, {
+    const keeper = new WindowKeeper(db, me, {
       windowCounts: async (query) => {
         await applyPull(db, ctx, aPage([], { cursor: 12, window }));
         return server.windowCounts(query);
@@ -301,7 +301,7 @@ describe('the window keeper (issue 46)', () => {
     });
     await keeper.runNow();
     expect((await db.historyRanges.get(teamChatKey))?.before).toBeNull();
-    await new WindowKeeper(db, server).runNow();
+    await new WindowKeeper(db, me, server).runNow();
     expect((await db.historyRanges.get(teamChatKey))?.before).toMatchObject({ unread: 4 });
   });
 
@@ -314,7 +314,7 @@ describe('the window keeper (issue 46)', () => {
       { key: 'window', value: window },
     ]);
     const conversationId = conversationIdFor(me, maya);
-    await new WindowKeeper(db, countingServer(), { now: () => Date.parse(at(59)) }).runNow();
+    await new WindowKeeper(db, me, countingServer(), { now: () => Date.parse(at(59)) }).runNow();
     expect(await chatIds()).toEqual([4, 5, 6].map(testId));
     expect(await db.historyRanges.get(teamChatKey)).toMatchObject({ edge: at(4), before: { unread: 4 } });
     expect(await db.historyRanges.get(conversationId)).toBeUndefined();

@@ -35,6 +35,14 @@ export async function readTaskWindow(db: WorkspaceDb): Promise<TaskWindowState> 
   return row?.key === 'taskWindow' ? row.value : { edge: null, before: null, stale: false };
 }
 
+/** Whether a held task counts on the device: open, or completed inside the window (the server counts the rest). */
+export const countedOnDevice = (task: Pick<LocalTask, 'status' | 'updatedAt'>, window: TaskWindowState): boolean =>
+  window.edge === null || task.status !== 'completed' || task.updatedAt >= window.edge;
+
+/** How many completed tasks of this assignee lie before the task window's edge, as the server counted them. */
+export const completedBefore = (window: TaskWindowState, assigneeId: string): number =>
+  window.edge === null ? 0 : (window.before?.byAssignee[assigneeId] ?? 0);
+
 /** A device still on its first download: its cursor is 0 until the last page is in. */
 export const isBootstrapping = async (db: WorkspaceDb): Promise<boolean> => (await readCursor(db)) === 0;
 

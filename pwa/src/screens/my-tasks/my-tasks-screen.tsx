@@ -7,7 +7,8 @@ import { useAuth } from '../../app/auth/use-auth';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { completionTone } from '../../components/tasks/task-display';
-import { useTasks, useToday } from '../../data/hooks';
+import { useTaskWindow, useTasks, useToday } from '../../data/hooks';
+import { completedBefore, countedOnDevice } from '../../sync/window';
 import { StatCard, StatGrid } from '../dashboard/stat-card';
 import { countTasks } from '../dashboard/task-summary';
 import { useNow } from '../../components/use-now';
@@ -27,6 +28,7 @@ import styles from './my-tasks.module.css';
 export function MyTasksScreen() {
   const { user } = useAuth();
   const tasks = useTasks();
+  const taskWindow = useTaskWindow();
   const today = useToday();
   // Re-renders every minute so "Last updated ... ago" stays true.
   const now = useNow().getTime();
@@ -56,7 +58,15 @@ export function MyTasksScreen() {
 
   const actor = { id: user.id, role: user.role };
   const mine = tasksAssignedTo(tasks ?? [], user.id);
-  const counts = countTasks(mine, today);
+  // Completed tasks older than the device's window are counted by the server (issue 46).
+  const window = taskWindow ?? { edge: null, before: null, stale: false };
+  const counts = countTasks(
+    mine.filter((task) => countedOnDevice(task, window)),
+    today,
+  );
+  const elsewhere = completedBefore(window, user.id);
+  counts.total += elsewhere;
+  counts.completed += elsewhere;
   const rate = completionRate(counts.completed, counts.total);
   const tone = completionTone(rate);
   const shown = filterTasks(mine, search, statusFilter);
