@@ -5,6 +5,7 @@ import type { HistoryRange, LocalConversation, LocalDirectMessage, WorkspaceDb }
 import { useWorkspace } from '../sync/sync-context';
 import { useMutate } from './hooks';
 import { unsentLast } from './unsent-last';
+import { rangeOrWhole, spansHold } from '../sync/window';
 
 /** A conversation as the sidebar lists it: the other participant and the viewer's unread count. */
 export interface ConversationSummary {
@@ -60,21 +61,39 @@ async function countUnreadIn(
   return held + before;
 }
 
-/** The messages of one conversation, oldest first; unsent ones last (see `unsentLast`). */
-export function useConversationMessages(conversationId: string | null): LocalDirectMessage[] | undefined {
+/** What a conversation's list shows: one stretch the device holds whole (issue 46), and what lies beyond it. */
+export interface ConversationWindow {
+  /** Oldest first; unsent ones last (see `unsentLast`). */
+  messages: LocalDirectMessage[];
+  /** The server holds older messages than the stretch starts with (it has not said the conversation begins there). */
+  olderOnServer: boolean;
+  /** The stretch ends before the newest messages (a message reached from search, far back). */
+  endsBeforeNewest: boolean;
+}
+
+/**
+ * The messages of one conversation the device holds whole around `focus` (a message time), or its newest ones
+ * when null or not held: a gap in what the device holds is never shown as if nothing were in it.
+ */
+export function useConversationWindow(conversationId: string, focus: string | null): ConversationWindow | undefined {
   const { db } = useWorkspace();
-  return useLiveQuery(
-    async () =>
-      conversationId
-        ? unsentLast(
-            await db.directMessages
-              .where('[conversationId+createdAt]')
-              .between([conversationId, ''], [conversationId, '\uffff'])
-              .toArray(),
-          )
-        : [],
-    [db, conversationId],
-  );
+  return useLiveQuery(() => readConversationWindow(db, conversationId, focus), [db, conversationId, focus]);
+}
+
+export async function readConversationWindow(
+  db: WorkspaceDb,
+  conversationId: string,
+  focus: string | null,
+): Promise<ConversationWindow> {
+  const { spans } = rangeOrWhole(await db.historyRanges.get(conversationId), conversationId);
+  const span = (focus !== null ? spans.find((held) => spansHold([held], focus)) : undefined) ?? spans.at(-1);
+  const from = span?.from ?? '';
+  const to = span?.to ?? null;
+  const messages = await db.directMessages
+    .where('[conversationId+createdAt]')
+    .between([conversationId, from], [conversationId, to ?? '\uffff'], true, true)
+    .toArray();
+  return { messages: unsentLast(messages), olderOnServer: from !== '', endsBeforeNewest: to !== null };
 }
 
 /** Starts (or reuses) the conversation with a user, offline too; resolves to its id. */
