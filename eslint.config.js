@@ -36,7 +36,28 @@ export default tseslint.config(
     files: ['pwa/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // The browser's own dialogs block the page, cannot be styled and take focus where they like: the app asks
+      // with its accessible dialogs (components/dialogs.tsx) and says failures in them or beside the form.
+      'no-restricted-globals': [
+        'error',
+        ...['alert', 'confirm', 'prompt'].map((name) => ({
+          name,
+          message: 'Use useDialogs() (components/dialogs.tsx) or an inline alert instead of the browser dialog.',
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['window', 'self', 'globalThis'].flatMap((object) =>
+          ['alert', 'confirm', 'prompt'].map((property) => ({
+            object,
+            property,
+            message: 'Use useDialogs() (components/dialogs.tsx) or an inline alert instead of the browser dialog.',
+          })),
+        ),
+      ],
+    },
   },
   { files: ['**/*.{js,mjs}'], ...tseslint.configs.disableTypeChecked },
 );

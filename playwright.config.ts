@@ -1,26 +1,12 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/chromium';
+import { findFreePort } from './e2e/free-port';
 
 // End-to-end tests: the real server (built by `npm test` / `npm run build` beforehand) on a free port
 // with a fresh data directory, driven through Debian's Chromium.
-
-/** A port nobody listens on right now: the kernel picks one for a throwaway listener. */
-async function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => (port > 0 ? resolve(port) : reject(new Error('No free port was assigned'))));
-    });
-  });
-}
 
 // Playwright loads this file again in every worker process. Workers inherit the runner's
 // environment, so the port and data directory chosen here on the first load are reused there.
@@ -30,6 +16,9 @@ if (!process.env.E2E_DATA_DIR) {
   // Ours to delete after the run (e2e/global-teardown.ts); a directory given from outside is kept.
   process.env.E2E_DATA_DIR_OWNED = '1';
 }
+// The server writes its process warnings (node --redirect-warnings) to this file instead of its stderr, and
+// e2e/global-teardown.ts fails the run on any: a warning such as MaxListenersExceededWarning is a bug to fix.
+process.env.E2E_SERVER_WARNINGS ??= join(mkdtempSync(join(tmpdir(), 'office-e2e-warnings-')), 'server-warnings.log');
 const port = Number(process.env.E2E_PORT);
 const dataDir = process.env.E2E_DATA_DIR;
 const baseURL = `http://127.0.0.1:${port}`;
@@ -73,7 +62,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium' }],
   webServer: {
-    command: 'node api/dist/main.js',
+    command: `node --redirect-warnings=${process.env.E2E_SERVER_WARNINGS} api/dist/main.js`,
     url: `${baseURL}/api/health`,
     env: {
       PORT: String(port),
@@ -84,6 +73,9 @@ export default defineConfig({
       // pace; the limits themselves are proven by api/src/faults/abuse.test.ts.
       RATE_LIMIT_PER_USER: '5000',
       RATE_LIMIT_PER_IP: '5000',
+      // Requests from loopback may name their address (X-Forwarded-For): e2e/device-trust.spec.ts puts its browsers
+      // behind an office address of their own, whose failed sign-ins slow nobody else's.
+      TRUST_PROXY: 'loopback',
       // The push tests stand in for a push service with a server of their own on loopback.
       PUSH_ALLOW_LOOPBACK: '1',
       // The digest test waits for the job's next look; in the product it looks once a minute.

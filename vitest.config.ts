@@ -9,6 +9,9 @@ const apiIntegrationTests = [
   'api/src/domain/**/*.test.ts',
 ];
 
+/** Tests of PostgreSQL alone (they start a PostgreSQL of their own beside the project's). */
+const postgresOnlyTests = ['api/src/backup/backup-postgres.test.ts'];
+
 /**
  * Test files that need modules of their own: they mock a module (vi.mock), choose the dialect before importing it,
  * load fake-indexeddb's globals before Dexie, or stub globals. Every other file shares its worker's modules with the
@@ -32,7 +35,7 @@ function withSharedModules(
 ): TestProjectInlineConfiguration[] {
   const own = ownModuleFiles[name];
   return [
-    { test: { ...test, name, isolate: false, exclude: [...configDefaults.exclude, ...own] } },
+    { test: { ...test, name, isolate: false, exclude: [...(test.exclude ?? configDefaults.exclude), ...own] } },
     { test: { ...test, name: `${name}-own-modules`, include: own } },
   ];
 }
@@ -46,6 +49,7 @@ export default defineConfig({
       { test: { name: 'sync-protocol', include: ['sync-protocol/src/**/*.test.ts'], environment: 'node' } },
       ...withSharedModules('api', {
         include: ['api/src/**/*.test.ts'],
+        exclude: [...configDefaults.exclude, ...postgresOnlyTests],
         environment: 'node',
         testTimeout: 20_000,
         hookTimeout: 20_000,
@@ -53,7 +57,7 @@ export default defineConfig({
       // The API integration suite again, on one embedded PostgreSQL shared by its files (DATABASE_URL is set
       // in each file by the setup file; every test server gets a database of its own).
       ...withSharedModules('api-pg', {
-        include: apiIntegrationTests,
+        include: [...apiIntegrationTests, ...postgresOnlyTests],
         environment: 'node',
         globalSetup: ['api/src/db/pg-global-setup.ts'],
         setupFiles: ['api/src/db/pg-test-setup.ts'],

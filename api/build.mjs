@@ -1,4 +1,4 @@
-// Bundles the server into dist/main.js (see bundle.mjs).
+// Bundles the server into dist/main.js and the backup command into dist/backup-cli.js (see bundle.mjs).
 import { bundleServer } from './bundle.mjs';
 
-await bundleServer('dist/main.js');
+await Promise.all([bundleServer('dist/main.js'), bundleServer('dist/backup-cli.js', { entry: 'src/backup/cli.ts' })]);

@@ -1,4 +1,4 @@
 import type { Plugin } from 'esbuild';
 
 export const externalizeNpmPackages: Plugin;
-export function bundleServer(outfile: string, options?: { sourcemap?: boolean }): Promise<void>;
+export function bundleServer(outfile: string, options?: { sourcemap?: boolean; entry?: string }): Promise<void>;

@@ -15,11 +15,11 @@ export const externalizeNpmPackages = {
   },
 };
 
-/** Writes the server bundle to `outfile` (absolute, or relative to api/). */
-export async function bundleServer(outfile, { sourcemap = true } = {}) {
+/** Writes the bundle of `entry` (the server's by default) to `outfile` (absolute, or relative to api/). */
+export async function bundleServer(outfile, { sourcemap = true, entry = 'src/main.ts' } = {}) {
   await build({
     absWorkingDir: apiDir,
-    entryPoints: ['src/main.ts'],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',

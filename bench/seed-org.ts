@@ -1,5 +1,4 @@
 import { eq, inArray } from 'drizzle-orm';
-import { seededRandom } from '../api/src/test-random';
 import type { z } from 'zod';
 import { isoToday, uuidv7, type Actor, type Role, type TaskPriority, type TaskStatus } from '@office/sync-protocol';
 import type { Db, Tx } from '../api/src/db/client';
@@ -8,6 +7,7 @@ import { openWorkspaceDatabase } from '../api/src/db/open';
 import * as tables from '../api/src/db/schema';
 import { transaction } from '../api/src/db/transaction';
 import { skipTeamChatHistory } from '../api/src/domain/change-log';
+import { SearchIndexer } from '../api/src/domain/search/indexer';
 import { newPendingEffects, runInTransaction, type Command } from '../api/src/domain/commands';
 import { sendChatCommand } from '../api/src/domain/chat/commands';
 import { sendDirectCommand, startConversationCommand } from '../api/src/domain/direct/commands';
@@ -16,6 +16,7 @@ import { createUserCommand } from '../api/src/domain/users/commands';
 import { hashPassword } from '../api/src/domain/users/passwords';
 import type { BenchCredentials } from './context';
 import type { Measure } from './measure';
+import { seededRandom } from './random';
 
 /** How big the seeded organisation is. */
 export interface OrgSize {
@@ -130,7 +131,13 @@ export async function seedOrganisation(
     await skipTeamChatHistory(db);
     // Everyone has read what is older than a day (their "Mark all as read"): nobody keeps 50 000 unread.
     const readThrough = new Date(now - DAY).toISOString();
-    await db.insert(tables.notificationMarkers).values(users.map((user) => ({ id: user.id, readThrough })));
+    // In slices: one insert of 50 000 rows is more bound values than a statement takes.
+    for (let start = 0; start < users.length; start += BATCH)
+      await db
+        .insert(tables.notificationMarkers)
+        .values(users.slice(start, start + BATCH).map((user) => ({ id: user.id, readThrough })));
+    // The server starts with its search index current, as a server that indexed the history as it came.
+    await new SearchIndexer(db).catchUp(Number.POSITIVE_INFINITY);
 
     const counts: Record<string, number> = {};
     for (const [name, table] of Object.entries(counted)) counts[name] = await db.$count(table);
@@ -247,16 +254,19 @@ async function seedDirect(
   random: () => number,
   now: number,
 ): Promise<[string, string, string][]> {
-  // Distinct pairs: walk the pairs in a shuffled order until there are enough.
-  const pairs: [SeededUser, SeededUser][] = [];
-  for (let a = 0; a < users.length; a++)
-    for (let b = a + 1; b < users.length; b++) pairs.push([users[a] as SeededUser, users[b] as SeededUser]);
-  for (let i = pairs.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [pairs[i], pairs[j]] = [pairs[j] as [SeededUser, SeededUser], pairs[i] as [SeededUser, SeededUser]];
-  }
+  // Distinct pairs, drawn at random: listing every pair first took n²/2 of memory (1.25 billion at 50 000 people).
   // A small organisation has fewer pairs than the history asks for.
-  const chosen = pairs.slice(0, size.conversations);
+  const wanted = Math.min(size.conversations, (users.length * (users.length - 1)) / 2);
+  const drawn = new Set<string>();
+  const chosen: [SeededUser, SeededUser][] = [];
+  while (chosen.length < wanted) {
+    const a = Math.floor(random() * users.length);
+    const b = Math.floor(random() * users.length);
+    const key = a < b ? `${a}:${b}` : `${b}:${a}`;
+    if (a === b || drawn.has(key)) continue;
+    drawn.add(key);
+    chosen.push([users[Math.min(a, b)] as SeededUser, users[Math.max(a, b)] as SeededUser]);
+  }
   const conversations: [string, string, string][] = [];
   await inBatches(db, chosen, async (tx, [first, second]) => {
     const { result } = await run(tx, actor(first), startConversationCommand, { recipientId: second.id });

@@ -1,5 +1,17 @@
-import type { Page } from '@playwright/test';
-import { demoUsers, desktopViewport, expect, phoneViewport, saveScreen, signIn, test, wcagAudit } from './fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { postChat, sendDirectMessage, startConversation, unique } from './api-helpers';
+import {
+  demoUsers,
+  desktopViewport,
+  expect,
+  openRoute,
+  phoneViewport,
+  registerPerson,
+  saveScreen,
+  signIn,
+  test,
+  wcagAudit,
+} from './fixtures';
 
 /** The serious and critical violations axe finds on what the page shows now, one line each. */
 async function audit(page: Page, where: string): Promise<string[]> {
@@ -32,11 +44,23 @@ const roles = [
   { role: 'employee', person: demoUsers.bob },
 ] as const;
 
-/** Opens a route and waits until its heading shows and nothing says it is still loading. */
-async function openRoute(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(page.getByText(/^Loading/)).toHaveCount(0);
+/**
+ * Holds `:active` (and `:hover`) on `target` through the DevTools protocol, as a finger or mouse button held down on
+ * it would, without releasing a click. Returns the function that lets go.
+ */
+async function holdPressed(page: Page, target: Locator): Promise<() => Promise<void>> {
+  await target.evaluate((element) => element.setAttribute('data-held', ''));
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-held]' });
+  await cdp.send('CSS.forcePseudoState', { nodeId, forcedPseudoClasses: ['active', 'hover'] });
+  return async () => {
+    await cdp.send('CSS.forcePseudoState', { nodeId, forcedPseudoClasses: [] });
+    await cdp.detach();
+    await target.evaluate((element) => element.removeAttribute('data-held'));
+  };
 }
 
 for (const { name: width, viewport } of widths) {
@@ -103,6 +127,10 @@ for (const { name: width, viewport } of widths) {
           await expect(page.getByRole('dialog')).toBeVisible();
           await check('update status');
           await page.keyboard.press('Escape');
+          await page.getByRole('list', { name: 'My tasks' }).getByRole('listitem').first().locator('h3 button').click();
+          await expect(page.getByRole('dialog')).toBeVisible();
+          await check('my task detail');
+          await page.keyboard.press('Escape');
         }
 
         if (role === 'manager') {
@@ -156,5 +184,66 @@ for (const { name: width, viewport } of widths) {
         expect(found, found.join('\n')).toEqual([]);
       });
     }
+
+    // Colours change with the state: what the first paint passes may fail hovered, pressed or selected.
+    test('states beyond the first paint: hovered and pressed rows, the selected conversation, own messages with mentions', async ({
+      page,
+      apiAs,
+    }) => {
+      test.setTimeout(120_000);
+      const found: string[] = [];
+      const check = async (where: string) => {
+        found.push(...(await audit(page, `${width} ${where}`)));
+        await saveScreen(page, `axe-states-${width}-${where.replace(/\W+/g, '-')}`, { fullPage: false });
+      };
+      const self = await registerPerson('Stella State');
+      const friend = await registerPerson('Felix State');
+      const other = await registerPerson('Olga State');
+      const selfApi = await apiAs(self.email, self.password);
+      const friendApi = await apiAs(friend.email, friend.password);
+      const tag = unique();
+      const chatText = `@${friend.name} the report is ready ${tag}`;
+      await postChat(selfApi, chatText);
+      const withFriend = await startConversation(selfApi, friend);
+      await sendDirectMessage(selfApi, withFriend, `@${friend.name} see the draft ${tag}`);
+      await sendDirectMessage(friendApi, withFriend, `Thanks @${self.name}, reading it now ${tag}`);
+      const withOther = await startConversation(selfApi, other);
+      await sendDirectMessage(selfApi, withOther, `Lunch at noon? ${tag}`);
+      await signIn(page, self.email, self.password);
+
+      await openRoute(page, '/chat');
+      // Other spec files post to the team chat meanwhile: the search keeps this test's message alone in the list.
+      await page.getByRole('searchbox', { name: 'Search messages...' }).fill(tag);
+      const ownMessage = page
+        .getByRole('log', { name: 'Team chat messages' })
+        .locator('li[data-message-id]')
+        .filter({ hasText: tag });
+      await expect(ownMessage).toHaveCount(1);
+      await ownMessage.locator('p').hover();
+      await check('chat own message with a mention, searched and hovered');
+
+      await openRoute(page, '/direct-messages');
+      const rows = page.getByRole('list', { name: 'Conversations' }).getByRole('button');
+      const friendRow = rows.filter({ hasText: friend.name });
+      const otherRow = rows.filter({ hasText: other.name });
+      await otherRow.hover();
+      await check('conversation row hovered');
+      const release = await holdPressed(page, otherRow);
+      await check('conversation row pressed');
+      await release();
+
+      await friendRow.click();
+      const log = page.getByRole('log', { name: `Messages with ${friend.name}` });
+      await expect(log.locator('li[data-message-id]')).toHaveCount(2);
+      if (width === '1280') {
+        await expect(friendRow).toHaveAttribute('aria-current', 'true');
+        await friendRow.hover();
+        await check('selected conversation hovered, own message with a mention');
+      } else {
+        await check('conversation, own message with a mention');
+      }
+
+      expect(found, found.join('\n')).toEqual([]);
+    });
   });
 }

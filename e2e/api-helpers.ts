@@ -122,6 +122,13 @@ export async function startConversation(api: ApiClient, other: { id: string }): 
   return answer.body.conversation.id;
 }
 
+/** Posts `text` to the team chat as `api`'s user, over HTTP; returns the message's id. */
+export async function postChat(api: ApiClient, text: string): Promise<string> {
+  const answer = await api.post<{ message: { id: string } }>('/api/messages', { text });
+  expect(answer.status, 'POST /api/messages').toBe(201);
+  return answer.body.message.id;
+}
+
 /** Sends a direct message with `text` into the conversation, as `api`'s user, over HTTP. */
 export async function sendDirectMessage(api: ApiClient, conversationId: string, text: string): Promise<void> {
   const answer = await api.post(`/api/direct-messages/conversations/${conversationId}/messages`, { text });

@@ -185,3 +185,53 @@ test('on a phone, a direct message mentions its other participant only', async (
     .toEqual([`${writer.name} mentioned you in a direct message`]);
   await context.close();
 });
+
+test('a mention is its person’s one notice of the message, previewed around the mention, at 1280 and 375 px', async ({
+  browser,
+  apiAs,
+}) => {
+  // Team chat notices stay on: a chat message is a notice of every member, and the mention must replace it.
+  const writer = await registerPerson('Rhea Writer');
+  const reader = await registerPerson('Theo Reader');
+  const writerApi = await apiAs(writer.email, writer.password);
+  const tag = unique();
+  // Two messages that begin alike: 50 characters from the start would show the same words for both.
+  const opening = 'Notes from the quarterly planning meeting are in the shared folder now,';
+  const texts = [
+    `${opening} @${reader.name} owns the hiring plan ${tag}`,
+    `${opening} @${reader.name} owns the travel budget ${tag}`,
+  ];
+  for (const text of texts) expect((await writerApi.post('/api/messages', { text })).status).toBe(201);
+  const conversationId = await startConversation(writerApi, reader);
+  const direct = `Before Friday, and only if you have time, @${reader.name} could you read the contract draft ${tag}`;
+  const sent = await writerApi.post(`/api/direct-messages/conversations/${conversationId}/messages`, {
+    text: direct,
+  });
+  expect(sent.status).toBe(201);
+
+  for (const [viewport, width] of [
+    [undefined, 1280],
+    [phoneViewport, 375],
+  ] as const) {
+    const [context, page] = await openDevice(browser, reader, viewport);
+    await bell(page).click();
+    // The writer is new: every notice from them is about these three messages.
+    const items = panel(page).getByRole('list', { name: 'Notification list' }).getByRole('button').filter({
+      hasText: writer.name,
+    });
+    // One notice per message: the two team chat mentions and the direct one, no "New message from" beside them.
+    await expect(items).toHaveCount(3);
+    await expect(items.filter({ hasText: `${writer.name} mentioned you in Team Chat` })).toHaveCount(2);
+    await expect(items.filter({ hasText: `${writer.name} mentioned you in a direct message` })).toHaveCount(1);
+    await expect(items.filter({ hasText: 'New message from' })).toHaveCount(0);
+    await expect(items.filter({ hasText: 'New Direct Message from' })).toHaveCount(0);
+    // The previews show the words around the mention, so the two read apart.
+    await expect(items.filter({ hasText: `@${reader.name} owns the hiring` })).toHaveCount(1);
+    await expect(items.filter({ hasText: `@${reader.name} owns the travel` })).toHaveCount(1);
+    await expect(items.filter({ hasText: `@${reader.name} could you read` })).toHaveCount(1);
+    await expect(items.filter({ hasText: opening.slice(0, 20) })).toHaveCount(0);
+    expect(await seriousAxeProblems(page, '[role="dialog"]')).toEqual([]);
+    await saveViewport(page, `mentions-one-notice-${width}`);
+    await context.close();
+  }
+});

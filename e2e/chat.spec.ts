@@ -386,25 +386,24 @@ test.describe('editing and deleting', () => {
       await expect(message(bobPage, text)).toHaveCount(1);
       await expect.poll(async () => (await withText(api, text)).length).toBe(1);
 
-      const deleteOnce = async (answer: 'dismiss' | 'accept'): Promise<string> => {
-        let words = '';
-        // The confirm blocks the page until answered, so it is answered from the handler.
-        page.once('dialog', (dialog) => {
-          words = `${dialog.type()}: ${dialog.message()}`;
-          void (answer === 'accept' ? dialog.accept() : dialog.dismiss());
-        });
+      const deleteOnce = async (answer: 'Cancel' | 'Delete'): Promise<string> => {
         await message(page, text).getByRole('button', { name: 'Message actions' }).click();
         await page.getByRole('menu', { name: 'Message actions' }).getByRole('menuitem', { name: 'Delete' }).click();
-        await expect.poll(() => words).not.toBe('');
+        // The app's own dialog asks, with the focus on Cancel.
+        const dialog = page.getByRole('alertdialog', { name: 'Delete Message' });
+        await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+        const words = (await dialog.locator('p').textContent()) ?? '';
+        await dialog.getByRole('button', { name: answer, exact: true }).click();
+        await expect(dialog).toHaveCount(0);
         return words;
       };
 
-      expect(await deleteOnce('dismiss')).toBe('confirm: Are you sure you want to delete this message?');
+      expect(await deleteOnce('Cancel')).toBe('Are you sure you want to delete this message?');
       await expect(message(page, text)).toHaveCount(1);
       await expect(message(bobPage, text)).toHaveCount(1);
       expect(await withText(api, text), 'dismissing deletes nothing').toHaveLength(1);
 
-      expect(await deleteOnce('accept')).toBe('confirm: Are you sure you want to delete this message?');
+      expect(await deleteOnce('Delete')).toBe('Are you sure you want to delete this message?');
       await expect(message(page, text)).toHaveCount(0);
       await expect(message(bobPage, text)).toHaveCount(0);
       await expect.poll(async () => (await withText(api, text)).length).toBe(0);

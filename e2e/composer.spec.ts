@@ -4,6 +4,7 @@ import {
   demoUsers,
   expect,
   expectServiceWorkerInControl,
+  fillDeviceStorage,
   goOffline,
   goOnline,
   phoneViewport,
@@ -252,17 +253,7 @@ test.describe('a send that cannot be stored', () => {
     await signIn(page, demoUsers.alice.email);
     await openChat(page);
     // The device's storage is full: IndexedDB refuses the outbox entry, so the local write fails.
-    await page.evaluate(() => {
-      const descriptor = Object.getOwnPropertyDescriptor(IDBObjectStore.prototype, 'add') as PropertyDescriptor;
-      const add = descriptor.value as IDBObjectStore['add'];
-      (window as Window & { restoreStorage?: () => void }).restoreStorage = () => {
-        Object.defineProperty(IDBObjectStore.prototype, 'add', descriptor);
-      };
-      IDBObjectStore.prototype.add = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['add']>) {
-        if (this.name === 'outbox') throw new DOMException('The disk is full', 'QuotaExceededError');
-        return add.apply(this, args);
-      };
-    });
+    const freeStorage = await fillDeviceStorage(page);
     await typeBackToBack(page, chatComposer(page), [text]);
     await expect(page.getByRole('alert')).toHaveText(
       'This device is out of storage space; free some space so your changes can be saved.',
@@ -270,7 +261,7 @@ test.describe('a send that cannot be stored', () => {
     await expect(chatComposer(page)).toHaveValue(text);
     await expect(tagged(chatLog(page), tag)).toHaveCount(0);
 
-    await page.evaluate(() => (window as Window & { restoreStorage?: () => void }).restoreStorage?.());
+    await freeStorage();
     await chatComposer(page).press('Enter');
     await expect(chatComposer(page)).toHaveValue('');
     await expect(page.getByRole('alert')).toHaveCount(0);

@@ -307,24 +307,23 @@ test.describe('deleting', () => {
       await expect(message(bobPage, alice, mistake).getByRole('button', { name: 'Delete message' })).toHaveCount(0);
       await expect(message(bobPage, alice, fromBob).getByRole('button', { name: 'Delete message' })).toHaveCount(1);
 
-      const deleteOnce = async (answer: 'dismiss' | 'accept'): Promise<string> => {
-        let words = '';
-        // The confirmation blocks the page until answered, so it is answered from the handler.
-        page.once('dialog', (dialog) => {
-          words = `${dialog.type()}: ${dialog.message()}`;
-          void (answer === 'accept' ? dialog.accept() : dialog.dismiss());
-        });
+      const deleteOnce = async (answer: 'Cancel' | 'Delete'): Promise<string> => {
         await message(page, bob, mistake).hover();
         await message(page, bob, mistake).getByRole('button', { name: 'Delete message' }).click();
-        await expect.poll(() => words).not.toBe('');
+        // The app's own dialog asks, with the focus on Cancel.
+        const dialog = page.getByRole('alertdialog', { name: 'Delete Message' });
+        await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+        const words = (await dialog.locator('p').textContent()) ?? '';
+        await dialog.getByRole('button', { name: answer, exact: true }).click();
+        await expect(dialog).toHaveCount(0);
         return words;
       };
 
-      expect(await deleteOnce('dismiss')).toBe('confirm: Are you sure you want to delete this message?');
+      expect(await deleteOnce('Cancel')).toBe('Are you sure you want to delete this message?');
       await expect(message(page, bob, mistake)).toHaveCount(1);
       expect((await serverMessages(aliceApi, conversationId)).map((item) => item.text)).toContain(mistake);
 
-      expect(await deleteOnce('accept')).toBe('confirm: Are you sure you want to delete this message?');
+      expect(await deleteOnce('Delete')).toBe('Are you sure you want to delete this message?');
       await expect(message(page, bob, mistake)).toHaveCount(0);
       await expect(message(bobPage, alice, mistake)).toHaveCount(0);
       await expect(message(page, bob, fromBob)).toHaveCount(1);

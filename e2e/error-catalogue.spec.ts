@@ -322,8 +322,11 @@ test.describe('direct messages and chat files', () => {
       await expect(bubble).toBeVisible();
 
       await goOffline(context);
-      page.once('dialog', (dialog) => void dialog.accept());
       await bubble.getByRole('button', { name: 'Delete message' }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Delete Message' })
+        .getByRole('button', { name: 'Delete', exact: true })
+        .click();
       await expect(bubble).toHaveCount(0);
       // The same person deletes it from another device first: this device's deletion finds nothing.
       const elsewhere = await api.delete(
@@ -366,16 +369,24 @@ test.describe('direct messages and chat files', () => {
     // and a hundred newer messages would leave these two out of the newest window.
     await page.route('**/api/messages/download/**', (route) => route.fulfill({ status: 500, body: '' }));
     await page.goto(`/chat?message=${first}`);
-    const alerts: string[] = [];
+    // The app says it in its own alert dialog, never the browser's.
+    const browserDialogs: string[] = [];
     page.on('dialog', (dialog) => {
-      alerts.push(dialog.message());
+      browserDialogs.push(dialog.message());
       void dialog.dismiss();
     });
     await page.getByRole('button', { name: 'Download agenda.txt' }).click();
-    await expect.poll(() => alerts).toEqual(['Failed to download file. Please try again.']);
+    const downloadFailed = page.getByRole('alertdialog', { name: 'Could not download the file' });
+    await expect(downloadFailed).toContainText('Failed to download file. Please try again.');
+    await expect(downloadFailed.getByRole('button', { name: 'OK' })).toBeFocused();
+    await downloadFailed.getByRole('button', { name: 'OK' }).click();
+    await expect(downloadFailed).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Download agenda.txt' })).toBeFocused();
     await page.getByRole('button', { name: 'View seating-plan.png' }).click();
-    await expect
-      .poll(() => alerts)
-      .toEqual(['Failed to download file. Please try again.', 'Failed to view file. Please try again.']);
+    const viewFailed = page.getByRole('alertdialog', { name: 'Could not open the file' });
+    await expect(viewFailed).toContainText('Failed to view file. Please try again.');
+    await page.keyboard.press('Escape');
+    await expect(viewFailed).toHaveCount(0);
+    expect(browserDialogs).toEqual([]);
   });
 });

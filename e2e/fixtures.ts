@@ -214,6 +214,25 @@ export async function openDevice(
   return [context, page];
 }
 
+/**
+ * Makes this device's storage full for the app's writes: IndexedDB refuses every outbox entry (QuotaExceededError),
+ * so each local write fails as on a full disk. Returns the function that frees the space again.
+ */
+export async function fillDeviceStorage(page: Page): Promise<() => Promise<void>> {
+  await page.evaluate(() => {
+    const descriptor = Object.getOwnPropertyDescriptor(IDBObjectStore.prototype, 'add') as PropertyDescriptor;
+    const add = descriptor.value as IDBObjectStore['add'];
+    (window as Window & { restoreStorage?: () => void }).restoreStorage = () => {
+      Object.defineProperty(IDBObjectStore.prototype, 'add', descriptor);
+    };
+    IDBObjectStore.prototype.add = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['add']>) {
+      if (this.name === 'outbox') throw new DOMException('The disk is full', 'QuotaExceededError');
+      return add.apply(this, args);
+    };
+  });
+  return () => page.evaluate(() => (window as Window & { restoreStorage?: () => void }).restoreStorage?.());
+}
+
 /** Asserts nothing sticks out sideways: the page does not scroll horizontally. */
 export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({
@@ -293,6 +312,13 @@ export async function expectServiceWorkerInControl(page: Page): Promise<void> {
 /** Waits until the header says "Up to date": the device finished a sync and its live connection is up. */
 export async function expectUpToDate(page: Page): Promise<void> {
   await expect(page.getByRole('status', { name: 'Data freshness' })).toHaveText('Up to date', { timeout: 30_000 });
+}
+
+/** Opens a route and waits until its heading shows and nothing says it is still loading. */
+export async function openRoute(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText(/^Loading/)).toHaveCount(0);
 }
 
 /** Marks the page's window: the mark survives anything but a reload or a navigation. */

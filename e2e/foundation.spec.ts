@@ -324,11 +324,14 @@ test.describe('sidebar', () => {
     await expect(links.filter({ hasText: 'Employees' })).toHaveAttribute('aria-current', 'page');
   });
 
-  test('an admin sees neither Employees nor My Tasks, and the role "Admin"', async ({ page }) => {
+  test('an admin sees neither Employees nor My Tasks but Workspace Settings, and the role "Admin"', async ({
+    page,
+  }) => {
     await signIn(page, demoUsers.admin.email);
     await expect(mainNav(page).getByRole('link')).toHaveText([
       'Dashboard',
       'Tasks',
+      'Workspace Settings',
       'Team Members',
       'Chat',
       'Direct Messages',

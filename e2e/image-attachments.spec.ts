@@ -3,11 +3,16 @@ import { resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import {
   createApiClient,
+  desktopViewport,
   expect,
   expectNoSidewaysScroll,
+  goOffline,
+  goOnline,
+  openDevice,
   phoneViewport,
   registerPerson,
   saveScreen,
+  seriousAxeProblems,
   signIn,
   test,
 } from './fixtures';
@@ -85,4 +90,44 @@ test('a direct message image shows as a thumbnail too', async ({ page }) => {
     .click();
   const log = page.getByRole('log', { name: `Messages with ${sender.name}` });
   await expectThumbnailOpens(page, log, name);
+});
+
+test('offline, an image never opened says it needs a connection, and loads once back online, at 1280 and 375 px', async ({
+  browser,
+}) => {
+  const sender = await registerPerson('Offline Olga');
+  const reader = await registerPerson('Offline Otto');
+  const api = await createApiClient(sender.email, sender.password);
+  const conversationId = await startConversation(api, reader);
+  const name = `site-photo-${unique()}.png`;
+  const sent = await api.request.post(`/api/direct-messages/conversations/${conversationId}/messages`, {
+    multipart: { text: 'Photo from the site visit', files: { name, mimeType: 'image/png', buffer: iconPng } },
+  });
+  expect(sent.status()).toBe(201);
+  await api.dispose();
+
+  for (const viewport of [desktopViewport, phoneViewport]) {
+    const [context, page] = await openDevice(browser, reader, viewport);
+    await page.goto('/direct-messages');
+    const conversation = page
+      .getByRole('complementary', { name: 'Conversations' })
+      .getByRole('listitem')
+      .filter({ hasText: sender.name });
+    await expect(conversation).toBeVisible();
+    await goOffline(context);
+    await conversation.click();
+    const log = page.getByRole('log', { name: `Messages with ${sender.name}` });
+    const placeholder = log.getByRole('img', { name: `${name}: Image not available offline` });
+    await expect(placeholder).toBeVisible();
+    await expect(placeholder).toContainText('Image not available offline');
+    await expect(log.getByRole('button', { name: `Open ${name}` })).toHaveCount(0);
+    expect(await seriousAxeProblems(page)).toEqual([]);
+    await expectNoSidewaysScroll(page);
+    await saveScreen(page, `image-offline-${viewport.width}`);
+
+    await goOnline(context);
+    await expect(placeholder).toHaveCount(0);
+    await expectThumbnailOpens(page, log, name);
+    await context.close();
+  }
 });

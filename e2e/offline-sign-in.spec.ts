@@ -168,6 +168,26 @@ test.describe('signing in offline on a device that signed in before', () => {
     await expect(reopened.getByRole('status', { name: 'Sync status' })).not.toContainText('unsynced');
   });
 
+  test('an app reloaded the moment the dashboard shows after signing in still reopens offline', async ({
+    context,
+    page,
+  }) => {
+    await page.goto('/login');
+    await expectServiceWorkerInControl(page);
+    await page.getByLabel('Email', { exact: true }).fill(person.email);
+    await page.getByLabel('Password', { exact: true }).fill(person.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // "Signed in" means "can reopen offline": nothing is left to finish once the dashboard shows.
+    await page.waitForURL('**/dashboard');
+    await page.reload();
+    await expect(page.getByText(taskTitle)).toBeVisible();
+
+    const reopened = await reopenOffline(context, page);
+    await fillSignIn(reopened, person.email, person.password);
+    await expect(reopened).toHaveURL(/\/dashboard$/);
+    await expect(reopened.getByText(taskTitle)).toBeVisible();
+  });
+
   test('five wrong passwords offline make the form wait before the next try', async ({ context, page }) => {
     // Each offline check derives 600 000 PBKDF2 rounds, slow on a loaded two-core machine.
     test.slow();
@@ -263,6 +283,31 @@ test.describe('signing in offline on a device that signed in before', () => {
     await reopened.waitForURL('**/dashboard');
     await expectOnServerOnce(observer, text, 'the queued message should reach the server once');
     await observer.dispose();
+  });
+});
+
+test.describe('reopening offline right after signing up', () => {
+  test('an app reloaded the moment the dashboard shows after signing up still reopens offline', async ({
+    context,
+    page,
+  }) => {
+    const name = `Fresh Fiona ${unique()}`;
+    const email = `fresh.fiona.${unique()}@example.com`.toLowerCase();
+    const password = 'welcome-42';
+    await page.goto('/signup');
+    await expectServiceWorkerInControl(page);
+    await page.getByLabel('Full name', { exact: true }).fill(name);
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.reload();
+    await expect(sidebar(page).getByText(name, { exact: true })).toBeVisible();
+
+    const reopened = await reopenOffline(context, page);
+    await fillSignIn(reopened, email, password);
+    await expect(reopened).toHaveURL(/\/dashboard$/);
+    await expect(sidebar(reopened).getByText(name, { exact: true })).toBeVisible();
   });
 });
 

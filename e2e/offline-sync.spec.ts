@@ -420,21 +420,20 @@ test.describe('changes that never reach the server', () => {
     await expect(detail(page, 'Full Name').getByRole('img', { name: 'Pending sync' })).toBeVisible();
     await expect(syncStatus(page)).toHaveText('Offline · 1 unsynced change');
 
-    const dismissed: string[] = [];
-    page.once('dialog', (dialog) => {
-      dismissed.push(`${dialog.type()}: ${dialog.message()}`);
-      void dialog.dismiss();
-    });
     await sidebar(page).getByRole('button', { name: 'Logout' }).click();
-    await expect.poll(() => dismissed, { message: 'Logout should ask before dropping the change' }).toHaveLength(1);
-    expect(dismissed[0]).toMatch(/^confirm: .*\b1 change\b.*not reached the server/);
+    const asked = page.getByRole('alertdialog', { name: 'Log out?' });
+    await expect(asked, 'Logout should ask before dropping the change').toContainText(
+      /\b1 change\b.*not reached the server/,
+    );
+    await asked.getByRole('button', { name: 'Cancel' }).click();
+    await expect(asked).toHaveCount(0);
     await expect(page).toHaveURL(pathIs('/profile-settings'));
     await expect(sidebar(page)).toBeVisible();
     await expect(detail(page, 'Full Name')).toHaveText(offlineName);
     await expect(syncStatus(page)).toHaveText('Offline · 1 unsynced change');
 
-    page.once('dialog', (dialog) => void dialog.accept());
     await sidebar(page).getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('alertdialog', { name: 'Log out?' }).getByRole('button', { name: 'Log out anyway' }).click();
     await expect(page).toHaveURL(pathIs('/login'));
 
     await goOnline(context);

@@ -3,6 +3,8 @@ import {
   expect,
   goOffline,
   goOnline,
+  openDevice,
+  phoneViewport,
   registerPerson,
   saveScreen,
   signIn,
@@ -10,6 +12,7 @@ import {
   type ApiClient,
 } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
+import { startConversation } from './api-helpers';
 
 /** The number a dashboard stat card shows, read from its accessible name ("Online Now: 3"). */
 async function cardValue(page: Page, label: string): Promise<number> {
@@ -24,6 +27,16 @@ async function cardValue(page: Page, label: string): Promise<number> {
 async function onlineOnServer(api: ApiClient): Promise<Set<string>> {
   const answer = await api.get<{ data: { id: string; status: string }[] }>('/api/messages/active-users');
   return new Set(answer.body.data.filter((user) => user.status !== 'offline').map((user) => user.id));
+}
+
+/**
+ * The employees the server counts online: "Online Now" on the dashboard and on Employee Management counts them (the
+ * people Employee Management lists), never the manager looking.
+ */
+async function onlineEmployeesOnServer(api: ApiClient): Promise<Set<string>> {
+  const online = await onlineOnServer(api);
+  const people = await api.get<{ users: { id: string; role: string }[] }>('/api/auth/all-users');
+  return new Set(people.body.users.filter((user) => user.role === 'employee' && online.has(user.id)).map((u) => u.id));
 }
 
 /** The Chat header's "N online". */
@@ -55,7 +68,7 @@ test("the manager's Team Members and Online Now cards follow people live, withou
   const theirPage = await elsewhere.newPage();
   await signIn(theirPage, newcomer.email, newcomer.password);
   await expect(async () => {
-    const online = await onlineOnServer(manager);
+    const online = await onlineEmployeesOnServer(manager);
     expect(online.has(newcomer.id)).toBe(true);
     expect(await cardValue(page, 'Online Now')).toBe(online.size);
   }).toPass({ timeout: 10_000 });
@@ -63,13 +76,13 @@ test("the manager's Team Members and Online Now cards follow people live, withou
   // They leave: the count drops again, still without a reload.
   await elsewhere.close();
   await expect(async () => {
-    const online = await onlineOnServer(manager);
+    const online = await onlineEmployeesOnServer(manager);
     expect(online.has(newcomer.id)).toBe(false);
     expect(await cardValue(page, 'Online Now')).toBe(online.size);
   }).toPass({ timeout: 10_000 });
 });
 
-test('Online Now, the Employees online filter and the Chat header count the same people; offline, the device shows its own person offline', async ({
+test('Online Now reads the same on the dashboard and Employees, its filter lists them, Chat counts its members; offline, the device shows its own person offline', async ({
   page,
   browser,
   apiAs,
@@ -81,9 +94,10 @@ test('Online Now, the Employees online filter and the Chat header count the same
   await signIn(colleaguePage, colleague.email, colleague.password);
   await signIn(page, demoUsers.manager.email);
 
-  // Other spec files bring people in and out meanwhile: each screen agrees with the server at some moment.
+  // Other spec files bring people in and out meanwhile: each screen agrees with the server at some moment. The
+  // manager looking is online and no employee: Online Now does not count them.
   await expect(async () => {
-    expect(await cardValue(page, 'Online Now')).toBe((await onlineOnServer(manager)).size);
+    expect(await cardValue(page, 'Online Now')).toBe((await onlineEmployeesOnServer(manager)).size);
   }).toPass({ timeout: 10_000 });
 
   await page.getByRole('link', { name: /^Online Now: \d+$/ }).click();
@@ -99,8 +113,18 @@ test('Online Now, the Employees online filter and the Chat header count the same
       .allTextContents();
     expect(listed.sort()).toEqual(onlineEmployees.map((user) => user.name).sort());
     expect(listed).toContain(colleague.name);
+    // The header's Online Now is the number of those listed: the dashboard's number, by the same count.
+    await expect(page.getByRole('button', { name: `Online Now: ${listed.length}` })).toBeVisible({ timeout: 100 });
   }).toPass({ timeout: 10_000 });
+  // Side by side at the same moment (the manager's second device, on the dashboard), both read the same number.
+  const [dashboardContext, dashboard] = await openDevice(browser, demoUsers.manager);
+  await expect(async () => {
+    const tile = await page.getByRole('button', { name: /^Online Now: \d+$/ }).getAttribute('aria-label');
+    expect(await cardValue(dashboard, 'Online Now')).toBe(Number(tile?.split(': ')[1]));
+  }).toPass({ timeout: 10_000 });
+  await dashboardContext.close();
 
+  // Team Chat counts the members its panel lists online, the manager looking too, by the same presence.
   await page.goto('/chat');
   await expect(async () => {
     expect(await chatOnline(page)).toBe((await onlineOnServer(manager)).size);
@@ -125,6 +149,55 @@ test('Online Now, the Employees online filter and the Chat header count the same
   await goOnline(elsewhere);
   await expect(self).toContainText('Online');
   await elsewhere.close();
+});
+
+test('the direct-message header shows the other person’s real presence, as Team Chat’s members panel does', async ({
+  page,
+  browser,
+  apiAs,
+}) => {
+  const self = await registerPerson('Header Hana');
+  const other = await registerPerson('Absent Abe');
+  const selfApi = await apiAs(self.email, self.password);
+  await startConversation(selfApi, other);
+  await signIn(page, self.email, self.password);
+
+  const openConversation = async () => {
+    await page.goto('/direct-messages');
+    await page.getByRole('complementary', { name: 'Conversations' }).getByRole('button', { name: other.name }).click();
+  };
+  const header = page.getByRole('region', { name: other.name }).locator('header');
+  const memberPresence = page
+    .getByRole('complementary', { name: /^Team Members/ })
+    .getByRole('listitem')
+    .filter({ hasText: other.name })
+    .locator('[data-presence]');
+
+  // They have never connected: offline in both places, never "Online".
+  await openConversation();
+  await expect(header).toContainText('Offline');
+  await expect(header).not.toContainText('Online');
+  await saveScreen(page, 'presence-dm-header-offline-1280');
+  await page.goto('/chat');
+  await expect(memberPresence).toHaveText('Offline');
+
+  // They connect: both show them online.
+  const [theirContext] = await openDevice(browser, other);
+  await expect(memberPresence).toHaveText('Online');
+  await openConversation();
+  await expect(header).toContainText('Online');
+  await expect(header).not.toContainText('Offline');
+  await saveScreen(page, 'presence-dm-header-online-1280');
+
+  // They leave: offline again in both, the header with when they were last seen.
+  await theirContext.close();
+  await expect(header).toContainText(/Offline\s*Last seen less than a minute ago/);
+  await page.setViewportSize(phoneViewport);
+  await expect(header.getByRole('button', { name: 'Back to conversations' })).toBeVisible();
+  await saveScreen(page, 'presence-dm-header-last-seen-375');
+  await page.goto('/chat');
+  await page.getByRole('button', { name: 'Show team members' }).click();
+  await expect(memberPresence).toHaveText('Offline');
 });
 
 test.describe('the live connection', () => {

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { sendDirectMessage, startConversation, unique } from './api-helpers';
+import { postChat, sendDirectMessage, startConversation, unique } from './api-helpers';
 import {
   demoUsers,
   expect,
@@ -25,12 +25,6 @@ test.describe.configure({ mode: 'default' });
 interface ServerReaction {
   emoji: string;
   userIds: string[];
-}
-
-async function postChat(api: ApiClient, text: string): Promise<string> {
-  const answer = await api.post<{ message: { id: string } }>('/api/messages', { text });
-  expect(answer.status, 'POST /api/messages').toBe(201);
-  return answer.body.message.id;
 }
 
 async function serverReactions(api: ApiClient, id: string): Promise<ServerReaction[] | undefined> {

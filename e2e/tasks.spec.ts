@@ -462,32 +462,26 @@ test.describe('deleting', () => {
     await page.goto('/tasks');
     await searchBox(page).fill(title);
     await expect(taskCards(page)).toHaveCount(1);
-    const messages: string[] = [];
+    const asked = page.getByRole('alertdialog', { name: 'Delete Task' });
 
-    page.once('dialog', (dialog) => {
-      messages.push(dialog.message());
-      void dialog.dismiss();
-    });
     await taskCard(page, title)
       .getByRole('button', { name: `Delete task ${title}` })
       .click();
-    await expect.poll(() => messages).toEqual(['Are you sure you want to delete this task?']);
+    await expect(asked).toContainText('Are you sure you want to delete this task?');
+    await expect(asked.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(asked).toHaveCount(0);
+    await expect(taskCard(page, title).getByRole('button', { name: `Delete task ${title}` })).toBeFocused();
     await expect(taskCard(page, title)).toBeVisible();
     await expectSyncStatus(page, '');
     expect(await serverTask(manager, task.id), 'dismissing keeps the task').toBeDefined();
 
-    page.once('dialog', (dialog) => {
-      messages.push(dialog.message());
-      void dialog.accept();
-    });
     await taskCard(page, title)
       .getByRole('button', { name: `Delete task ${title}` })
       .click();
+    await expect(asked).toContainText('Are you sure you want to delete this task?');
+    await asked.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect(taskCard(page, title)).toHaveCount(0);
-    expect(messages).toEqual([
-      'Are you sure you want to delete this task?',
-      'Are you sure you want to delete this task?',
-    ]);
     await expect(page.getByRole('heading', { name: 'No tasks found' })).toBeVisible();
     await expectSyncStatus(page, '');
     await expect.poll(async () => (await serverTask(manager, task.id)) === undefined).toBe(true);
@@ -628,6 +622,115 @@ test.describe('My Tasks', () => {
     await expect(modal.getByRole('button', { name: 'Pending', exact: true })).toHaveAttribute('aria-pressed', 'true');
     await expect(noteField).toHaveValue('');
     await expect(update).toBeDisabled();
+  });
+});
+
+test.describe('My Tasks: the detail and the updated row', () => {
+  test('a task opens from My Tasks in its detail, with its comments and status history; the employee comments there', async ({
+    page,
+    apiAs,
+  }) => {
+    const manager = await apiAs(demoUsers.manager.email);
+    const employee = await registerPerson('Detail Dana');
+    const title = `Order new badges ${unique()}`;
+    const task = await createTask(manager, { title, assignedTo: employee.id, description: 'Ten visitor badges.' });
+    const comment = await manager.post(`/api/tasks/${task.id}/comments`, { text: 'The supplier changed, see mail.' });
+    expect(comment.status, 'the manager comments').toBe(201);
+    const status = await manager.put(`/api/tasks/${task.id}`, { status: 'waiting', note: 'Waiting for the budget' });
+    expect(status.status, 'the manager sets Waiting').toBe(200);
+
+    await signIn(page, employee.email, employee.password);
+    await page.goto('/my-tasks');
+    const item = myTaskItem(page, title);
+    await expect(item).toContainText('Waiting');
+
+    // A click on the row's text (not only its title) opens the detail: the title's hit area lies over the row,
+    // so the click lands on it where the description shows.
+    await item.getByText('Ten visitor badges.').click({ force: true });
+    const detail = page.getByRole('dialog', { name: title });
+    await expect(detail).toBeVisible();
+    await expect(detail).toContainText('The supplier changed, see mail.');
+    await expect(detail).toContainText('Waiting for the budget');
+    await expect(detail).toContainText(demoUsers.manager.name);
+    await saveScreen(page, 'tasks-my-tasks-detail-desktop');
+
+    await detail.getByRole('textbox', { name: 'Add a comment' }).fill('Ordered, arriving Monday.');
+    await detail.getByRole('button', { name: 'Add Comment' }).click();
+    await expect(detail).toContainText('Ordered, arriving Monday.');
+    await expect
+      .poll(async () => (await serverTask(manager, task.id))?.comments.map((entry) => entry.text))
+      .toEqual(['The supplier changed, see mail.', 'Ordered, arriving Monday.']);
+
+    // Closed, focus goes back to the title that opened it; "Update Status" still opens its own modal.
+    await page.keyboard.press('Escape');
+    await expect(detail).toBeHidden();
+    await expect(item.getByRole('button', { name: title, exact: true })).toBeFocused();
+    await item.getByRole('button', { name: `Update status of ${title}` }).click();
+    await expect(page.getByRole('dialog', { name: 'Update Task Status' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await page.setViewportSize(phoneViewport);
+    await item.getByRole('button', { name: title, exact: true }).click();
+    await expect(detail).toBeVisible();
+    await saveScreen(page, 'tasks-my-tasks-detail-phone', { fullPage: false });
+  });
+
+  test('the row just updated stays where the user is looking, with focus back on its button, also under a status filter', async ({
+    page,
+    apiAs,
+  }) => {
+    const manager = await apiAs(demoUsers.manager.email);
+    const employee = await registerPerson('Steady Sol');
+    const tag = unique();
+    const titles: string[] = [];
+    for (let index = 1; index <= 8; index += 1) {
+      const title = `Steady task ${index} ${tag}`;
+      await createTask(manager, { title, assignedTo: employee.id, description: `Step ${index} of the move.` });
+      titles.push(title);
+    }
+
+    await page.setViewportSize(phoneViewport);
+    await signIn(page, employee.email, employee.password);
+    await page.goto('/my-tasks');
+    const items = page.getByRole('list', { name: 'My tasks' }).getByRole('listitem');
+    await expect(items).toHaveCount(titles.length);
+    const before = await items.locator('h3').allTextContents();
+
+    // A task far down the list: the newest-first order would move it to the top once updated.
+    const title = titles[1] ?? '';
+    const item = myTaskItem(page, title);
+    const button = item.getByRole('button', { name: `Update status of ${title}` });
+    await button.scrollIntoViewIfNeeded();
+    const placeBefore = await item.boundingBox();
+    await button.click();
+    const modal = page.getByRole('dialog', { name: 'Update Task Status' });
+    await modal.getByRole('button', { name: 'Working', exact: true }).click();
+    await modal.getByRole('button', { name: 'Update Status', exact: true }).click();
+    await expect(modal).toBeHidden();
+
+    await expect(item).toContainText('Working');
+    await expect(item).toBeInViewport();
+    await expect(button).toBeFocused();
+    expect(await items.locator('h3').allTextContents()).toEqual(before);
+    expect((await item.boundingBox())?.y).toBeCloseTo(placeBefore?.y ?? -1, 0);
+    await saveScreen(page, 'tasks-my-tasks-updated-in-place-phone', { fullPage: false });
+
+    // Under "Pending" the updated row stays listed (now Working) until the filter changes.
+    const other = titles[4] ?? '';
+    await statusFilter(page).selectOption('pending');
+    await expect(items).toHaveCount(titles.length - 1);
+    const otherButton = myTaskItem(page, other).getByRole('button', { name: `Update status of ${other}` });
+    await otherButton.click();
+    await modal.getByRole('button', { name: 'Completed', exact: true }).click();
+    await modal.getByRole('button', { name: 'Update Status', exact: true }).click();
+    await expect(modal).toBeHidden();
+    await expect(myTaskItem(page, other)).toContainText('Completed');
+    await expect(otherButton).toBeFocused();
+    await expect(items).toHaveCount(titles.length - 1);
+    await statusFilter(page).selectOption('all');
+    await statusFilter(page).selectOption('pending');
+    await expect(items).toHaveCount(titles.length - 2);
+    await expect(myTaskItem(page, other)).toHaveCount(0);
   });
 });
 

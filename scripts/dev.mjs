@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { ensureDependencies, run } from './ensure-deps.mjs';
 
-ensureDependencies();
+await ensureDependencies();
 const apiPort = process.env.API_PORT ?? '3001';
 if (run('npm', ['run', 'build', '-w', '@office/api', '--silent']) !== 0) process.exit(1);
 const api = spawn('node', ['api/dist/main.js'], { stdio: 'inherit', env: { ...process.env, PORT: apiPort } });

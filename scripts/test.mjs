@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDependencies, run } from './ensure-deps.mjs';
 
-ensureDependencies();
+await ensureDependencies();
 const reports = mkdtempSync(join(tmpdir(), 'office-test-'));
 const vitestReport = join(reports, 'vitest.json');
 const playwrightReport = join(reports, 'playwright.json');
@@ -65,12 +65,17 @@ const unitFailed = vitest?.numFailedTests ?? 0;
 const e2ePassed = (playwright?.stats?.expected ?? 0) + (playwright?.stats?.flaky ?? 0);
 const e2eFailed = playwright?.stats?.unexpected ?? 0;
 const e2eSkipped = playwright?.stats?.skipped ?? 0;
+// Failures outside any test: the global teardown's (e.g. a process warning of the server during the run).
+const e2eErrors = playwright?.errors?.length ?? 0;
 
 console.log('\n=== summary ===');
 console.log(`vitest: ${unitPassed} passed, ${unitFailed} failed`);
-console.log(`playwright: ${e2ePassed} passed, ${e2eFailed} failed, ${e2eSkipped} skipped`);
+console.log(
+  `playwright: ${e2ePassed} passed, ${e2eFailed} failed, ${e2eSkipped} skipped` +
+    (e2eErrors ? `, ${e2eErrors} error${e2eErrors === 1 ? '' : 's'} outside tests` : ''),
+);
 if (failed.length) console.log(`failed stages: ${failed.join(', ')}`);
 // Stages without a test count of their own (typecheck, lint, build) count as one failure each.
 const stageFailures = failed.filter((name) => !name.endsWith('tests')).length;
-console.log(`Total: ${unitPassed + e2ePassed} passed, ${unitFailed + e2eFailed + stageFailures} failed`);
+console.log(`Total: ${unitPassed + e2ePassed} passed, ${unitFailed + e2eFailed + e2eErrors + stageFailures} failed`);
 process.exit(failed.length ? 1 : 0);

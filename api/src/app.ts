@@ -1,15 +1,19 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
+import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { limits, uploadLimits } from '@office/sync-protocol';
 import type { Config } from './config';
 import { googleJwks } from './domain/users/accounts';
-import { LoginThrottle } from './domain/users/login-throttle';
+import { DeviceProofs } from './domain/users/device-proofs';
+import { LoginThrottle, type LoginThrottleOptions } from './domain/users/login-throttle';
+import { backfillNameSkeletons } from './domain/users/name-lookalikes';
 import { poolOf } from './db/postgres';
 import { inMemoryLimiters, sharedLimiters } from './rate-limiters';
 import { authPlugin } from './plugins/auth';
+import { apiCompression } from './plugins/compression';
 import { dbPlugin } from './plugins/db';
 import { drainPlugin } from './plugins/drain';
 import { rateLimitPlugin, RequestLimiter } from './plugins/rate-limit';
@@ -17,6 +21,7 @@ import { errorHandlerPlugin } from './plugins/error-handler';
 import { inputGuardPlugin } from './plugins/input-guard';
 import { protocolVersionPlugin } from './plugins/protocol-version';
 import { staticPwaPlugin } from './plugins/static-pwa';
+import { metricsPlugin } from './metrics/metrics-plugin';
 import { realtimePlugin } from './realtime/io';
 import { pushPlugin, type PushTuning } from './push/push-plugin';
 import { pushRoutes } from './routes/push/index';
@@ -28,11 +33,17 @@ import { taskRoutes } from './routes/tasks/index';
 import { messageRoutes } from './routes/messages/index';
 import { directMessageRoutes } from './routes/direct-messages/index';
 import { employeeRoutes } from './routes/employees/index';
+import { auditRoutes } from './routes/audit/index';
+import { searchRoutes } from './routes/search/index';
+import { workspaceRoutes } from './routes/workspace/index';
 
 export interface BuildOptions {
   config: Config;
-  /** Replaces the sign-in throttle (tests shorten its slow-down). */
-  throttle?: LoginThrottle;
+  /**
+   * Tunes the sign-in throttle (tests shorten its slow-down and the address's allowance); its counts stay where
+   * the app keeps them, in PostgreSQL on several nodes.
+   */
+  throttle?: Omit<LoginThrottleOptions, 'create'>;
   logger?: boolean;
   /** Shorter push windows and retries for the tests. */
   push?: PushTuning;
@@ -144,7 +155,10 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   // First among the request hooks: while draining, nothing else runs for a new request.
   await app.register(drainPlugin);
   await app.register(protocolVersionPlugin);
+  // Before the database: the write batcher and the push queue count into it.
+  await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(dbPlugin, { config });
+  await backfillNameSkeletons(app.db);
   await app.register(authPlugin);
   // Several nodes share one count per person and address; one node counts in memory.
   const pool = poolOf(app.db);
@@ -158,14 +172,19 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   const accounts = {
     db: app.db,
     flush: app.flush,
-    throttle: throttle ?? new LoginThrottle({ create: limiters }),
+    throttle: new LoginThrottle({ ...throttle, create: limiters }),
+    devices: new DeviceProofs(config.jwtSecret),
     google: {
       clientId: config.googleClientId,
       jwks: config.googleClientId ? googleJwks(config.googleJwksUrl) : null,
     },
+    signupDefaults: config.signupDefaults,
   };
   await app.register(
     async (api) => {
+      // Compressed answers for clients that accept them (pull pages above all); the PWA's own files are not in this
+      // scope (they are precompressed) and neither is Socket.IO (it answers on the raw server).
+      await api.register(compress, apiCompression);
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth', accounts });
       await api.register(syncRoutes, { prefix: '/sync' });
@@ -174,7 +193,10 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
       await api.register(messageRoutes, { prefix: '/messages' });
       await api.register(directMessageRoutes, { prefix: '/direct-messages' });
       await api.register(employeeRoutes, { prefix: '/employees' });
+      await api.register(workspaceRoutes, { prefix: '/workspace' });
       await api.register(pushRoutes, { prefix: '/push' });
+      await api.register(auditRoutes, { prefix: '/audit' });
+      await api.register(searchRoutes, { prefix: '/search' });
     },
     { prefix: '/api' },
   );

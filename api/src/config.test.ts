@@ -42,3 +42,27 @@ test('a DATABASE_URL that is not a PostgreSQL URL is refused', () => {
     'DATABASE_URL must be a PostgreSQL URL',
   );
 });
+
+test('who may sign up is open by default; SIGNUP_POLICY and SIGNUP_DOMAINS set the default', () => {
+  expect(loadConfig({}, { dataDir }).signupDefaults).toEqual({ policy: 'open', domains: [] });
+  expect(loadConfig({ SIGNUP_POLICY: 'invite' }, { dataDir }).signupDefaults).toEqual({
+    policy: 'invite',
+    domains: [],
+  });
+  expect(
+    loadConfig({ SIGNUP_POLICY: 'domains', SIGNUP_DOMAINS: ' Example.com, @example.org ;example.com' }, { dataDir })
+      .signupDefaults,
+  ).toEqual({ policy: 'domains', domains: ['example.com', 'example.org'] });
+});
+
+test('a sign-up default that cannot be meant refuses to start, saying what it must be', () => {
+  expect(() => loadConfig({ SIGNUP_POLICY: 'closed' }, { dataDir })).toThrow(
+    'SIGNUP_POLICY must be one of open, domains, invite; not closed',
+  );
+  expect(() => loadConfig({ SIGNUP_POLICY: 'domains' }, { dataDir })).toThrow(
+    'SIGNUP_DOMAINS must list the domains that may sign up, comma-separated (example.com,example.org) when SIGNUP_POLICY=domains',
+  );
+  expect(() => loadConfig({ SIGNUP_POLICY: 'domains', SIGNUP_DOMAINS: 'not a domain!' }, { dataDir })).toThrow(
+    'SIGNUP_DOMAINS must list',
+  );
+});

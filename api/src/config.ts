@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { historyWindow } from '@office/sync-protocol';
+import {
+  historyWindow,
+  parseDomainList,
+  signupPolicies,
+  signupSettingsSchema,
+  type SignupSettings,
+} from '@office/sync-protocol';
 import { makePrivateDir, privateFileMode } from './private-files';
 
 export interface Config {
@@ -36,6 +42,17 @@ export interface Config {
    * HISTORY_DIRECT_MESSAGES, HISTORY_COMPLETED_TASK_DAYS or HISTORY_NOTIFICATIONS set a window (tests lower it).
    */
   historyWindow: HistoryWindowSizes;
+  /** METRICS_TOKEN: the bearer token `GET /metrics` asks for; null serves no metrics and counts nothing. */
+  metricsToken: string | null;
+  /** Scheduled backups: BACKUP_DIR (null: none), every BACKUP_EVERY_HOURS hours, the newest BACKUP_KEEP kept. */
+  backup: { dir: string | null; everyHours: number; keep: number };
+  /** AUDIT_KEEP_DAYS: audit records older than this are dropped, once a day. */
+  auditKeepDays: number;
+  /**
+   * SIGNUP_POLICY (open, domains or invite) and SIGNUP_DOMAINS (a comma list): who may create an account until an
+   * admin changes it in Employee Management's Settings, which then wins. Open by default, as the demo needs.
+   */
+  signupDefaults: SignupSettings;
 }
 
 /** The sizes of the window of history devices keep. */
@@ -129,6 +146,33 @@ function isAddressOrRange(entry: string): boolean {
   return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
 }
 
+/** The shortest METRICS_TOKEN taken: a guessable token would publish the server's figures to anyone. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
+
+function metricsTokenFrom(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < METRICS_TOKEN_MIN_LENGTH)
+    throw new Error(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters (e.g. openssl rand -hex 24), got ${raw.length}`,
+    );
+  return raw;
+}
+
+/** SIGNUP_POLICY and SIGNUP_DOMAINS, checked: a typo must not open (or close) the workspace by surprise. */
+function signupDefaultsFrom(env: NodeJS.ProcessEnv): SignupSettings {
+  const policy = env.SIGNUP_POLICY?.trim() || 'open';
+  const parsed = signupSettingsSchema.safeParse({ policy, domains: parseDomainList(env.SIGNUP_DOMAINS ?? '') });
+  if (parsed.success) return parsed.data;
+  const problem = parsed.error.issues[0];
+  if (problem?.path[0] === 'policy')
+    throw new Error(`SIGNUP_POLICY must be one of ${signupPolicies.join(', ')}; not ${policy}`);
+  throw new Error(
+    `SIGNUP_DOMAINS must list the domains that may sign up, comma-separated (example.com,example.org)` +
+      (policy === 'domains' ? ' when SIGNUP_POLICY=domains' : '') +
+      `: ${problem?.message ?? 'invalid'}`,
+  );
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const databaseUrl = databaseUrlFrom(env);
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
@@ -153,6 +197,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     historyWindow: historyWindowFrom(env),
+    metricsToken: metricsTokenFrom(env.METRICS_TOKEN),
+    backup: {
+      dir: env.BACKUP_DIR ? resolve(env.BACKUP_DIR) : null,
+      everyHours: countFrom(env, 'BACKUP_EVERY_HOURS', 24),
+      keep: countFrom(env, 'BACKUP_KEEP', 7),
+    },
+    auditKeepDays: countFrom(env, 'AUDIT_KEEP_DAYS', 365),
+    signupDefaults: signupDefaultsFrom(env),
     ...overrides,
   };
 }

@@ -7,6 +7,8 @@ import { DEMO_PASSWORD, demoAccounts, isEmpty, seedDemo } from './db/seed';
 import { scheduleDueChecks } from './jobs/due-checks';
 import { scheduleMorningDigests } from './jobs/morning-digest';
 import { UploadStore } from './domain/chat/uploads';
+import { scheduleBackups } from './backup/scheduled-backups';
+import { scheduleAuditRetention } from './jobs/audit-retention';
 
 /** The built PWA sits in pwa/dist beside this bundle's workspace. */
 function pwaDist(): string | null {
@@ -48,9 +50,15 @@ const stopDigests = config.digestCheckSeconds
       app.log.error({ err: error }, 'morning digests failed'),
     )
   : () => undefined;
+const stopBackups = scheduleBackups(app, config);
+const stopAuditRetention = scheduleAuditRetention(app.db, config.auditKeepDays, (error) =>
+  app.log.error({ err: error }, 'audit retention failed'),
+);
 app.addHook('onClose', (_instance, done) => {
   stopDueChecks();
   stopDigests();
+  stopBackups();
+  stopAuditRetention();
   done();
 });
 

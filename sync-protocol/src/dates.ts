@@ -10,6 +10,19 @@ export function daysUntil(dueDate: string, today: string): number {
 export const isOverdue = (task: { dueDate: string; status: string }, today: string): boolean =>
   task.status !== 'completed' && task.dueDate < today;
 
+const monthAbbreviations = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A due date (YYYY-MM-DD) as people read it and every screen writes it: "Nov 27, 2026". The server words notices
+ * with it too, so a notice says the date as the screens do. Anything else is returned as it is.
+ */
+export function formatDueDate(dueDate: string): string {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dueDate);
+  const month = parts ? monthAbbreviations[Number(parts[2]) - 1] : undefined;
+  const day = parts ? Number(parts[3]) : 0;
+  return parts && month && day >= 1 && day <= 31 ? `${month} ${day}, ${parts[1]}` : dueDate;
+}
+
 /** The due text of spec section 4. */
 export function dueText(dueDate: string, today: string): string {
   const days = daysUntil(dueDate, today);

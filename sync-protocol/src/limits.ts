@@ -5,6 +5,8 @@ export const limits = {
   nameMaxLength: 100,
   emailMaxLength: 254,
   jsonBodyBytes: 1_048_576,
+  /** How deep arrays and objects may nest in a request or a queued write's arguments (ours reach about 6). */
+  jsonNestingMax: 32,
   tokenTtlSeconds: 7 * 24 * 60 * 60,
   loginFailuresAllowed: 5,
   loginFailureWindowMs: 30 * 60 * 1000,
@@ -16,6 +18,14 @@ export const limits = {
   avatarMaxBytes: 5_242_880,
   /** Without input for this long, a user shows as away. */
   presenceIdleMs: 5 * 60 * 1000,
+  /** An invitation link admits for this long after it was made. */
+  invitationTtlDays: 7,
+  /** The most people one invitation link may admit. */
+  invitationMaxUses: 100,
+  /** Characters of a one-time password-reset code (without its dashes). */
+  resetCodeLength: 12,
+  /** A one-time code signs in for this long after the reset. */
+  resetCodeTtlHours: 72,
 } as const;
 
 /**

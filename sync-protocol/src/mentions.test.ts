@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { findMentions, mentionCandidates, mentionQueryAt, mentionedIds } from './mentions';
+import {
+  findMentions,
+  firstMentionOf,
+  mentionCandidates,
+  mentionPreview,
+  mentionQueryAt,
+  mentionedIds,
+} from './mentions';
 
 const ann = { id: 'ann', name: 'Ann' };
 const annLee = { id: 'ann-lee', name: 'Ann Lee' };
@@ -77,5 +84,49 @@ describe('mentionQueryAt', () => {
     expect(mentionQueryAt('@Ann\nhello', 10)).toBeNull();
     expect(mentionQueryAt('@ Ann', 5)).toBeNull();
     expect(mentionQueryAt('plain text', 10)).toBeNull();
+  });
+});
+
+describe('mentionPreview', () => {
+  const preview = (text: string, userId = 'bob') => {
+    const mention = firstMentionOf(text, members, userId);
+    if (!mention) throw new Error(`no mention of ${userId} in ${text}`);
+    return mentionPreview(text, mention, 50);
+  };
+
+  test('a short text is shown whole, its whitespace runs as one space', () => {
+    expect(preview('hey  @Bob Smith,\nlook')).toBe('hey @Bob Smith, look');
+  });
+
+  test('a long text shows the words around the mention, with an ellipsis where cut, within the cut of 50', () => {
+    const text =
+      'Quarterly planning notes for the whole team are in the shared folder. @Bob Smith please review the budget section before Friday, thanks a lot.';
+    const shown = preview(text);
+    expect(shown).toBe('...the shared folder. @Bob Smith please review the...');
+    expect(shown.replace(/^\.\.\.|\.\.\.$/g, '').length).toBeLessThanOrEqual(50);
+  });
+
+  test('two mentions in messages that begin alike read apart', () => {
+    const opening = 'Reminder about the release checklist for version 2.4 of the app: ';
+    const first = preview(`${opening}@Bob Smith owns the database migration step.`);
+    const second = preview(`${opening}@Bob Smith owns the rollback drill on Thursday.`);
+    expect(first).not.toBe(second);
+    expect(first).toContain('@Bob Smith owns the database');
+    expect(second).toContain('@Bob Smith owns the rollback');
+  });
+
+  test('a mention near either end takes the room the other side cannot use', () => {
+    const tail = ' could you look at the failing build on the main branch before lunch today';
+    expect(preview(`@Bob Smith${tail}`)).toBe('@Bob Smith could you look at the failing build on...');
+    expect(preview(`The failing build on the main branch needs a look today @Bob Smith`)).toBe(
+      '...on the main branch needs a look today @Bob Smith',
+    );
+  });
+
+  test('each person sees the window around their own first mention', () => {
+    const text =
+      '@Ann Lee starts the deploy, then a long pause while the caches warm up everywhere, and @Bob Smith checks the logs';
+    expect(preview(text, 'ann-lee')).toMatch(/^@Ann Lee starts/);
+    expect(preview(text, 'bob')).toMatch(/@Bob Smith checks the logs$/);
   });
 });

@@ -120,3 +120,50 @@ export function mentionQueryAt(text: string, caret: number): { at: number; query
   }
   return null;
 }
+
+/** What a notice ends a cut side of its preview with (as `cutText` does). */
+const previewEllipsis = '...';
+
+const isSpace = (character: string | undefined): boolean => character !== undefined && /\s/.test(character);
+
+/**
+ * The preview of a mention notice: at most `max` characters of `text` around one mention (`start` to `end`), the
+ * mention in the middle as far as the text allows, whitespace runs as one space, never cutting a word in two where a
+ * space is near, with an ellipsis on each side that was cut. Two mentions in messages that begin alike read apart.
+ */
+export function mentionPreview(text: string, mention: Pick<MentionMatch, 'start' | 'end'>, max: number): string {
+  const flat = (part: string) => part.replace(/\s+/g, ' ');
+  const before = flat(text.slice(0, mention.start)).trimStart();
+  const name = text.slice(mention.start, mention.end);
+  const after = flat(text.slice(mention.end)).trimEnd();
+  const whole = `${before}${name}${after}`;
+  if (whole.length <= max) return whole;
+  const start = before.length;
+  const end = start + name.length;
+  if (name.length >= max) return `${start > 0 ? previewEllipsis : ''}${name.slice(0, max)}${previewEllipsis}`;
+  // The room beside the mention, shared evenly; what one side cannot use goes to the other.
+  const room = max - name.length;
+  let left = Math.min(before.length, Math.floor(room / 2));
+  const right = Math.min(after.length, room - left);
+  left = Math.min(before.length, room - right);
+  let from = start - left;
+  let to = end + right;
+  // A cut inside a word moves to the word's edge, unless that would reach the mention.
+  if (from > 0 && !isSpace(whole[from - 1]) && !isSpace(whole[from])) {
+    const space = whole.indexOf(' ', from);
+    if (space !== -1 && space < start) from = space + 1;
+  }
+  if (to < whole.length && !isSpace(whole[to - 1]) && !isSpace(whole[to])) {
+    const space = whole.lastIndexOf(' ', to);
+    if (space >= end) to = space;
+  }
+  const shown = whole.slice(from, to).trim();
+  return `${from > 0 ? previewEllipsis : ''}${shown}${to < whole.length ? previewEllipsis : ''}`;
+}
+
+/** The first mention of `userId` in `text` among `members`; undefined when they are not mentioned. */
+export const firstMentionOf = (
+  text: string,
+  members: readonly Mentionable[],
+  userId: string,
+): MentionMatch | undefined => findMentions(text, members).find((mention) => mention.userIds.includes(userId));

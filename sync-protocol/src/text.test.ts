@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { containsNul, stripInvisible } from './text';
+import { inputProblem, nestingTooDeepMessage, nulCharacterMessage, stripInvisible } from './text';
 import { personNameSchema } from './commands/auth';
 
 describe('names', () => {
@@ -17,10 +17,26 @@ describe('names', () => {
 
 describe('NUL characters', () => {
   test('are found in strings, nested objects and arrays, and object keys', () => {
-    expect(containsNul('a\u0000b')).toBe(true);
-    expect(containsNul({ args: { items: ['ok', 'bad\u0000'] } })).toBe(true);
-    expect(containsNul({ 'key\u0000': 1 })).toBe(true);
-    expect(containsNul({ text: 'fine', n: 1, none: null, list: [true] })).toBe(false);
-    expect(containsNul(undefined)).toBe(false);
+    expect(inputProblem('a\u0000b')).toBe(nulCharacterMessage);
+    expect(inputProblem({ args: { items: ['ok', 'bad\u0000'] } })).toBe(nulCharacterMessage);
+    expect(inputProblem({ 'key\u0000': 1 })).toBe(nulCharacterMessage);
+    expect(inputProblem({ text: 'fine', n: 1, none: null, list: [true] })).toBeNull();
+    expect(inputProblem(undefined)).toBeNull();
+  });
+});
+
+describe('nesting', () => {
+  const nested = (levels: number): unknown => JSON.parse('['.repeat(levels) + ']'.repeat(levels));
+
+  test('up to the limit passes; one level more is refused', () => {
+    expect(inputProblem(nested(32))).toBeNull();
+    expect(inputProblem(nested(33))).toBe(nestingTooDeepMessage);
+    expect(inputProblem({ a: { b: nested(30) } })).toBeNull();
+    expect(inputProblem({ a: { b: nested(31) } })).toBe(nestingTooDeepMessage);
+  });
+
+  test('a hundred thousand levels are refused without overflowing the stack', () => {
+    expect(inputProblem(nested(100_000))).toBe(nestingTooDeepMessage);
+    expect(inputProblem({ args: nested(100_000) }, Number.MAX_SAFE_INTEGER)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { EntityName } from '@office/sync-protocol';
 import type { Tx } from './client';
 import { advisoryLocks } from './advisory-locks';
-import { dialect } from './dialect';
+import { dialect, runStatement } from './dialect';
 import { queryNamed } from './postgres-transaction';
 import { sqliteStatement, type SqliteStatement } from './prepared';
 import { changeAudience, changeLog } from './schema';
@@ -150,4 +150,18 @@ function appendOnSqlite(tx: Tx, change: ChangeToAppend): number {
     stamp.statement.run(...stamp.args({ version: seq, id: change.entityId }));
   }
   return seq;
+}
+
+/**
+ * Makes the change log number its next change after `floor` (a restore moves the numbers on: see
+ * moveChangeLogPast).
+ */
+export async function continueChangeNumbersAfter(tx: Tx, floor: number): Promise<void> {
+  if (dialect === 'postgres') {
+    await runStatement(tx, sql`SELECT setval(pg_get_serial_sequence('change_log', 'seq'), ${floor})`);
+    return;
+  }
+  // change_log's numbers are AUTOINCREMENT: SQLite takes the next one after sqlite_sequence's.
+  await runStatement(tx, sql`DELETE FROM sqlite_sequence WHERE name = 'change_log'`);
+  await runStatement(tx, sql`INSERT INTO sqlite_sequence (name, seq) VALUES ('change_log', ${floor})`);
 }

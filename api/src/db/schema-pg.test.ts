@@ -64,9 +64,14 @@ type Shapes = Record<string, Shape>;
 
 /** Tables of PostgreSQL-only migrations, for the libraries that share state across nodes. */
 const clusterTables = new Set(['socket_io_attachments', 'rate_limits']);
-/** The domain's tables: not drizzle's bookkeeping, SQLite's own, or the cluster libraries'. */
+/**
+ * Full-text search is each dialect's own: FTS5 tables (and their shadow tables) on SQLite, GIN indexes on
+ * PostgreSQL, all named `<table>_search` (full-text.ts).
+ */
+const isSearchIndex = (name: string) => /_search(_(data|idx|docsize|config|content))?$/.test(name);
+/** The domain's tables: not drizzle's bookkeeping, SQLite's own, the cluster libraries' or the search indexes. */
 const isOurs = (table: string) =>
-  !table.startsWith('__drizzle') && !table.startsWith('sqlite_') && !clusterTables.has(table);
+  !table.startsWith('__drizzle') && !table.startsWith('sqlite_') && !clusterTables.has(table) && !isSearchIndex(table);
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 const byKey = (fk: ForeignKey) => `${fk.columns.join()}>${fk.references}`;
 
@@ -230,7 +235,7 @@ async function pgShapes(pool: pg.Pool): Promise<Shapes> {
           .sort(byName),
         primaryKey: primaryKeys.find((p) => p.table_name === table)?.columns ?? [],
         indexes: indexes
-          .filter((i) => i.table_name === table)
+          .filter((i) => i.table_name === table && !isSearchIndex(i.name))
           .map((i) => ({ name: i.name, unique: i.unique, columns: i.columns, where: normalisedCondition(i.where) }))
           .sort(byName),
         foreignKeys: foreignKeys

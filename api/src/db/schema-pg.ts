@@ -10,13 +10,16 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { searchDocument } from './search-document';
 import type {
   AttachmentKind,
+  AuditAction,
   NotificationType,
   PresenceStatus,
   QuietHours,
   ReactionEmoji,
   Role,
+  SignupPolicy,
   TaskPriority,
   TaskStatus,
   TeamChatNoticeLevel,
@@ -51,6 +54,17 @@ export const users = pgTable(
     status: text('status').$type<PresenceStatus>().notNull().default('offline'),
     lastSeen: text('last_seen'),
     deactivatedAt: text('deactivated_at'),
+    /** The name's confusable skeleton (Unicode UTS #39, see domain/users/name-lookalikes.ts); null until backfilled. */
+    nameSkeleton: text('name_skeleton'),
+    /**
+     * Set by a manager's or admin's reset: the password is a one-time code, and until its owner chooses a new one
+     * every call of theirs but that choice (and signing out) is refused.
+     */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** When the password was last reset to a one-time code: sessions started before it ended with it. */
+    passwordResetAt: text('password_reset_at'),
+    /** When the one-time code signed in: it signs in once. */
+    passwordResetUsedAt: text('password_reset_used_at'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
     /** The change-log sequence number of this row's last change. */
@@ -60,6 +74,8 @@ export const users = pgTable(
     uniqueIndex('users_email_unique').on(t.email),
     // A message's @mentions are looked up by name, ignoring case, without reading the whole directory.
     index('users_name_lower').on(sql`lower(${t.name})`),
+    // A new name is compared with those that look like it, found by skeleton instead of reading every member.
+    index('users_name_skeleton').on(t.nameSkeleton),
   ],
 );
 
@@ -112,6 +128,11 @@ export const syncClients = pgTable('sync_clients', {
   createdAt: text('created_at').notNull().default(now),
   /** When the client's latest applied change was made (clamped): no later change of it may claim an earlier time. */
   lastChangeAt: text('last_push_at'),
+  /**
+   * A restore lost this client's latest acknowledged writes (they came after the backup): its next push is taken
+   * from wherever its queue starts, once, instead of stopping at the gap the lost writes left.
+   */
+  resumesAfterRestore: boolean('resumes_after_restore').notNull().default(false),
 });
 
 /**
@@ -178,6 +199,8 @@ export const tasks = pgTable(
     index('tasks_completed')
       .on(t.updatedAt, t.assignedTo)
       .where(sql`${t.status} = 'completed' AND ${t.deletedAt} IS NULL`),
+    // Full-text search (SQLite has an FTS5 table instead).
+    index('tasks_search').using('gin', searchDocument(t.title, t.description)),
   ],
 );
 
@@ -194,7 +217,10 @@ export const taskComments = pgTable(
     text: text('text').notNull(),
     createdAt: text('created_at').notNull(),
   },
-  (t) => [index('task_comments_task').on(t.taskId, t.createdAt)],
+  (t) => [
+    index('task_comments_task').on(t.taskId, t.createdAt),
+    index('task_comments_search').using('gin', searchDocument(t.text)),
+  ],
 );
 
 export const taskStatusHistory = pgTable(
@@ -232,7 +258,7 @@ export const notifications = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default(sql`'{}'`),
-    /** The direct message a direct_message notice is about: one notice per message. */
+    /** The message a direct_message or mention notice is about: one notice per message. */
     messageId: text('message_id'),
     readAt: text('read_at'),
     /** Set until the background push queue has handed it to web push (api/src/push). */
@@ -332,6 +358,7 @@ export const chatMessages = pgTable(
     index('chat_messages_live')
       .on(t.createdAt, t.id, t.userId, t.deletedAt)
       .where(sql`${t.deletedAt} IS NULL`),
+    index('chat_messages_search').using('gin', searchDocument(t.text)),
   ],
 );
 
@@ -407,7 +434,10 @@ export const directMessages = pgTable(
     createdAt: text('created_at').notNull(),
     version: bigint('version', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [index('direct_messages_conversation').on(t.conversationId, t.createdAt)],
+  (t) => [
+    index('direct_messages_conversation').on(t.conversationId, t.createdAt),
+    index('direct_messages_search').using('gin', searchDocument(t.text)),
+  ],
 );
 
 export const directAttachments = pgTable(
@@ -509,4 +539,67 @@ export const pushChatStates = pgTable(
     flushAt: text('flush_at'),
   },
   (t) => [index('push_chat_states_flush').on(t.flushAt)],
+);
+
+/**
+ * The audit trail (issue 44): one row per administrative act, written in the act's own transaction (a failed
+ * sign-in, which writes nothing else, in one of its own). No route changes or deletes a record; the retention job
+ * drops those older than AUDIT_KEEP_DAYS.
+ */
+export const auditRecords = pgTable(
+  'audit_records',
+  {
+    /** UUIDv7: in the order the acts were recorded, so the newest first is the id order reversed. */
+    id: text('id').primaryKey(),
+    at: text('at').notNull(),
+    action: text('action').$type<AuditAction>().notNull(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name'),
+    targetId: text('target_id'),
+    targetName: text('target_name'),
+    ip: text('ip'),
+    /** A JSON object of strings (the email of a failed sign-in, a role before and after). */
+    details: text('details').notNull().default('{}'),
+  },
+  (t) => [
+    index('audit_records_actor').on(t.actorId, t.id),
+    index('audit_records_target').on(t.targetId, t.id),
+    index('audit_records_action').on(t.action, t.id),
+    index('audit_records_at').on(t.at),
+  ],
+);
+
+/**
+ * The workspace's own settings: one row (id `workspace`), written when an admin first changes one; until then the
+ * server's defaults (SIGNUP_POLICY, SIGNUP_DOMAINS) apply.
+ */
+export const workspaceSettings = pgTable('workspace_settings', {
+  id: text('id').primaryKey(),
+  signupPolicy: text('signup_policy').$type<SignupPolicy>().notNull(),
+  /** The domains of the `domains` policy, comma-separated. */
+  signupDomains: text('signup_domains').notNull().default(''),
+  updatedAt: text('updated_at').notNull(),
+  updatedBy: text('updated_by').references(() => users.id),
+});
+
+/**
+ * An invitation link. Its token is shown once and kept only as a SHA-256 hash (it is long and random, so a fast hash
+ * suffices); it admits `maxUses` sign-ups, or one for its `email`, until it expires or is withdrawn.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    email: text('email'),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    maxUses: integer('max_uses').notNull().default(1),
+    uses: integer('uses').notNull().default(0),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [uniqueIndex('invitations_token_hash').on(t.tokenHash), index('invitations_created').on(t.createdAt)],
 );

@@ -2,11 +2,13 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type {
   AttachmentKind,
+  AuditAction,
   NotificationType,
   PresenceStatus,
   QuietHours,
   ReactionEmoji,
   Role,
+  SignupPolicy,
   TaskPriority,
   TaskStatus,
   TeamChatNoticeLevel,
@@ -31,6 +33,17 @@ export const users = sqliteTable(
     status: text('status').$type<PresenceStatus>().notNull().default('offline'),
     lastSeen: text('last_seen'),
     deactivatedAt: text('deactivated_at'),
+    /** The name's confusable skeleton (Unicode UTS #39, see domain/users/name-lookalikes.ts); null until backfilled. */
+    nameSkeleton: text('name_skeleton'),
+    /**
+     * Set by a manager's or admin's reset: the password is a one-time code, and until its owner chooses a new one
+     * every call of theirs but that choice (and signing out) is refused.
+     */
+    mustChangePassword: integer('must_change_password', { mode: 'boolean' }).notNull().default(false),
+    /** When the password was last reset to a one-time code: sessions started before it ended with it. */
+    passwordResetAt: text('password_reset_at'),
+    /** When the one-time code signed in: it signs in once. */
+    passwordResetUsedAt: text('password_reset_used_at'),
     createdAt: text('created_at').notNull().default(now),
     updatedAt: text('updated_at').notNull().default(now),
     /** The change-log sequence number of this row's last change. */
@@ -40,6 +53,8 @@ export const users = sqliteTable(
     uniqueIndex('users_email_unique').on(t.email),
     // A message's @mentions are looked up by name, ignoring case, without reading the whole directory.
     index('users_name_lower').on(sql`lower(${t.name})`),
+    // A new name is compared with those that look like it, found by skeleton instead of reading every member.
+    index('users_name_skeleton').on(t.nameSkeleton),
   ],
 );
 
@@ -89,6 +104,11 @@ export const syncClients = sqliteTable('sync_clients', {
   createdAt: text('created_at').notNull().default(now),
   /** When the client's latest applied change was made (clamped): no later change of it may claim an earlier time. */
   lastChangeAt: text('last_push_at'),
+  /**
+   * A restore lost this client's latest acknowledged writes (they came after the backup): its next push is taken
+   * from wherever its queue starts, once, instead of stopping at the gap the lost writes left.
+   */
+  resumesAfterRestore: integer('resumes_after_restore', { mode: 'boolean' }).notNull().default(false),
 });
 
 /**
@@ -206,7 +226,7 @@ export const notifications = sqliteTable(
     message: text('message').notNull(),
     relatedTaskId: text('related_task_id'),
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>().notNull().default({}),
-    /** The direct message a direct_message notice is about: one notice per message. */
+    /** The message a direct_message or mention notice is about: one notice per message. */
     messageId: text('message_id'),
     readAt: text('read_at'),
     /** Set until the background push queue has handed it to web push (api/src/push). */
@@ -482,4 +502,67 @@ export const pushChatStates = sqliteTable(
     flushAt: text('flush_at'),
   },
   (t) => [index('push_chat_states_flush').on(t.flushAt)],
+);
+
+/**
+ * The audit trail (issue 44): one row per administrative act, written in the act's own transaction (a failed
+ * sign-in, which writes nothing else, in one of its own). No route changes or deletes a record; the retention job
+ * drops those older than AUDIT_KEEP_DAYS.
+ */
+export const auditRecords = sqliteTable(
+  'audit_records',
+  {
+    /** UUIDv7: in the order the acts were recorded, so the newest first is the id order reversed. */
+    id: text('id').primaryKey(),
+    at: text('at').notNull(),
+    action: text('action').$type<AuditAction>().notNull(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name'),
+    targetId: text('target_id'),
+    targetName: text('target_name'),
+    ip: text('ip'),
+    /** A JSON object of strings (the email of a failed sign-in, a role before and after). */
+    details: text('details').notNull().default('{}'),
+  },
+  (t) => [
+    index('audit_records_actor').on(t.actorId, t.id),
+    index('audit_records_target').on(t.targetId, t.id),
+    index('audit_records_action').on(t.action, t.id),
+    index('audit_records_at').on(t.at),
+  ],
+);
+
+/**
+ * The workspace's own settings: one row (id `workspace`), written when an admin first changes one; until then the
+ * server's defaults (SIGNUP_POLICY, SIGNUP_DOMAINS) apply.
+ */
+export const workspaceSettings = sqliteTable('workspace_settings', {
+  id: text('id').primaryKey(),
+  signupPolicy: text('signup_policy').$type<SignupPolicy>().notNull(),
+  /** The domains of the `domains` policy, comma-separated. */
+  signupDomains: text('signup_domains').notNull().default(''),
+  updatedAt: text('updated_at').notNull(),
+  updatedBy: text('updated_by').references(() => users.id),
+});
+
+/**
+ * An invitation link. Its token is shown once and kept only as a SHA-256 hash (it is long and random, so a fast hash
+ * suffices); it admits `maxUses` sign-ups, or one for its `email`, until it expires or is withdrawn.
+ */
+export const invitations = sqliteTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    email: text('email'),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: text('created_at').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    maxUses: integer('max_uses').notNull().default(1),
+    uses: integer('uses').notNull().default(0),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [uniqueIndex('invitations_token_hash').on(t.tokenHash), index('invitations_created').on(t.createdAt)],
 );

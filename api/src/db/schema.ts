@@ -34,4 +34,7 @@ export const {
   sessions,
   pushDeliveries,
   pushChatStates,
+  auditRecords,
+  workspaceSettings,
+  invitations,
 } = tables;

@@ -97,7 +97,7 @@ function findDemoImage(): string | null {
 /** Stores the demo's shared image; null when the repository's icon is not there. */
 async function saveDemoImage(uploads: UploadStore): Promise<StoredFile | null> {
   const image = findDemoImage();
-  return image ? uploads.saveBytes('new-app-icon.png', 'image/png', await readFile(image)) : null;
+  return image ? uploads.saveBytes('new-app-icon.png', await readFile(image)) : null;
 }
 
 async function seedSharedImage(

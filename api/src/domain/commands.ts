@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { containsNul, nulCharacterMessage, type Actor, type ServerToClientEvents } from '@office/sync-protocol';
+import { inputProblem, type Actor, type ServerToClientEvents } from '@office/sync-protocol';
 import type { Db, Tx } from '../db/client';
 import { transaction } from '../db/transaction';
 import { recordChange, type ChangeRef } from './change-log';
@@ -82,7 +82,8 @@ export async function runInTransaction<S extends z.ZodType, O>(
   madeAt?: Date,
 ): Promise<O> {
   // Every way in (REST, a queued mutation, a socket event, a multipart field) stops here, so each refuses alike.
-  if (containsNul(rawArgs)) throw new DomainError('invalid_input', nulCharacterMessage);
+  const problem = inputProblem(rawArgs);
+  if (problem) throw new DomainError('invalid_input', problem);
   const args = parseInput(command.args, rawArgs);
   const now = new Date();
   const ctx: CommandContext = {

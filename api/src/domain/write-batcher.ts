@@ -46,6 +46,8 @@ export class WriteBatcher {
     private readonly flush: EffectsFlusher,
     /** Resolves once no flush to disk runs (SQLite): a batch committed during one would wait for the next anyway. */
     private readonly flushIdle: () => Promise<void> = () => Promise.resolve(),
+    /** Hears the size of each batch that commits (the server's metrics). */
+    private readonly committed: (size: number) => void = () => undefined,
   ) {}
 
   /** Runs the command with the writes queued until its batch's turn; resolves with its result. */
@@ -117,6 +119,7 @@ export class WriteBatcher {
       }
       return;
     }
+    this.committed(batch.length);
     this.flush(pending);
     batch.forEach((write, index) => {
       const outcome = settled[index];

@@ -370,6 +370,8 @@ export interface StreamedFile {
   name: string;
   type: string;
   size: number;
+  /** The bytes the file starts with (its format's signature), before the random ones. */
+  head?: Uint8Array;
 }
 
 export interface StreamedUpload<T = unknown> {
@@ -445,6 +447,7 @@ export function streamMultipartUpload<T = unknown>(options: {
       let sent = 0;
       for (let i = 0; i < chunks && !answered && !req.destroyed; i++) {
         const chunk = randomBytes(Math.min(chunkBytes, file.size - sent));
+        if (i === 0 && file.head) chunk.set(file.head.subarray(0, chunk.length));
         hash.update(chunk);
         sent += chunk.length;
         if (!req.write(chunk)) await drained();

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { uploadLimits, type ChatMessage, type Conversation, type ErrorBody } from '@office/sync-protocol';
+import { sampleFile } from '../test-multipart';
 import type { ServerProcess } from '../test-process';
 import {
   callJson,
@@ -35,11 +36,12 @@ const rowCounts = () =>
     ),
   );
 
+/** A chat upload of `size` bytes that start as a file of the name's format is expected to. */
 const chatUpload = (file: { name: string; type: string; size: number }) =>
   streamMultipartUpload<{ message: ChatMessage } & ErrorBody>({
     url: `${server.url}/api/messages/upload`,
     token: alice.token,
-    file,
+    file: { ...file, head: sampleFile(file.name) },
   });
 
 beforeAll(async () => {

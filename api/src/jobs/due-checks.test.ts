@@ -76,6 +76,14 @@ async function setup() {
 const DAY = 86_400_000;
 /** A due date this many days after the real today (creation refuses past dates). */
 const dueIn = (days: number): string => isoToday(new Date(Date.now() + days * DAY));
+/** A due date as people read it ("Nov 27, 2026"), as every screen writes it. */
+const asPeopleRead = (date: string): string =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 /** A moment on the day `days` away from `date`, at `hour` UTC. */
 const dayFrom = (date: string, days: number, hour = 9): Date =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY + hour * 3_600_000);
@@ -110,7 +118,9 @@ describe('due-soon and overdue checks', () => {
     expect(await runAt(dayFrom(due, 1))).toEqual({ dueSoon: 0, overdue: 1 });
     const flaggedAt = (await taskRow(task.id))?.overdueNotifiedAt;
     expect(flaggedAt).toEqual(expect.any(String));
-    const message = `"Renew the domain" was due on ${due} and is not completed`;
+    // Written as every screen writes a date ("Nov 27, 2026"), never "2026-11-27".
+    const message = `"Renew the domain" was due on ${asPeopleRead(due)} and is not completed`;
+    expect(message).not.toContain(due);
     const expected = [
       [erin.user.id, 'task_overdue', null, 'Task Overdue', message],
       [maya.user.id, 'task_overdue', null, 'Task Overdue', message],
@@ -193,12 +203,14 @@ describe('due-soon and overdue checks', () => {
     expect(await runAt(dayFrom(later, -1))).toEqual({ dueSoon: 1, overdue: 0 });
     expect(await runAt(dayFrom(later, 1))).toEqual({ dueSoon: 0, overdue: 1 });
     const erins = (await dueNotices(task.id)).filter(([recipient]) => recipient === erin.user.id);
-    expect(erins.map(([, type, , , message]) => `${type}: ${message}`).sort()).toEqual([
-      'task_due_soon: "Quarterly review" is due tomorrow',
-      'task_due_soon: "Quarterly review" is due tomorrow',
-      `task_overdue: "Quarterly review" was due on ${due} and is not completed`,
-      `task_overdue: "Quarterly review" was due on ${later} and is not completed`,
-    ]);
+    expect(erins.map(([, type, , , message]) => `${type}: ${message}`).sort()).toEqual(
+      [
+        'task_due_soon: "Quarterly review" is due tomorrow',
+        'task_due_soon: "Quarterly review" is due tomorrow',
+        `task_overdue: "Quarterly review" was due on ${asPeopleRead(due)} and is not completed`,
+        `task_overdue: "Quarterly review" was due on ${asPeopleRead(later)} and is not completed`,
+      ].sort(),
+    );
   });
 
   test("the job's notices reach the assignee's socket as they are made", async () => {

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, lt, ne } from 'drizzle-orm';
-import { isoToday } from '@office/sync-protocol';
+import { formatDueDate, isoToday } from '@office/sync-protocol';
 import type { Db } from '../db/client';
 import { tasks } from '../db/schema';
 import { defineCommand, runCommand, type EffectsFlusher } from '../domain/commands';
@@ -57,7 +57,8 @@ const dueChecksCommand = defineCommand({
           senderId: null,
           type: 'task_overdue' as const,
           title: 'Task Overdue',
-          message: `"${task.title}" was due on ${task.dueDate} and is not completed`,
+          // As every screen writes a date ("Nov 27, 2026"); the data keeps the ISO date.
+          message: `"${task.title}" was due on ${formatDueDate(task.dueDate)} and is not completed`,
           relatedTaskId: task.id,
           data: { taskId: task.id, dueDate: task.dueDate, overdue: true },
         })),

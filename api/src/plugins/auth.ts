@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { limits, type Actor } from '@office/sync-protocol';
 import { DomainError } from '../domain/errors';
-import { findLiveSession, startSession, type LiveSession } from '../domain/users/sessions';
+import { endedByPasswordReset, findLiveSession, startSession, type LiveSession } from '../domain/users/sessions';
 
 /** What our tokens carry: the user id and the server-side session the token belongs to. */
 interface TokenClaims {
@@ -21,7 +21,10 @@ declare module '@fastify/jwt' {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Admits a live session; one restricted to choosing a new password is refused (403 password_change_required). */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Admits a live session, also one restricted to choosing a new password: for that choice and signing out. */
+    authenticateDuringPasswordChange: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Checks a token, its session and the account behind it; rejects with a 401 DomainError. */
     verifyAccessToken: (token: string | undefined) => Promise<LiveSession>;
     /** Starts a session for the user (a sign-in) and returns the token that names it. */
@@ -82,7 +85,10 @@ export const authPlugin = fp(
       if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string') throw new DomainError('unauthenticated');
       // Security: logout, a password change elsewhere and deactivation remove the session, so its token stops at once.
       const session = await findLiveSession(app.db, claims.sid, claims.sub);
-      if (!session) throw new DomainError('unauthenticated');
+      if (!session) {
+        const reset = await endedByPasswordReset(app.db, claims.sub, claims.sid);
+        throw new DomainError(reset ? 'password_reset' : 'unauthenticated');
+      }
       return session;
     });
 
@@ -106,12 +112,20 @@ export const authPlugin = fp(
         request.credentials = error;
       }
     });
-    app.decorate('authenticate', async (request: FastifyRequest) => {
+    const admit = (request: FastifyRequest): LiveSession => {
       const { credentials } = request;
       if (credentials === null) throw new DomainError('unauthenticated');
       if (credentials instanceof DomainError) throw credentials;
       request.actor = credentials.actor;
       request.sessionId = credentials.id;
+      return credentials;
+    };
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      // Security: a session opened with a one-time code reads and writes nothing until its password is chosen.
+      if (admit(request).passwordChangeRequired) throw new DomainError('password_change_required');
+    });
+    app.decorate('authenticateDuringPasswordChange', async (request: FastifyRequest) => {
+      admit(request);
     });
   },
   { name: 'auth', dependencies: ['db'] },

@@ -60,9 +60,9 @@ export const dbPlugin = fp<{ config: Config }>(
         (error: unknown) => app.log.error({ err: error }, 'a commit did not reach the disk; its effects are dropped'),
       );
     });
-    const batcher = new WriteBatcher(db, app.flush, flushIdle);
+    const batcher = new WriteBatcher(db, app.flush, flushIdle, (size) => app.metrics.writeBatch(size));
     app.decorate('write', (actor, command, rawArgs) => batcher.run(actor, command, rawArgs));
     app.addHook('onClose', close);
   },
-  { name: 'db' },
+  { name: 'db', dependencies: ['metrics'] },
 );

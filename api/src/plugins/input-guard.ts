@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { containsNul, nulCharacterMessage } from '@office/sync-protocol';
+import { inputProblem } from '@office/sync-protocol';
 import { DomainError } from '../domain/errors';
 
 /**
@@ -9,16 +9,17 @@ import { DomainError } from '../domain/errors';
 const checkedPerMutation = new Set(['/api/sync/push']);
 
 /**
- * Refuses NUL characters anywhere in a request's JSON body or query, before any route reads them. Path
- * parameters are ids and stored names, which a NUL can only make unknown (404).
+ * Refuses NUL characters anywhere in a request's JSON body or query, and bodies nested deeper than any of ours,
+ * as soon as the body is parsed and before any route or schema reads it (JSON.parse itself does not recurse; a
+ * recursive reader after it would overflow). Path parameters are ids and stored names, which a NUL can only make
+ * unknown (404).
  */
 export const inputGuardPlugin = fp(
   (app, _opts, done) => {
     app.addHook('preValidation', async (request) => {
       const body = checkedPerMutation.has(request.routeOptions.url ?? '') ? undefined : request.body;
-      if (containsNul(body) || containsNul(request.query)) {
-        throw new DomainError('invalid_input', nulCharacterMessage);
-      }
+      const problem = inputProblem(body) ?? inputProblem(request.query);
+      if (problem) throw new DomainError('invalid_input', problem);
     });
     done();
   },

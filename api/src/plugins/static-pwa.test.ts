@@ -89,6 +89,32 @@ describe('the built PWA as the server sends it', () => {
     }
   });
 
+  test('the app shell at / goes out in each encoding without a process warning (no listener piles up)', async () => {
+    const warnings: string[] = [];
+    const hear = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', hear);
+    try {
+      for (const [acceptEncoding, encoding, decode] of [
+        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+        [undefined, undefined, (body: Buffer) => body],
+      ] as const) {
+        for (const url of ['/', '/dashboard']) {
+          const res = await get(url, acceptEncoding);
+          expect(res.statusCode, url).toBe(200);
+          expect(res.headers['content-encoding'], url).toBe(encoding);
+          expect(res.headers['cache-control'], url).toBe(unhashedCaching);
+          expect(decode(res.rawPayload).toString(), url).toBe(indexHtml);
+        }
+      }
+      // Node emits a warning on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', hear);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   test('a client-side route answers the app shell, compressed and never cached as it is', async () => {
     const res = await get('/dashboard', 'gzip, br');
     expect(res.statusCode).toBe(200);

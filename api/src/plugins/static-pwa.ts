@@ -19,7 +19,11 @@ export const staticPwaPlugin = fp<{ root: string }>(
     await app.register(fastifyStatic, {
       root,
       wildcard: false,
-      index: 'index.html',
+      // A list, not a string: @fastify/static looks a precompressed index up only in a list (findIndexFile). With a
+      // string, `GET /` from a browser that accepts gzip or brotli found no index, went on to the not-found handler,
+      // and was sent from there, each hand-off awaiting the reply again: 11 close listeners on one response, and a
+      // MaxListenersExceededWarning on every visit.
+      index: ['index.html'],
       preCompressed: true,
       // @fastify/send would otherwise write its own `public, max-age=0` over the header set below.
       cacheControl: false,

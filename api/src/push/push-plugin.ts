@@ -45,6 +45,7 @@ export const pushPlugin = fp<PushTuning>(
       visibleUsers,
       log: (error, message) => app.log.warn({ err: error }, message),
       allowLoopback: app.config.pushAllowLoopback,
+      onDelivery: (outcome) => app.metrics.pushDelivery(outcome),
       ...tuning,
     });
     app.decorate('push', push);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, lte, notInArray } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lte, notInArray } from 'drizzle-orm';
 import webpush from 'web-push';
 import { chatNotice, inQuietHours, notificationUrl, type PushPayload } from '@office/sync-protocol';
 import type { Db, Tx } from '../db/client';
@@ -20,6 +20,7 @@ import { EndpointRefused } from './endpoint-guard';
 import { sendPushRequest } from './send';
 import type { VapidKeys } from './vapid';
 import type { Leadership } from '../db/leadership';
+import type { PushDeliveryOutcome } from '../metrics/metrics';
 
 /** How long a push service keeps an undelivered message: a day-old notification is still worth showing. */
 const PUSH_TTL_SECONDS = 24 * 60 * 60;
@@ -54,10 +55,15 @@ export interface PushQueueOptions {
   retryMaxMs?: number;
   /** How long one send may take. */
   timeoutMs?: number;
+  /** Hears how each delivery attempt ended (the server's metrics). */
+  onDelivery?: (outcome: PushDeliveryOutcome) => void;
 }
 
 type Settings = Required<
-  Omit<PushQueueOptions, 'db' | 'keys' | 'visibleUsers' | 'log' | 'allowLoopback' | 'leadership' | 'pollMs'>
+  Omit<
+    PushQueueOptions,
+    'db' | 'keys' | 'visibleUsers' | 'log' | 'allowLoopback' | 'leadership' | 'pollMs' | 'onDelivery'
+  >
 >;
 
 const defaults: Settings = {
@@ -409,12 +415,36 @@ export class PushQueue {
       messages.map((m) => m.userId),
     );
     const nameOf = (id: string) => authors.get(id)?.name ?? 'Unknown';
+    // A message that mentions a person is their mention notice, pushed on its own: not also a team chat push. The
+    // notice shares the message's time, so each person's notices of the batch's span find it (by their index).
+    const messageIds = new Set(messages.map((m) => m.id));
+    // Oldest first (liveMessages), and never empty here.
+    const span = and(
+      gte(notifications.createdAt, messages[0]?.createdAt ?? ''),
+      lte(notifications.createdAt, messages.at(-1)?.createdAt ?? ''),
+    );
+    const mentioned = new Set(
+      (
+        await inSlices(
+          waiting.map((s) => s.id),
+          (slice) =>
+            this.db
+              .select({ recipientId: notifications.recipientId, messageId: notifications.messageId })
+              .from(notifications)
+              .where(and(inArray(notifications.recipientId, slice), span, isNotNull(notifications.messageId))),
+        )
+      ).flatMap((notice) =>
+        notice.messageId && messageIds.has(notice.messageId) ? [`${notice.recipientId}:${notice.messageId}`] : [],
+      ),
+    );
     const nowIso = new Date(now).toISOString();
     const pushes: NewDelivery[] = [];
     const stateWrites: (typeof pushChatStates.$inferInsert)[] = [];
     for (const person of waiting) {
       const since = person.since ?? person.joined;
-      const theirs = messages.filter((m) => m.userId !== person.id && m.createdAt >= since);
+      const theirs = messages.filter(
+        (m) => m.userId !== person.id && m.createdAt >= since && !mentioned.has(`${person.id}:${m.id}`),
+      );
       const newest = theirs.at(-1);
       if (!newest) continue;
       const state = states.get(person.id);
@@ -592,8 +622,12 @@ export class PushQueue {
       return this.retry(delivery, null, error);
     }
     if (this.stopped && answer.status >= 500) return;
-    if (answer.status >= 200 && answer.status < 300) return this.dropDelivery(delivery.id);
+    if (answer.status >= 200 && answer.status < 300) {
+      this.options.onDelivery?.('sent');
+      return this.dropDelivery(delivery.id);
+    }
     if (answer.status === 404 || answer.status === 410) {
+      this.options.onDelivery?.('gone');
       // The push service says the subscription is gone; its deliveries go with it.
       await transaction(this.db, async (tx) => {
         await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.endpoint, delivery.endpoint));
@@ -605,6 +639,7 @@ export class PushQueue {
     }
     // Anything else (a redirect, 400, 403, 413) will not change by trying again.
     this.options.log(new Error(`push service answered ${answer.status}`), 'push delivery refused');
+    this.options.onDelivery?.('dropped');
     return this.dropDelivery(delivery.id);
   }
 
@@ -612,8 +647,10 @@ export class PushQueue {
     const attempts = delivery.attempts + 1;
     if (attempts >= this.settings.maxAttempts) {
       this.options.log(error, `push delivery dropped after ${attempts} attempts`);
+      this.options.onDelivery?.('dropped');
       return this.dropDelivery(delivery.id);
     }
+    this.options.onDelivery?.('retried');
     const backoff = Math.min(this.settings.retryMaxMs, this.settings.retryBaseMs * 2 ** (attempts - 1));
     // Jitter spreads the retries of many deliveries to one failing service.
     const delay = Math.max(retryAfterMs ?? 0, backoff * (0.5 + Math.random() * 0.5));

@@ -634,7 +634,10 @@ describe('team chat push: coalesced per person, skipped for whoever is in the ap
 
     const second = await post(bob, uniqueText('Standup is back at 9'));
     await deliveriesSettled();
-    expect(await held()).toMatchObject({ heldCount: 1, heldMessageId: second });
+    // Within the window it is held; on a machine slow enough that the window has ended, it is pushed at once.
+    const state = await held();
+    if (state?.heldCount === 0) expect(requestsTo(subscriber.endpoint)).toHaveLength(2);
+    else expect(state).toMatchObject({ heldCount: 1, heldMessageId: second });
   });
 
   test('a direct message is not held by the team chat window', async () => {
@@ -657,26 +660,35 @@ describe('team chat push: coalesced per person, skipped for whoever is in the ap
     expect(payloadOf(held, subscriber)).toMatchObject({ title: `New message from ${bob.user.name}`, tag: 'team-chat' });
   });
 
-  test('a mention is its own push at once, leading to the message, while its team chat notice is held', async () => {
+  test('a mention is its own push at once, leading to the message, and no team chat push besides', async () => {
     const { alice, bob } = people;
     const subscriber = newSubscriber(endpointFor('chat-mention'));
     await subscribe(alice, subscriber);
     await post(bob, uniqueText('Team news'));
     await waitForRequests(subscriber.endpoint, 1);
-    const text = uniqueText('@Alice Johnson can you check');
+    const text = uniqueText('Before the release, a few words of context: @Alice Johnson can you check the logs');
     const mentioning = await post(bob, text);
-    const [, mention, held] = await waitForRequests(subscriber.endpoint, 3);
-    if (!mention || !held) throw new Error('missing pushes');
+    const [, mention] = await waitForRequests(subscriber.endpoint, 2);
+    if (!mention) throw new Error('missing pushes');
     const stored = await db().select().from(notifications).where(eq(notifications.type, 'mention'));
     const notice = stored.find((row) => row.data.messageId === mentioning);
     expect(payloadOf(mention, subscriber)).toEqual({
       title: `${bob.user.name} mentioned you in Team Chat`,
-      body: text.length > 50 ? `${text.slice(0, 50)}...` : text,
+      body: notice?.message,
       url: `/chat?message=${mentioning}`,
       tag: `notification-${notice?.id}`,
       notificationId: notice?.id,
     });
-    expect(payloadOf(held, subscriber)).toMatchObject({ title: `New message from ${bob.user.name}`, tag: 'team-chat' });
+    // The preview is the text around the mention.
+    expect(notice?.message).toMatch(/^\.\.\..*@Alice Johnson can you check/);
+    // Within the window, the mentioning message was not held for a team chat push: nothing more comes.
+    await deliveriesSettled();
+    expect((await db().select().from(pushChatStates).where(eq(pushChatStates.userId, alice.user.id)))[0]).toMatchObject(
+      { heldCount: 0, heldMessageId: null },
+    );
+    await sleep(CHAT_WINDOW_MS * 1.5);
+    await deliveriesSettled();
+    expect(requestsTo(subscriber.endpoint)).toHaveLength(2);
   });
 });
 

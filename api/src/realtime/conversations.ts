@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { idSchema, rooms, uuidv7, type ClientToServerEvents, type ErrorBody } from '@office/sync-protocol';
+import { idSchema, rooms, uuidv7, type ClientToServerEvents } from '@office/sync-protocol';
 import { directMessages, users } from '../db/schema';
 import { runCommand } from '../domain/commands';
 import { DomainError, parseInput } from '../domain/errors';
@@ -25,7 +25,7 @@ const markReadRefSchema = conversationRefSchema.extend({ messageId: idSchema });
  */
 export function handleConversationEvents(app: FastifyInstance, socket: IoSocket): void {
   const { actor } = socket.data;
-  const { refuse, guarded, metered } = socketGuards(app, socket);
+  const { refuse, guarded } = socketGuards(app, socket);
   /** The conversation a payload names, once the user is known to take part in it. */
   const participation = async (payload: unknown): Promise<string> => {
     const { conversationId } = parseInput(conversationNamedSchema, payload);
@@ -52,12 +52,9 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
       void socket.leave(rooms.conversation(conversationId));
     }),
   );
-  const answerRefusal = (body: ErrorBody, ...[, ack]: SendMessageArgs) => {
-    if (typeof ack === 'function') ack({ error: { code: body.code, message: body.message } });
-  };
   socket.on(
     'send-message',
-    metered<SendMessageArgs>(async (payload, ack) => {
+    guarded<SendMessageArgs>(async (payload, ack) => {
       try {
         const { id, ...args } =
           typeof payload === 'object' && payload !== null ? payload : ({} as Partial<typeof payload>);
@@ -65,48 +62,45 @@ export function handleConversationEvents(app: FastifyInstance, socket: IoSocket)
         // Acknowledged once on disk, as an HTTP write is.
         if (typeof ack === 'function') void app.durable().then(() => ack({ message }));
       } catch (error) {
-        answerRefusal(refuse(error), payload, ack);
+        const body = refuse(error);
+        if (typeof ack === 'function') ack({ error: { code: body.code, message: body.message } });
       }
-    }, answerRefusal),
+    }),
   );
   const typing = (isTyping: boolean) =>
-    metered(
-      guarded(async (payload: unknown) => {
-        const conversationId = await participation(payload);
-        const others = socket.to(rooms.conversation(conversationId));
-        if (!isTyping) {
-          others.emit('stop-typing', { userId: actor.id, conversationId });
-          return;
-        }
-        const [user] = await app.db.select({ name: users.name }).from(users).where(eq(users.id, actor.id));
-        others.emit('user-typing', { userId: actor.id, userName: user?.name ?? 'Someone', conversationId });
-      }),
-    );
+    guarded(async (payload: unknown) => {
+      const conversationId = await participation(payload);
+      const others = socket.to(rooms.conversation(conversationId));
+      if (!isTyping) {
+        others.emit('stop-typing', { userId: actor.id, conversationId });
+        return;
+      }
+      const [user] = await app.db.select({ name: users.name }).from(users).where(eq(users.id, actor.id));
+      others.emit('user-typing', { userId: actor.id, userName: user?.name ?? 'Someone', conversationId });
+    });
   socket.on('typing-start', typing(true));
   socket.on('typing-stop', typing(false));
   socket.on(
     'mark-message-read',
-    metered(
-      guarded(async (payload) => {
-        const { conversationId, messageId } = parseInput(markReadRefSchema, payload);
-        await requireParticipation(app.db, actor, conversationId);
-        const [message] = await app.db
-          .select({ createdAt: directMessages.createdAt })
-          .from(directMessages)
-          .where(
-            and(
-              eq(directMessages.id, messageId),
-              eq(directMessages.conversationId, conversationId),
-              isNull(directMessages.deletedAt),
-            ),
-          );
-        if (!message) throw new DomainError('message_not_found');
-        await runCommand(app.db, app.flush, actor, markReadCommand, {
-          conversationId,
-          messageId,
-          through: message.createdAt,
-        });
-      }),
-    ),
+    guarded(async (payload) => {
+      const { conversationId, messageId } = parseInput(markReadRefSchema, payload);
+      await requireParticipation(app.db, actor, conversationId);
+      const [message] = await app.db
+        .select({ createdAt: directMessages.createdAt })
+        .from(directMessages)
+        .where(
+          and(
+            eq(directMessages.id, messageId),
+            eq(directMessages.conversationId, conversationId),
+            isNull(directMessages.deletedAt),
+          ),
+        );
+      if (!message) throw new DomainError('message_not_found');
+      await runCommand(app.db, app.flush, actor, markReadCommand, {
+        conversationId,
+        messageId,
+        through: message.createdAt,
+      });
+    }),
   );
 }

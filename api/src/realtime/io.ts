@@ -12,7 +12,7 @@ import { speaksOurProtocol } from '../plugins/protocol-version';
 import { loadCurrent, principalsOf } from '../domain/sync/entities';
 import { PresenceTracker } from './presence';
 import { handleConversationEvents } from './conversations';
-import { socketGuards } from './socket-guards';
+import { meterEvents, socketGuards } from './socket-guards';
 import type { IoServer, IoSocket, RoomEvent } from './types';
 
 export interface Realtime {
@@ -78,6 +78,7 @@ export const realtimePlugin = fp(
       const token: unknown = socket.handshake.auth?.token;
       if (!speaksOurProtocol(socket.handshake.auth?.protocolVersion)) throw new DomainError('client_outdated');
       const session = await app.verifyAccessToken(typeof token === 'string' ? token : undefined);
+      if (session.passwordChangeRequired) throw new DomainError('password_change_required');
       socket.data.actor = session.actor;
       socket.data.sessionId = session.id;
     };
@@ -104,10 +105,11 @@ export const realtimePlugin = fp(
         .catch((error: unknown) => app.log.error({ err: error }, 'storing a connection failed'));
       void adoptTimeZone(app, actor, socket.handshake.auth?.timeZone);
 
-      const { metered } = socketGuards(app, socket);
+      meterEvents(app, socket);
+      const { guarded } = socketGuards(app, socket);
       socket.on(
         'update-presence',
-        metered(async (payload) => {
+        guarded(async (payload) => {
           const status = presenceStatuses.find((s) => s === payload?.status);
           if (!status || status === 'offline') {
             socket.emit('error', { code: 'invalid_input', message: 'Presence must be online or away.' });

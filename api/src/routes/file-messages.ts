@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { uploadLimits, uploadSyncFieldsSchema, type MutationOutcome } from '@office/sync-protocol';
 import type { FilePolicy, StoredFile, UploadStore } from '../domain/chat/uploads';
+import { servableType } from '../files/content-type';
 import { runCommand, runInTransaction, type Command } from '../domain/commands';
 import { DomainError, parseInput } from '../domain/errors';
 import { applyClientMutation, claimClient } from '../domain/sync/push';
@@ -85,7 +86,16 @@ const contentDisposition = (name: string): string =>
 const encodeRfc5987 = (value: string): string =>
   encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/** Sends a stored attachment under its original name, never rendered as a page of this origin. */
+/**
+ * Route options of a file download: sent as stored, never compressed per request. Most files are compressed already
+ * (images, video, archives, office documents), and a download shows its progress by its Content-Length.
+ */
+export const fileDownloadOptions = { compress: false } as const;
+
+/**
+ * Sends a stored attachment under its original name as a download with the type its bytes have (read at upload),
+ * never sniffed, never rendered as a page of this origin.
+ */
 export function sendAttachment(
   reply: FastifyReply,
   uploads: UploadStore,
@@ -96,7 +106,7 @@ export function sendAttachment(
   // The row names a file the store no longer holds: not found, never an empty body of the promised length.
   if (!bytes) throw new DomainError('not_found', 'File not found.');
   return reply
-    .header('Content-Type', file.mimetype)
+    .header('Content-Type', servableType(file.mimetype))
     .header('Content-Length', file.size)
     .header('Content-Disposition', contentDisposition(file.originalName))
     .header('X-Content-Type-Options', 'nosniff')

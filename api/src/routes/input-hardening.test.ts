@@ -4,7 +4,9 @@ import { describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
   conversationIdFor,
+  nestingTooDeepMessage,
   nulCharacterMessage,
+  type PushResponse,
   uuidv7,
   type AuthResponse,
   type ChatMessage,
@@ -15,7 +17,8 @@ import { dialect } from '../db/dialect';
 import { chatAttachments, chatMessages, tasks, users } from '../db/schema';
 import { avatarUrlPrefix } from '../domain/users/avatars';
 import { multipartForm, pngBytes, postMultipart } from '../test-multipart';
-import { inDays, uniqueText } from '../test-support';
+import { DEMO_PASSWORD } from '../db/seed';
+import { bearer, inDays, uniqueText } from '../test-support';
 import { expectRefusal, mutation, useSeededServer } from '../test-api-client';
 
 // One seeded server for the whole file; every test registers or writes its own rows.
@@ -118,6 +121,45 @@ describe('NUL characters', () => {
     const conversationId = conversationIdFor(alice.user.id, bob.user.id);
     const ack = (await socket.emitWithAck('send-message', { conversationId, text: nul })) as SendMessageAck;
     expect(ack).toEqual({ error: { code: 'invalid_input', message: nulCharacterMessage } });
+  });
+});
+
+describe('deeply nested JSON', () => {
+  // What the scan sent: 200 KB of brackets, a hundred thousand levels deep.
+  const brackets = '['.repeat(100_000) + ']'.repeat(100_000);
+
+  test('a sign-in nested a hundred thousand levels deep answers 400, not a server error', async () => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"email":"alice@demo.local","password":${brackets}}`,
+    });
+    expectRefusal({ status: res.statusCode, body: res.json() }, 400, 'invalid_input', nestingTooDeepMessage);
+    // The address was not charged a failed sign-in for it: the right password still gets in at once.
+    expect(
+      (await call(null, 'POST', '/api/auth/login', { email: 'alice@demo.local', password: DEMO_PASSWORD })).status,
+    ).toBe(200);
+  });
+
+  test('a pushed mutation with nested arguments is rejected on its own and the next one applies', async () => {
+    const text = uniqueText('After the nested one');
+    const clientId = uuidv7();
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/sync/push',
+      headers: { ...bearer(people.alice.token), 'content-type': 'application/json' },
+      payload: `{"clientId":"${clientId}","mutations":[${JSON.stringify(mutation(1, 'chat.send', {})).replace('{}', `{"id":"${uuidv7()}","text":${brackets}}`)},${JSON.stringify(mutation(2, 'chat.send', { id: uuidv7(), text }))}]}`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<PushResponse>().outcomes).toEqual([
+      { id: 1, status: 'rejected', code: 'invalid_input', message: nestingTooDeepMessage },
+      { id: 2, status: 'applied' },
+    ]);
+    expect(await db().select().from(chatMessages).where(eq(chatMessages.text, text))).toHaveLength(1);
+    // The refusal is kept: the device sending the batch again hears the same outcome and moves on.
+    const again = await push(people.alice, clientId, [mutation(2, 'chat.send', { id: uuidv7(), text })]);
+    expect(again.outcomes).toEqual([{ id: 2, status: 'duplicate', original: 'applied' }]);
   });
 });
 

@@ -19,9 +19,14 @@ const signInCall = { signOutOnUnauthorized: false, answer: authResponseSchema } 
 export const loginRequest = (email: string, password: string): Promise<AuthResponse> =>
   api.post('/auth/login', { email, password }, signInCall);
 
-/** POST /api/auth/register. */
-export const registerRequest = (name: string, email: string, password: string): Promise<AuthResponse> =>
-  api.post('/auth/register', { name, email, password }, signInCall);
+/** POST /api/auth/register, with the token of the invitation link the sign-up screen was opened from. */
+export const registerRequest = (
+  name: string,
+  email: string,
+  password: string,
+  invitation: string | null = null,
+): Promise<AuthResponse> =>
+  api.post('/auth/register', { name, email, password, ...(invitation === null ? {} : { invitation }) }, signInCall);
 
 /** POST /api/auth/google with the ID token from Google Identity Services. */
 export const googleLoginRequest = (tokenId: string): Promise<AuthResponse> =>

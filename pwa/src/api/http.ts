@@ -53,8 +53,10 @@ export const serverMessageOr = (error: unknown, fallback: string): string =>
 export const isNetworkError = (error: unknown): boolean =>
   error instanceof ApiError && (error.code === 'network' || error.code === 'timeout');
 
-type UnauthorizedHandler = () => void;
+/** What the app does when a call answers 401; `code` tells why (`password_reset`: reset by a manager or admin). */
+type UnauthorizedHandler = (code: string) => void;
 let unauthorizedHandler: UnauthorizedHandler | null = null;
+let passwordChangeHandler: (() => void) | null = null;
 
 /**
  * Registers what the app does when a call answers 401 (after the token is removed).
@@ -69,13 +71,24 @@ export function onUnauthorized(handler: UnauthorizedHandler): () => void {
   };
 }
 
-function handleUnauthorized(): void {
+function handleUnauthorized(code: string): void {
   removeStoredToken();
   if (unauthorizedHandler) {
-    unauthorizedHandler();
+    unauthorizedHandler(code);
   } else {
     window.location.assign('/login');
   }
+}
+
+/**
+ * Registers what the app does when the server refuses a call until the person chooses a new password (403
+ * `password_change_required`: they signed in with a one-time code). Returns a function that unregisters it.
+ */
+export function onPasswordChangeRequired(handler: () => void): () => void {
+  passwordChangeHandler = handler;
+  return () => {
+    if (passwordChangeHandler === handler) passwordChangeHandler = null;
+  };
 }
 
 export interface RequestOptions {
@@ -209,11 +222,12 @@ export async function request<T>(
   }
 
   if (!response.ok) {
+    const failure = errorFromResponse(response.status, parsed);
     // A 401 for a token that has since been replaced (another sign-in in this browser) ends nothing.
     if (response.status === 401 && options.signOutOnUnauthorized !== false && getStoredToken() === token) {
-      handleUnauthorized();
+      handleUnauthorized(failure.code);
     }
-    const failure = errorFromResponse(response.status, parsed);
+    if (failure.code === 'password_change_required' && getStoredToken() === token) passwordChangeHandler?.();
     // This build no longer speaks the server's protocol: offer the new version (queued writes stay queued).
     if (failure.code === 'client_outdated') markClientOutdated();
     throw failure;

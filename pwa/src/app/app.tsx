@@ -1,4 +1,5 @@
 import { RouterProvider } from 'react-router-dom';
+import { DialogsProvider } from '../components/dialogs';
 import { SyncProvider } from '../sync/sync-provider';
 import { AuthProvider } from './auth/auth-provider';
 import { useAuth } from './auth/use-auth';
@@ -26,10 +27,12 @@ function AppRoutes() {
 export function App({ splashDone }: { splashDone: boolean }) {
   return (
     <AuthProvider>
-      <SyncProvider>
-        <DeviceNotifications />
-        {splashDone ? <AppRoutes /> : null}
-      </SyncProvider>
+      <DialogsProvider>
+        <SyncProvider>
+          <DeviceNotifications />
+          {splashDone ? <AppRoutes /> : null}
+        </SyncProvider>
+      </DialogsProvider>
       <UpdatePrompt />
     </AuthProvider>
   );

@@ -26,6 +26,8 @@ export const failureTexts = {
   chatUploadException: 'Upload failed. Please try again.',
   viewFileFailed: 'Failed to view file. Please try again.',
   downloadFileFailed: 'Failed to download file. Please try again.',
+  viewFileSignedOut: 'You need to be logged in to view files',
+  downloadFileSignedOut: 'You need to be logged in to download files',
   sendMessageFailed: 'Failed to send message',
   sendFilesFailed: 'Failed to send message with files',
   startConversationFailed: 'Failed to start conversation',

@@ -2,18 +2,17 @@ import type { ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router-dom';
 import type { Actor, User } from '@office/sync-protocol';
 import { useAuth } from './auth/use-auth';
+import { choosePasswordScreen } from './screens';
 import { ScreenSuspense } from './screen-suspense';
 
-/** Public screens (login, signup): a signed-in user goes to /dashboard. */
+/**
+ * Public screens (login, signup): a signed-in user goes to /dashboard. Someone who signed in with a one-time code
+ * sees "Choose a new password" here (every signed-in route sends them here, as nobody is signed in until then).
+ */
 export function PublicOnly() {
-  const { user } = useAuth();
-  return user ? (
-    <Navigate to="/dashboard" replace />
-  ) : (
-    <ScreenSuspense page>
-      <Outlet />
-    </ScreenSuspense>
-  );
+  const { user, passwordChangeFor } = useAuth();
+  if (user) return <Navigate to="/dashboard" replace />;
+  return <ScreenSuspense page>{passwordChangeFor ? <choosePasswordScreen.Component /> : <Outlet />}</ScreenSuspense>;
 }
 
 /** Signed-in screens: anyone else goes to /login. The children receive the user. */

@@ -1,5 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { canManageEmployees, canOpenMyTasks } from '@office/sync-protocol';
+import { canManageEmployees, canOpenMyTasks, canOpenWorkspaceSettings } from '@office/sync-protocol';
 import { HomeRedirect, PublicOnly, RequireAuth, RequireRole } from './guards';
 import { RouteError } from './route-error';
 import { screens, type ScreenPath } from './screens';
@@ -33,6 +33,11 @@ export const routes: RouteObject[] = [
           {
             element: <RequireRole allow={canManageEmployees} />,
             children: [screenRoute('/employees')],
+          },
+          {
+            // Who may join, invitations and password resets: managers (a tab of Employees) and admins.
+            element: <RequireRole allow={canOpenWorkspaceSettings} />,
+            children: [screenRoute('/employees/settings')],
           },
           {
             element: <RequireRole allow={canOpenMyTasks} />,

@@ -12,6 +12,9 @@ export const screens = {
   '/employees': lazyChunk('employees-screen', () =>
     import('../screens/employees/employees-screen').then((m) => m.EmployeesScreen),
   ),
+  '/employees/settings': lazyChunk('workspace-settings-screen', () =>
+    import('../screens/workspace-settings/workspace-settings-screen').then((m) => m.WorkspaceSettingsScreen),
+  ),
   '/my-tasks': lazyChunk('my-tasks-screen', () =>
     import('../screens/my-tasks/my-tasks-screen').then((m) => m.MyTasksScreen),
   ),
@@ -28,6 +31,11 @@ export const screens = {
 } satisfies Record<string, LazyChunk>;
 
 export type ScreenPath = keyof typeof screens;
+
+/** The one screen of someone who signed in with a one-time code, whatever the address (app/guards.tsx). */
+export const choosePasswordScreen = lazyChunk('choose-password-screen', () =>
+  import('../screens/choose-password/choose-password-screen').then((m) => m.ChoosePasswordScreen),
+);
 
 const publicPaths: readonly string[] = ['/login', '/signup'];
 

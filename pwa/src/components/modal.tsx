@@ -10,13 +10,17 @@ interface ModalProps {
   /** Buttons at the bottom, right-aligned. */
   footer?: ReactNode;
   size?: 'small' | 'medium' | 'large';
+  /** `alertdialog` for a question or a failure the person must answer before going on. */
+  role?: 'dialog' | 'alertdialog';
+  /** The id of the text that says what the dialog is about, read with its name. */
+  describedBy?: string;
 }
 
 /**
  * A dialog over the page: named by its title; focus stays inside while it is open (Tab and Shift+Tab
  * wrap) and returns to the control that opened it; Escape, the close button or a click outside closes it.
  */
-export function Modal({ title, onClose, children, footer, size = 'medium' }: ModalProps) {
+export function Modal({ title, onClose, children, footer, size = 'medium', role = 'dialog', describedBy }: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
@@ -41,9 +45,10 @@ export function Modal({ title, onClose, children, footer, size = 'medium' }: Mod
       <div
         ref={dialogRef}
         className={`${styles.dialog} ${styles[size]}`}
-        role="dialog"
+        role={role}
         aria-modal="true"
         aria-labelledby={titleId}
+        aria-describedby={describedBy}
         tabIndex={-1}
       >
         <div className={styles.header}>

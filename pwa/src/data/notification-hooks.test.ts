@@ -157,6 +157,48 @@ describe('the bell’s queries', () => {
     expect(await db.outbox.count()).toBe(3);
   });
 
+  test('a message that mentions the person is one notice, the mention, in the list, the count and read state', async () => {
+    db = freshDb(me);
+    await db.notificationMarkers.put(marker());
+    const mentioning = aMessage('m12', '2026-05-14T09:30:00.000Z', '@Me can you look at the release notes?');
+    await db.chatMessages.bulkPut([
+      aMessage('m11', '2026-05-14T09:00:00.000Z', 'Morning all'),
+      mentioning,
+      aMessage('m13', '2026-05-14T10:00:00.000Z', 'Lunch at noon'),
+    ]);
+    // The server stores the mention at its message's time, naming the message.
+    const mention: Notification = {
+      ...aNotification('n1', mentioning.timestamp),
+      type: 'mention',
+      title: 'Maya Manager mentioned you in Team Chat',
+      message: '@Me can you look at the release notes?',
+      data: { messageId: mentioning.id },
+    };
+    await db.notifications.put(mention);
+
+    expect((await listNotifications(db, me)).map((n) => [n.id, n.type])).toEqual([
+      [uuid('m13'), 'chat_message'],
+      [uuid('n1'), 'mention'],
+      [uuid('m11'), 'chat_message'],
+    ]);
+    expect(await countUnreadNotifications(db, me)).toBe(3);
+    expect(await isUnreadNotice(db, me, mentioning.id)).toBe(false);
+    expect(await isUnreadNotice(db, me, uuid('n1'))).toBe(true);
+
+    // Reading the mention leaves nothing of that message unread; a short list still lists the mention once.
+    await mutate(db, ctx, 'notification.markRead', { id: uuid('n1') });
+    expect(await countUnreadNotifications(db, me)).toBe(2);
+    expect((await listNotifications(db, me, 2)).map((n) => n.id)).toEqual([uuid('m13'), uuid('n1')]);
+    // A direct message mention (another message's id) takes nothing away from team chat.
+    await db.notifications.put({
+      ...mention,
+      ...{ _id: uuid('n2'), id: uuid('n2') },
+      createdAt: '2026-05-14T10:30:00.000Z',
+      data: { messageId: uuid('d99'), conversationId: uuid('c1') },
+    });
+    expect(await countUnreadNotifications(db, me)).toBe(3);
+  });
+
   test('an empty database has no notifications and nothing unread', async () => {
     db = freshDb(me);
     expect(await listNotifications(db, me)).toEqual([]);
@@ -190,6 +232,34 @@ describe('notification preferences on the device', () => {
     await mutate(db, ctx, 'notification.setPreferences', { teamChat: 'all' });
     expect(await countUnreadNotifications(db, me)).toBe(3);
   });
+});
+
+test('the bell’s live list and count drop a message’s chat notice when its mention arrives after it', async () => {
+  db = freshDb(me);
+  const watched = db;
+  await watched.notificationMarkers.put(marker());
+  const mentioning = aMessage('m11', '2026-05-14T09:00:00.000Z', '@Me a word');
+  await watched.chatMessages.put(mentioning);
+  const lists: string[][] = [];
+  const counts: number[] = [];
+  const listing = liveQuery(() => listNotifications(watched, me)).subscribe((list) =>
+    lists.push(list.map((n) => n.type)),
+  );
+  const counting = liveQuery(() => countUnreadNotifications(watched, me)).subscribe((count) => counts.push(count));
+  await expect.poll(() => lists.at(-1)).toEqual(['chat_message']);
+  await expect.poll(() => counts.at(-1)).toBe(1);
+
+  await watched.notifications.put({
+    ...aNotification('n1', mentioning.timestamp),
+    type: 'mention',
+    data: { messageId: mentioning.id },
+  });
+
+  await expect.poll(() => lists.at(-1)).toEqual(['mention']);
+  await expect.poll(() => counts.at(-1)).toBe(1);
+  expect(counts).not.toContain(2);
+  listing.unsubscribe();
+  counting.unsubscribe();
 });
 
 test('the bell’s live list and count follow a team chat message that arrives while they are watched', async () => {

@@ -12,8 +12,9 @@ import type { HistoryRange, LocalChatMessage, LocalNotification, WorkspaceDb } f
 import { useWorkspace } from '../sync/sync-context';
 
 // The bell merges two sources, as GET /api/notifications does: the notifications stored for this person (task
-// notices, direct messages) and the team chat notices derived here from the chat's messages with the person's
-// read marker. Nothing is stored per member for a team chat message, on the server or on the device.
+// notices, direct messages, mentions) and the team chat notices derived here from the chat's messages with the
+// person's read marker. Nothing is stored per member for a team chat message, on the server or on the device. A
+// message that mentions the person has their mention as its one notice: its team chat notice gives way.
 
 /** How many notifications the bell's list shows; older ones stay in the database and in the unread count. */
 export const NOTIFICATION_LIST_LIMIT = 50;
@@ -55,6 +56,22 @@ const noticeOf = (message: LocalChatMessage, marker: NotificationMarker): LocalN
     marker,
   );
 
+/**
+ * The person's mention notices from `from` on (after it when `open`), newest first, by index. A mention shares its
+ * message's time, so these are the mentions of the chat messages from that time on. Not async: a live query
+ * observes the read (see `takesChatNotices`).
+ */
+const mentionsFrom = (db: WorkspaceDb, from: string, open = false) =>
+  db.notifications
+    .where('[type+createdAt]')
+    .between(['mention', from], ['mention', Dexie.maxKey], !open, true)
+    .reverse()
+    .toArray();
+
+/** The ids of the messages these mention notices are about: messages whose notice is the mention. */
+const mentionedMessageIds = (mentions: readonly LocalNotification[]): Set<string> =>
+  new Set(mentions.flatMap(({ data }) => (typeof data.messageId === 'string' ? [data.messageId] : [])));
+
 /** A stored notice as the person sees it: read when the marker covers it, too. */
 const withMarker = (notification: LocalNotification, marker: NotificationMarker): LocalNotification =>
   notification.read || !readByMarker(marker, notification.createdAt) ? notification : { ...notification, read: true };
@@ -77,7 +94,11 @@ export async function listNotifications(
         .filter((message) => message.userId.id !== userId)
         .limit(limit)
         .toArray();
-  return [...stored.map((n) => withMarker(n, marker)), ...chat.map((m) => noticeOf(m, marker))]
+  // Fewer chat notices than `limit` is still right: each one left out has its mention, at its time, among the stored.
+  const oldest = chat.at(-1)?.timestamp;
+  const mentioned = oldest === undefined ? new Set<string>() : mentionedMessageIds(await mentionsFrom(db, oldest));
+  const chatNotices = chat.filter((message) => !mentioned.has(message.id)).map((m) => noticeOf(m, marker));
+  return [...stored.map((n) => withMarker(n, marker)), ...chatNotices]
     .sort((a, b) => (a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt)))
     .slice(0, limit);
 }
@@ -104,8 +125,9 @@ export async function listMentions(
 /**
  * How many of the person's notices are unread, pending read marks included, from indexes only: stored ones unread
  * after the marker (every unread one is on the device), plus the team chat messages after it (all less the person's
- * own) less those marked read one by one. The device holds the team chat from its window's edge on (issue 46):
- * before the edge, the server's count of unread notices stands in for the messages it does not hold.
+ * own) less those marked read one by one and less those whose notice is a mention of the person (counted with the
+ * stored). The device holds the team chat from its window's edge on (issue 46): before the edge, the server's count
+ * of unread notices stands in for the messages it does not hold.
  */
 export async function countUnreadNotifications(db: WorkspaceDb, userId: string): Promise<number> {
   const marker = await markerOf(db, userId);
@@ -127,13 +149,17 @@ export async function countUnreadNotifications(db: WorkspaceDb, userId: string):
     .where('[userId.id+timestamp]')
     .between([userId, after.from], [userId, '\uffff'], !after.open, true)
     .count();
-  const marked = (await db.chatMessages.bulkGet(marker.chatReads)).filter(
-    (message) =>
-      message !== undefined &&
-      message.userId.id !== userId &&
-      (after.open ? message.timestamp > after.from : message.timestamp >= after.from),
+  const counted = (message: LocalChatMessage | undefined): message is LocalChatMessage =>
+    message !== undefined &&
+    message.userId.id !== userId &&
+    (after.open ? message.timestamp > after.from : message.timestamp >= after.from);
+  const marked = (await db.chatMessages.bulkGet(marker.chatReads)).filter(counted).length;
+  const chatReads = new Set(marker.chatReads);
+  const mentioned = [...mentionedMessageIds(await mentionsFrom(db, after.from, after.open))];
+  const replaced = (await db.chatMessages.bulkGet(mentioned)).filter(
+    (message) => counted(message) && !chatReads.has(message.id),
   ).length;
-  return stored + all - own - marked + unreadBeforeEdge(range, unreadFrom.from);
+  return stored + all - own - marked - replaced + unreadBeforeEdge(range, unreadFrom.from);
 }
 
 /**
@@ -153,6 +179,9 @@ export async function isUnreadNotice(db: WorkspaceDb, userId: string, id: string
   if (!takesChatNotices(await db.notificationPreferences.get(userId))) return false;
   const message = await db.chatMessages.get(id);
   if (!message || message.userId.id === userId || message.timestamp < marker.chatSince) return false;
+  // A message that mentions the person is no chat notice of theirs: the mention is.
+  const mentions = await db.notifications.where('[type+createdAt]').equals(['mention', message.timestamp]).toArray();
+  if (mentionedMessageIds(mentions).has(id)) return false;
   return !noticeOf(message, marker).read;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { LocalUser } from './db';
-import { avatarOf, countOnline, isOnline, nameOf, presenceOf } from './people';
+import { avatarOf, countOnline, countOnlineNow, isOnline, nameOf, presenceOf, whoIsWho } from './people';
 
 const self = '01890000-0000-7000-8000-000000000001';
 const other = '01890000-0000-7000-8000-000000000002';
@@ -12,6 +12,12 @@ describe('people', () => {
     expect(nameOf(people, { id: self, name: 'Gone Person' })).toBe('Gone Person');
     expect(avatarOf(people, other, '/old.png')).toBeNull();
     expect(avatarOf(people, self, '/old.png')).toBe('/old.png');
+  });
+
+  test('beside a name stand the department and the email that tell two people of one name apart', () => {
+    expect(whoIsWho({ department: 'Operations', email: 'manager@demo.local' })).toBe('Operations · manager@demo.local');
+    expect(whoIsWho({ department: null, email: 'maya.two@example.com' })).toBe('maya.two@example.com');
+    expect(whoIsWho({ department: '  ', email: '' })).toBe('');
   });
 
   test('online and away count as online, offline does not', () => {
@@ -30,5 +36,18 @@ describe('people', () => {
     ];
     expect(countOnline(everyone, (person) => presenceOf(person, self, true))).toBe(2);
     expect(countOnline(everyone, (person) => presenceOf(person, self, false))).toBe(1);
+  });
+
+  test('Online Now counts the employees online, never the manager looking: the dashboard and Employees agree', () => {
+    const manager = { id: self, role: 'manager' as const, status: 'online' as const };
+    const employees = [
+      { id: other, role: 'employee' as const, status: 'offline' as const },
+      { id: '01890000-0000-7000-8000-000000000003', role: 'employee' as const, status: 'away' as const },
+    ];
+    const presence = (person: { id: string; status: 'online' | 'away' | 'offline' }) => presenceOf(person, self, true);
+    // The dashboard counts from the whole directory, Employees from its list of employees: the same number.
+    expect(countOnlineNow([manager, ...employees], presence)).toBe(1);
+    expect(countOnlineNow(employees, presence)).toBe(1);
+    expect(countOnline([manager, ...employees], presence)).toBe(2);
   });
 });

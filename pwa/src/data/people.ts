@@ -1,4 +1,4 @@
-import type { PresenceStatus } from '@office/sync-protocol';
+import type { PresenceStatus, Role } from '@office/sync-protocol';
 import type { LocalUser } from './db';
 
 /** The directory by user id. */
@@ -13,6 +13,15 @@ export const avatarOf = (people: People, id: string, fallback: string | null = n
   const person = people.get(id);
   return person ? person.avatar : fallback;
 };
+
+/**
+ * What tells a person apart from another of the same name (two people may share one): their department and
+ * email, shown beside the name wherever a name alone would decide whom one writes to or names.
+ */
+export const whoIsWho = (person: {
+  email?: string | null | undefined;
+  department?: string | null | undefined;
+}): string => [person.department?.trim(), person.email?.trim()].filter(Boolean).join(' · ');
 
 /**
  * Whether a presence counts as online: Online Now, the Employees online filter and the Chat header all
@@ -34,3 +43,16 @@ export const presenceOf = (
 /** How many of `people` are online, by `presence`. */
 export const countOnline = <P>(people: readonly P[], presence: (person: P) => PresenceStatus): number =>
   people.reduce((count, person) => count + (isOnline(presence(person)) ? 1 : 0), 0);
+
+/**
+ * "Online Now" of the dashboard and of Employee Management: the employees online (the people Employee Management
+ * lists, and what the dashboard's card opens), never the manager looking, so both read the same number.
+ */
+export const countOnlineNow = <P extends { role: Role }>(
+  people: readonly P[],
+  presence: (person: P) => PresenceStatus,
+): number =>
+  countOnline(
+    people.filter((person) => person.role === 'employee'),
+    presence,
+  );

@@ -11,6 +11,7 @@ export class LiveSearchIndex {
   /** Settles when the first build is done; the changes committed meanwhile are applied by then. */
   readonly ready: Promise<void>;
   private built = false;
+  private reindexing = false;
   private readonly pending: RowChange[] = [];
   private readonly listeners = new Set<() => void>();
 
@@ -23,6 +24,7 @@ export class LiveSearchIndex {
         return;
       }
       if (this.index.apply(changes)) this.notify();
+      this.reindexRenamed(db);
     });
     this.ready = this.build(db);
   }
@@ -38,13 +40,42 @@ export class LiveSearchIndex {
   }
 
   private async build(db: WorkspaceDb): Promise<void> {
-    const tables = searchKinds.map((kind) => db.table(kindTables[kind]));
+    // People first: tasks are indexed under their people's names as the directory holds them.
+    const kinds = [...searchKinds].sort((a, b) => Number(b === 'person') - Number(a === 'person'));
+    const tables = kinds.map((kind) => db.table(kindTables[kind]));
     // One read transaction: one consistent snapshot of the four tables.
     const snapshot = await db.transaction('r', tables, () => Promise.all(tables.map((table) => table.toArray())));
-    for (const [at, kind] of searchKinds.entries()) await this.index.addAll(kindTables[kind], snapshot[at] ?? []);
+    for (const [at, kind] of kinds.entries()) await this.index.addAll(kindTables[kind], snapshot[at] ?? []);
     this.index.apply(this.pending.splice(0));
     this.built = true;
     this.notify();
+    this.reindexRenamed(db);
+  }
+
+  /**
+   * A person renamed: their tasks are read again and indexed under the new name (only theirs, never a rebuild).
+   * One read at a time; renames that come meanwhile are read next.
+   */
+  private reindexRenamed(db: WorkspaceDb): void {
+    if (!this.built || this.reindexing) return;
+    const ids = this.index.staleTaskIds;
+    if (ids.length === 0) return;
+    this.reindexing = true;
+    void db.tasks
+      .bulkGet(ids)
+      .then((rows) => {
+        this.index.reindexTasks(ids, rows);
+        this.notify();
+      })
+      .catch((error: unknown) => {
+        // The database went away (signed out): the index goes with it.
+        console.warn('Could not read the tasks of a renamed person', error);
+        this.index.reindexTasks(ids, []);
+      })
+      .finally(() => {
+        this.reindexing = false;
+        this.reindexRenamed(db);
+      });
   }
 
   private notify(): void {

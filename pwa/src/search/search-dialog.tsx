@@ -3,11 +3,20 @@ import { useNavigate } from 'react-router-dom';
 import { CheckSquare, Hash, MessageCircle, Search, User } from 'lucide-react';
 import { Modal } from '../components/modal';
 import { useStartConversation } from '../data/direct-hooks';
+import { useOnline } from '../data/hooks';
 import { usePeople } from '../data/use-people';
 import { useWorkspace } from '../sync/sync-context';
 import { liveSearchIndexOf } from './live-search';
 import { selfDocumentId, type SearchKind } from './search-index';
-import { loadItemGroups, type SearchItem, type SearchItemGroup, type TextPart } from './search-results';
+import type { TextPart } from '@office/sync-protocol';
+import {
+  loadItemGroups,
+  loadServerGroups,
+  type SearchItem,
+  type SearchItemGroup,
+  type SearchSource,
+} from './search-results';
+import { useServerSearch, type ServerSearchState } from './server-search';
 // The search box looks like every list screen's (components/search-field).
 import fieldStyles from '../components/search-field.module.css';
 import styles from './search-dialog.module.css';
@@ -24,6 +33,32 @@ const kindIcons = { task: CheckSquare, chat: Hash, direct: MessageCircle, person
 interface Answer {
   query: string;
   groups: SearchItemGroup[];
+}
+
+/** The heading over each part of the list. */
+const sourceHeadings: Record<SearchSource, string> = {
+  device: 'On this device',
+  server: 'Older history, from the server',
+};
+
+/** What the status line says of the server's search. */
+function serverStatus(state: ServerSearchState, found: number): string {
+  switch (state.status) {
+    case 'idle':
+      return '';
+    case 'offline':
+      return 'Older results need a connection.';
+    case 'searching':
+      return 'Searching older history...';
+    case 'unreachable':
+      return 'Older results could not be loaded: the server cannot be reached.';
+    case 'failed':
+      return 'Older results could not be loaded.';
+    case 'done':
+      return found === 0
+        ? 'Nothing older on the server.'
+        : `${plural(found, 'more result', 'more results')} in older history.`;
+  }
 }
 
 function Marked({ parts }: { parts: readonly TextPart[] }) {
@@ -52,6 +87,8 @@ export function SearchDialog({ onClose, onOpened }: { onClose: () => void; onOpe
   const [failed, setFailed] = useState(false);
   const [indexVersion, setIndexVersion] = useState(0);
   const [answer, setAnswer] = useState<Answer | null>(null);
+  const [serverAnswer, setServerAnswer] = useState<Answer | null>(null);
+  const online = useOnline();
   const [activeKey, setActiveKey] = useState<string | null>(null);
   const [opening, setOpening] = useState(false);
 
@@ -90,8 +127,24 @@ export function SearchDialog({ onClose, onOpened }: { onClose: () => void; onOpe
     };
   }, [db, live, ready, needle, exclude, people, ctx.userId, indexVersion]);
 
+  // The server's search runs beside the device's: its hits the device lacks come after the device's own.
+  const server = useServerSearch(db, needle, online, perGroup);
+  useEffect(() => {
+    if (server.status !== 'done') return undefined;
+    let current = true;
+    loadServerGroups(db, server.answer, perGroup, { people, selfId: ctx.userId, now: new Date() }).then(
+      (loaded) => current && setServerAnswer({ query: needle, groups: loaded }),
+      (error: unknown) => console.error('Reading server search results failed', error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [db, server, needle, people, ctx.userId]);
+
   const shown = needle !== '' && answer?.query === needle ? answer : null;
-  const items = useMemo(() => shown?.groups.flatMap((group) => group.items) ?? [], [shown]);
+  const serverShown = server.status === 'done' && serverAnswer?.query === needle ? serverAnswer : null;
+  const groups = useMemo(() => [...(shown?.groups ?? []), ...(serverShown?.groups ?? [])], [shown, serverShown]);
+  const items = useMemo(() => groups.flatMap((group) => group.items), [groups]);
   const activeIndex = Math.max(
     0,
     items.findIndex((item) => item.key === activeKey),
@@ -139,17 +192,20 @@ export function SearchDialog({ onClose, onOpened }: { onClose: () => void; onOpe
   };
 
   const total = shown?.groups.reduce((sum, group) => sum + group.total, 0) ?? 0;
-  const status = failed
+  const serverFound = serverShown?.groups.reduce((sum, group) => sum + group.items.length, 0) ?? 0;
+  const deviceStatus = failed
     ? 'Search could not read this device’s data. Please reload the app.'
     : !ready
       ? 'Preparing search...'
       : shown
         ? total === 0
-          ? `No results for “${shown.query}”`
-          : plural(total, 'result', 'results')
+          ? `No results for “${shown.query}” on this device.`
+          : `${plural(total, 'result', 'results')} on this device.`
         : needle === ''
           ? 'Find tasks, comments, team chat, direct messages and people, offline too. Use ↑ and ↓ to move and Enter to open.'
           : '';
+  const status = [deviceStatus, serverStatus(server, serverFound)].filter(Boolean).join(' ');
+  const sectionId = (source: SearchSource) => `${listboxId}-${source}`;
 
   return (
     <Modal title="Search" onClose={onClose} size="large">
@@ -180,16 +236,29 @@ export function SearchDialog({ onClose, onOpened }: { onClose: () => void; onOpe
         aria-label="Search results"
         className={styles.listbox}
         data-query={shown?.query ?? ''}
+        data-server-query={serverShown?.query ?? ''}
         hidden={items.length === 0}
       >
-        {shown?.groups.map((group) => {
+        {groups.map((group, at) => {
           const Icon = kindIcons[group.kind];
-          const headingId = `${listboxId}-${group.kind}`;
+          const headingId = `${listboxId}-${group.source}-${group.kind}`;
+          // The first group of each part carries the part's heading; every group is named by both.
+          const firstOfSource = groups[at - 1]?.source !== group.source;
           return (
-            <div key={group.kind} role="group" aria-labelledby={headingId} className={styles.group}>
+            <div
+              key={`${group.source}-${group.kind}`}
+              role="group"
+              aria-labelledby={`${headingId} ${sectionId(group.source)}`}
+              className={`${styles.group} ${firstOfSource ? styles.firstOfSource : ''}`}
+            >
+              {firstOfSource && (
+                <div role="presentation" id={sectionId(group.source)} className={styles.sourceHeading}>
+                  {sourceHeadings[group.source]}
+                </div>
+              )}
               <div role="presentation" id={headingId} className={styles.groupHeading}>
                 {group.heading}
-                {group.total > group.items.length && (
+                {group.source === 'device' && group.total > group.items.length && (
                   <span className={styles.groupCount}>
                     {' '}
                     · {group.items.length} of {group.total}

@@ -1,10 +1,16 @@
-import { describe, expect, test } from 'vitest';
-import { conversationIdFor, type ChatMessage, type DirectMessage, type Task } from '@office/sync-protocol';
+import { describe, expect, test, vi } from 'vitest';
+import {
+  conversationIdFor,
+  type ChatMessage,
+  type DirectMessage,
+  type SearchResponse,
+  type Task,
+} from '@office/sync-protocol';
 import type { WorkspaceDb } from '../data/db';
 import { aUser, freshDb } from '../sync/test-support';
 import { LiveSearchIndex } from './live-search';
 import { SearchIndex, selfDocumentId, type SearchGroup } from './search-index';
-import { highlightParts, loadItemGroups, snippetParts, type SearchItemGroup } from './search-results';
+import { loadItemGroups, loadServerGroups, type SearchItemGroup } from './search-results';
 
 const id = (n: number) => `01890000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 const selfId = id(1);
@@ -206,35 +212,86 @@ describe('the live index follows the database', () => {
   });
 });
 
-describe('what the dialog shows', () => {
-  test('marks the matched words, whatever their case or accents', () => {
-    expect(highlightParts('Budget: the BUDGET is Résumé-ready', new Set(['budget', 'resume']))).toEqual([
-      { text: 'Budget', match: true },
-      { text: ': the ', match: false },
-      { text: 'BUDGET', match: true },
-      { text: ' is ', match: false },
-      { text: 'Résumé', match: true },
-      { text: '-ready', match: false },
+describe('a task is found by its people', () => {
+  const carolId = id(3);
+  const carol = aUser(carolId, { name: 'Carol Davis', email: 'carol@demo.local' });
+  const withPeople = (task: Task, assignee: typeof carol | null, creator: typeof carol): Task => ({
+    ...task,
+    assignedTo: assignee ? ref(assignee) : null,
+    assignedBy: ref(creator),
+  });
+
+  /** The answer as `kind: [row ids]`, each kind's ids sorted: the order by relevance is not what these tests are about. */
+  const sortedRowsOf = (groups: SearchGroup[]) =>
+    Object.fromEntries(groups.map((group) => [group.kind, group.hits.map((hit) => hit.rowId).sort()]));
+
+  async function withCarol(): Promise<{ db: WorkspaceDb; live: LiveSearchIndex }> {
+    const { db, live } = await seeded();
+    const changed = nextChange(live);
+    await db.users.put(carol);
+    await db.tasks.bulkPut([
+      withPeople(aTask(40, 'Payroll export'), carol, self),
+      withPeople(aTask(41, 'Hiring plan'), bob, carol),
+      withPeople(aTask(42, 'Unassigned cleanup'), null, self),
+    ]);
+    await changed;
+    return { db, live };
+  }
+
+  test('"carol" finds the tasks assigned to Carol and those she created; every word still has to match', async () => {
+    const { live } = await withCarol();
+    expect(sortedRowsOf(live.index.search('carol', 5))).toEqual({ task: [id(40), id(41)], person: [carolId] });
+    expect(rowsOf(live.index.search('carol payroll', 5))).toEqual({ task: [id(40)] });
+    expect(rowsOf(live.index.search('davis hiring', 5))).toEqual({ task: [id(41)] });
+  });
+
+  test('the option says whose name matched: "Assigned to" or "Created by", the name marked', async () => {
+    const { db, live } = await withCarol();
+    const people = new Map([self, bob, carol].map((user) => [user.id, user]));
+    const [tasks] = await loadItemGroups(db, live.index.search('carol', 5), { people, selfId, now: new Date() });
+    const details = tasks?.items
+      .map((item) => item.detail)
+      .sort((a, b) => (a?.[0]?.text ?? '').localeCompare(b?.[0]?.text ?? ''));
+    expect(details).toEqual([
+      [
+        { text: 'Assigned to ', match: false },
+        { text: 'Carol', match: true },
+        { text: ' Davis', match: false },
+      ],
+      [
+        { text: 'Created by ', match: false },
+        { text: 'Carol', match: true },
+        { text: ' Davis', match: false },
+      ],
     ]);
   });
 
-  test('shows the passage of a long text around its first match, cut at whole words', () => {
-    const text = `${'lorem ipsum '.repeat(20)}the budget line ${'dolor sit '.repeat(20)}`;
-    const parts = snippetParts(text, new Set(['budget']));
-    const shown = parts.map((part) => part.text).join('');
-    expect(shown.startsWith('…')).toBe(true);
-    expect(shown.endsWith('…')).toBe(true);
-    expect(shown.length).toBeLessThanOrEqual(145);
-    expect(parts.filter((part) => part.match)).toEqual([{ text: 'budget', match: true }]);
-    const words = new Set(['lorem', 'ipsum', 'the', 'budget', 'line', 'dolor', 'sit']);
-    expect(
-      shown
-        .slice(1, -1)
-        .split(' ')
-        .every((word) => words.has(word)),
-    ).toBe(true);
+  test('a rename indexes that person’s tasks again, by their new name, and only theirs', async () => {
+    const { db, live } = await withCarol();
+    const reads = vi.spyOn(db.tasks, 'bulkGet');
+    await db.users.put({ ...carol, name: 'Caroline Ortiz' });
+
+    await expect
+      .poll(() => sortedRowsOf(live.index.search('ortiz', 5)))
+      .toEqual({ task: [id(40), id(41)], person: [carolId] });
+    expect(rowsOf(live.index.search('davis', 5))).toEqual({});
+    // Only her two tasks were read again: the index is never rebuilt for a rename.
+    expect(reads.mock.calls.map(([ids]) => [...ids].sort())).toEqual([[id(40), id(41)]]);
+    expect(live.index.staleTaskIds).toEqual([]);
   });
 
+  test('a task stored before its people arrive is indexed under their names once they do', async () => {
+    const db = freshDb(selfId);
+    await db.tasks.put(withPeople(aTask(50, 'Inventory count'), carol, self));
+    const live = new LiveSearchIndex(db);
+    await live.ready;
+    // The task's copy of the name is an older one: the directory's name wins once it is here.
+    await db.users.put({ ...carol, name: 'Carol Nguyen' });
+    await expect.poll(() => rowsOf(live.index.search('nguyen', 5))).toEqual({ task: [id(50)], person: [carolId] });
+  });
+});
+
+describe('what the dialog shows', () => {
   test('groups under their headings, with the task passage that matched and where each option leads', async () => {
     const { db, live } = await seeded();
     const people = new Map([self, bob].map((user) => [user.id, user]));
@@ -262,7 +319,104 @@ describe('what the dialog shows', () => {
       title: [{ text: 'Bob Smith', match: false }],
       target: { path: `/direct-messages?conversation=${conversationIdFor(selfId, bobId)}&message=${id(30)}` },
     });
-    const [people_] = await loadItemGroups(db, live.index.search('bob', 5), { people, selfId, now: new Date() });
-    expect(people_?.items[0]?.target).toEqual({ person: { id: bobId, name: 'Bob Smith' } });
+    const bobs = await loadItemGroups(db, live.index.search('bob', 5), { people, selfId, now: new Date() });
+    expect(bobs.find((group) => group.kind === 'person')?.items[0]?.target).toEqual({
+      person: { id: bobId, name: 'Bob Smith' },
+    });
+  });
+});
+
+describe('the server’s results beside the device’s', () => {
+  const marked = (text: string): { text: string; match: boolean }[] => [{ text, match: true }];
+  const answer: SearchResponse = {
+    groups: [
+      {
+        kind: 'task',
+        hits: [
+          // Held on the device: found by the device's own search, so left out here.
+          {
+            kind: 'task',
+            id: id(10),
+            status: 'pending',
+            title: marked('budget'),
+            detail: null,
+            commentBy: null,
+            at: '',
+          },
+          {
+            kind: 'task',
+            id: id(90),
+            status: 'completed',
+            title: [{ text: 'Old plan', match: false }],
+            detail: marked('budget'),
+            commentBy: 'Bob Smith',
+            at: '2029-01-01T00:00:00.000Z',
+          },
+        ],
+        next: null,
+      },
+      {
+        kind: 'chat',
+        hits: [91, 92, 93].map((n) => ({
+          kind: 'chat' as const,
+          id: id(n),
+          author: { id: bobId, name: 'Bob Smith' },
+          at: '2029-01-01T10:00:00.000Z',
+          snippet: marked(`budget ${n}`),
+        })),
+        next: '12',
+      },
+      {
+        kind: 'direct',
+        hits: [
+          {
+            kind: 'direct',
+            id: id(30),
+            conversationId: conversationIdFor(selfId, bobId),
+            with: { id: bobId, name: 'Bob Smith' },
+            sender: { id: selfId, name: 'Alice Johnson' },
+            at: '2029-01-01T10:00:00.000Z',
+            snippet: marked('budget'),
+          },
+        ],
+        next: null,
+      },
+    ],
+  };
+
+  test('keeps only what the device lacks, at most a group’s worth, each opening its task or message', async () => {
+    const { db } = await seeded();
+    const people = new Map([self, bob].map((user) => [user.id, user]));
+    const groups = await loadServerGroups(db, answer, 2, { people, selfId, now: new Date('2030-01-01T12:00:00Z') });
+    expect(groups.map((group) => [group.source, group.heading, group.items.map((item) => item.key)])).toEqual([
+      ['server', 'Tasks', [`task:${id(90)}`]],
+      ['server', 'Team Chat', [`chat:${id(91)}`, `chat:${id(92)}`]],
+    ]);
+    const [tasks, chat] = groups;
+    expect(tasks?.items[0]).toMatchObject({
+      meta: 'Comment by Bob Smith · Completed',
+      detail: marked('budget'),
+      target: { path: `/tasks?task=${id(90)}` },
+    });
+    expect(chat?.total).toBe(3);
+    expect(chat?.items[0]).toMatchObject({
+      title: [{ text: 'Bob Smith', match: false }],
+      target: { path: `/chat?message=${id(91)}` },
+    });
+  });
+
+  test('a direct message the device lacks opens its conversation at the message, named by the other person', async () => {
+    const db = freshDb(selfId);
+    const people = new Map([self, bob].map((user) => [user.id, user]));
+    const [direct] = await loadServerGroups(db, { groups: answer.groups.slice(2) }, 5, {
+      people,
+      selfId,
+      now: new Date('2030-01-01T12:00:00Z'),
+    });
+    expect(direct?.items[0]).toMatchObject({
+      title: [{ text: 'Bob Smith', match: false }],
+      target: { path: `/direct-messages?conversation=${conversationIdFor(selfId, bobId)}&message=${id(30)}` },
+    });
+    expect(direct?.items[0]?.meta.startsWith('You · ')).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
+import { normalizeWord, wordSeparator } from '@office/sync-protocol';
 import type { LocalChatMessage, LocalDirectMessage, LocalTask, LocalUser } from '../data/db';
 import type { RowChange } from '../data/row-changes';
 
@@ -24,21 +25,15 @@ interface SearchDocument {
   title?: string;
   text?: string;
   comments?: string;
+  /** A task's assignee and creator, by the names the directory holds now. */
+  assignee?: string;
+  creator?: string;
   name?: string;
   email?: string;
   department?: string;
 }
 
-const fields = ['title', 'text', 'comments', 'name', 'email', 'department'] as const;
-
-/** Splits text into words as the index does, so highlighting marks exactly the words that matched. */
-export const wordSeparator = /[\n\r\p{Z}\p{P}]+/u;
-
-/** A word as it is indexed and searched: lower case, accents removed ("Résumé" finds "resume"). */
-export function normalizeWord(word: string): string | null {
-  const normalized = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  return normalized === '' ? null : normalized;
-}
+const fields = ['title', 'text', 'comments', 'assignee', 'creator', 'name', 'email', 'department'] as const;
 
 const documentId = (kind: SearchKind, rowId: string): string => `${kind}:${rowId}`;
 
@@ -48,8 +43,11 @@ export function parseDocumentId(id: string): { kind: SearchKind; rowId: string }
   return { kind: id.slice(0, at) as SearchKind, rowId: id.slice(at + 1) };
 }
 
+/** A person's name as the index knows it now (from the directory), else the copy a row carries. */
+type NameOf = (ref: { id: string; name: string }) => string;
+
 /** The words of one row, by its table. */
-export function documentOf(table: SearchTable, row: unknown): SearchDocument {
+export function documentOf(table: SearchTable, row: unknown, nameOf: NameOf = (ref) => ref.name): SearchDocument {
   switch (table) {
     case 'tasks': {
       const task = row as LocalTask;
@@ -58,6 +56,8 @@ export function documentOf(table: SearchTable, row: unknown): SearchDocument {
         title: task.title,
         text: task.description,
         comments: task.comments.map((comment) => comment.text).join('\n'),
+        assignee: task.assignedTo ? nameOf(task.assignedTo) : '',
+        creator: nameOf(task.assignedBy),
       };
     }
     case 'chatMessages': {
@@ -124,6 +124,16 @@ export class SearchIndex {
   /** The row ids held, per kind: a cleared table's documents are found without a scan of the index. */
   private readonly rowIds = new Map<SearchKind, Set<string>>(searchKinds.map((kind) => [kind, new Set()]));
 
+  /** The directory's names, by user id: a task is indexed under its people's names as they are now. */
+  private readonly names = new Map<string, string>();
+  /** The people of each task indexed (ids only), and the tasks of each person: a rename finds its tasks. */
+  private readonly peopleOfTask = new Map<string, readonly string[]>();
+  private readonly tasksOfPerson = new Map<string, Set<string>>();
+  /** Tasks indexed under a name that has changed since: to be indexed again from their rows (`reindexTasks`). */
+  private readonly staleTasks = new Set<string>();
+
+  private readonly nameOf: NameOf = (ref) => this.names.get(ref.id) ?? ref.name;
+
   get size(): number {
     return this.mini.documentCount;
   }
@@ -135,8 +145,9 @@ export class SearchIndex {
     const ids = this.rowIds.get(kind);
     const fresh = rows.filter((row) => !ids?.has((row as { id: string }).id));
     for (const row of fresh) ids?.add((row as { id: string }).id);
+    for (const row of fresh) this.track(table, row);
     await this.mini.addAllAsync(
-      fresh.map((row) => documentOf(table, row)),
+      fresh.map((row) => documentOf(table, row, this.nameOf)),
       { chunkSize: 2_000 },
     );
     for (const row of rows.filter((row) => !fresh.includes(row))) this.put(table, row);
@@ -156,10 +167,67 @@ export class SearchIndex {
     return changed;
   }
 
+  /**
+   * The tasks indexed under a person's former name (or under the name a task carried, before the directory knew the
+   * person): the caller reads their rows and hands them to `reindexTasks`.
+   */
+  get staleTaskIds(): string[] {
+    return [...this.staleTasks];
+  }
+
+  /**
+   * Indexes again the tasks of `ids` still stale, from their rows as read (`rows[i]` is the row of `ids[i]`, or
+   * undefined when it is gone). A task put or deleted since it went stale is indexed already and left alone.
+   */
+  reindexTasks(ids: readonly string[], rows: readonly (LocalTask | undefined)[]): void {
+    for (const [at, id] of ids.entries()) {
+      if (!this.staleTasks.has(id)) continue;
+      const row = rows[at];
+      if (row && this.rowIds.get('task')?.has(id)) this.put('tasks', row);
+      else this.staleTasks.delete(id);
+    }
+  }
+
+  /** Keeps the directory's names and who each task is about, so a rename can find the tasks to index again. */
+  private track(table: SearchTable, row: unknown): void {
+    if (table === 'users') {
+      const user = row as LocalUser;
+      const before = this.names.get(user.id);
+      this.names.set(user.id, user.name);
+      if (before !== user.name) for (const taskId of this.tasksOfPerson.get(user.id) ?? []) this.staleTasks.add(taskId);
+    } else if (table === 'tasks') {
+      const task = row as LocalTask;
+      this.untrackTask(task.id);
+      const people = task.assignedTo ? [task.assignedTo.id, task.assignedBy.id] : [task.assignedBy.id];
+      this.peopleOfTask.set(task.id, people);
+      for (const personId of people) {
+        let tasks = this.tasksOfPerson.get(personId);
+        if (!tasks) {
+          tasks = new Set();
+          this.tasksOfPerson.set(personId, tasks);
+        }
+        tasks.add(task.id);
+      }
+      // Indexed now under the current names.
+      this.staleTasks.delete(task.id);
+    }
+  }
+
+  private untrackTask(taskId: string): void {
+    for (const personId of this.peopleOfTask.get(taskId) ?? []) {
+      const tasks = this.tasksOfPerson.get(personId);
+      tasks?.delete(taskId);
+      if (tasks?.size === 0) this.tasksOfPerson.delete(personId);
+    }
+    this.peopleOfTask.delete(taskId);
+    this.staleTasks.delete(taskId);
+  }
+
   private put(table: SearchTable, row: unknown): void {
     const kind = kindOfTable.get(table);
     if (!kind) return;
-    const document = documentOf(table, row);
+    this.track(table, row);
+    const document = documentOf(table, row, this.nameOf);
     const rowId = (row as { id: string }).id;
     if (this.mini.has(document.id)) this.mini.replace(document);
     else this.mini.add(document);
@@ -170,6 +238,8 @@ export class SearchIndex {
     const id = documentId(kind, rowId);
     if (this.mini.has(id)) this.mini.discard(id);
     this.rowIds.get(kind)?.delete(rowId);
+    // A person who leaves the directory keeps their last name in `names`: their tasks still carry it.
+    if (kind === 'task') this.untrackTask(rowId);
   }
 
   /**

@@ -1,22 +1,32 @@
+import {
+  highlightParts,
+  matchesTerms,
+  mentionsAny,
+  snippetParts,
+  taskMatch,
+  type SearchHit,
+  type SearchResponse,
+  type TaskMatch,
+  type TaskStatus,
+  type TextPart,
+  type WordMatch,
+} from '@office/sync-protocol';
 import type { LocalChatMessage, LocalDirectMessage, LocalTask, LocalUser, WorkspaceDb } from '../data/db';
 import { nameOf, type People } from '../data/people';
 import { displayStatus, statusLabels } from '../components/tasks/task-display';
 import { roleLabel } from '../components/role-badge';
 import { formatChatTime } from '../screens/chat/chat-format';
-import { kindTables, normalizeWord, wordSeparator, type SearchGroup, type SearchKind } from './search-index';
-
-/** A piece of shown text; `match` pieces are the words the search matched (shown in <mark>). */
-export interface TextPart {
-  text: string;
-  match: boolean;
-}
+import { kindTables, type SearchGroup, type SearchKind } from './search-index';
 
 /** Where Enter takes the user: a route, or a direct message with a person (started if needed). */
 export type SearchTarget = { path: string } | { person: { id: string; name: string } };
 
+/** Where an option was found: in what this device holds, or by the server in history the device does not hold. */
+export type SearchSource = 'device' | 'server';
+
 /** One option of the dialog. */
 export interface SearchItem {
-  /** Unique in the answer: `<kind>:<row id>`. */
+  /** Unique in the answer: `<kind>:<row id>` (the same row found on the device and by the server is one option). */
   key: string;
   kind: SearchKind;
   title: TextPart[];
@@ -30,8 +40,10 @@ export interface SearchItem {
 /** A group of the dialog, under its heading. */
 export interface SearchItemGroup {
   kind: SearchKind;
+  source: SearchSource;
   heading: string;
   items: SearchItem[];
+  /** How many matched in all (on the device); for the server's, how many it sent that the device lacks. */
   total: number;
 }
 
@@ -42,127 +54,125 @@ export const groupHeadings: Record<SearchKind, string> = {
   person: 'People',
 };
 
-/** Splits `text` into words and separators, marking the words whose indexed form is one of `terms`. */
-export function highlightParts(text: string, terms: ReadonlySet<string>): TextPart[] {
-  const parts: TextPart[] = [];
-  const push = (piece: string, match: boolean) => {
-    if (piece === '') return;
-    const last = parts.at(-1);
-    if (last && last.match === match) last.text += piece;
-    else parts.push({ text: piece, match });
+/** A task option, from the device's row or the server's hit. */
+function taskOption(task: { id: string; status: TaskStatus }, { title, detail, commentBy }: TaskMatch): SearchItem {
+  const status = statusLabels[displayStatus(task.status)];
+  return {
+    key: `task:${task.id}`,
+    kind: 'task',
+    title,
+    detail,
+    meta: commentBy === null ? status : `Comment by ${commentBy} · ${status}`,
+    target: { path: `/tasks?task=${task.id}` },
   };
-  const separators = new RegExp(wordSeparator.source, 'gu');
-  let from = 0;
-  for (const separator of text.matchAll(separators)) {
-    const word = text.slice(from, separator.index);
-    push(word, terms.has(normalizeWord(word) ?? ''));
-    push(separator[0], false);
-    from = separator.index + separator[0].length;
-  }
-  const word = text.slice(from);
-  push(word, terms.has(normalizeWord(word) ?? ''));
-  return parts;
 }
-
-/** Whether any word of `text` is one of `terms`. */
-export const mentionsAny = (text: string, terms: ReadonlySet<string>): boolean =>
-  text.split(wordSeparator).some((word) => terms.has(normalizeWord(word) ?? ''));
-
-/** How much of a long text is shown around its first match, in characters. */
-export const snippetLength = 140;
-const contextBefore = 40;
 
 /**
- * The passage of `text` around its first matched word, at most about `snippetLength` characters, with
- * an ellipsis where it was cut; whitespace runs are shown as one space.
+ * What matched of a task on the device: its title, description or a comment, or else its assignee or creator (as
+ * the directory names them now, which is what the index holds).
  */
-export function snippetParts(text: string, terms: ReadonlySet<string>): TextPart[] {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const parts = highlightParts(flat, terms);
-  if (flat.length <= snippetLength) return parts;
-  let offset = 0;
-  let firstMatch = 0;
-  for (const part of parts) {
-    if (part.match) {
-      firstMatch = offset;
-      break;
-    }
-    offset += part.text.length;
-  }
-  const start = Math.max(0, Math.min(firstMatch - contextBefore, flat.length - snippetLength));
-  const end = Math.min(flat.length, start + snippetLength);
-  // Cut at word boundaries, so a marked word is never split.
-  const from = start === 0 ? 0 : flat.indexOf(' ', start) + 1 || start;
-  const lastSpace = flat.lastIndexOf(' ', end);
-  const to = end === flat.length || lastSpace <= from ? end : lastSpace;
-  const shown = highlightParts(flat.slice(from, to), terms);
-  if (from > 0) shown.unshift({ text: '…', match: false });
-  if (to < flat.length) shown.push({ text: '…', match: false });
-  return shown;
+function deviceTaskMatch(task: LocalTask, matches: WordMatch, people: People): TaskMatch {
+  const match = taskMatch(task, matches);
+  if (match.detail !== null) return match;
+  const person = [
+    ...(task.assignedTo ? [{ role: 'Assigned to', name: nameOf(people, task.assignedTo) }] : []),
+    { role: 'Created by', name: nameOf(people, task.assignedBy) },
+  ].find(({ name }) => mentionsAny(name, matches));
+  if (!person) return match;
+  return { ...match, detail: [{ text: `${person.role} `, match: false }, ...highlightParts(person.name, matches)] };
 }
 
-const statusText = (task: LocalTask): string => statusLabels[displayStatus(task.status)];
-
-/** A task: its title, and the description or the first comment that matched. */
-export function taskItem(task: LocalTask, terms: ReadonlySet<string>): SearchItem {
-  const base = { key: `task:${task.id}`, kind: 'task' as const, target: { path: `/tasks?task=${task.id}` } };
-  const title = highlightParts(task.title, terms);
-  if (mentionsAny(task.description, terms))
-    return { ...base, title, detail: snippetParts(task.description, terms), meta: statusText(task) };
-  const comment = task.comments.find((candidate) => mentionsAny(candidate.text, terms));
-  if (comment)
-    return {
-      ...base,
-      title,
-      detail: snippetParts(comment.text, terms),
-      meta: `Comment by ${comment.userName} · ${statusText(task)}`,
-    };
-  return { ...base, title, detail: null, meta: statusText(task) };
-}
-
-export function chatItem(message: LocalChatMessage, terms: ReadonlySet<string>, people: People, now: Date): SearchItem {
-  const author = nameOf(people, { id: message.userId.id, name: message.userName });
+/** A team chat option: its author, the passage and when. */
+function chatOption(
+  message: { id: string; author: { id: string; name: string }; at: string; snippet: TextPart[] },
+  context: ItemContext,
+): SearchItem {
   return {
     key: `chat:${message.id}`,
     kind: 'chat',
-    title: [{ text: author, match: false }],
-    detail: snippetParts(message.text, terms),
-    meta: formatChatTime(message.timestamp, now),
+    title: [{ text: nameOf(context.people, message.author), match: false }],
+    detail: message.snippet,
+    meta: formatChatTime(message.at, context.now),
     target: { path: `/chat?message=${message.id}` },
   };
 }
 
-export function directItem(
-  message: LocalDirectMessage,
-  terms: ReadonlySet<string>,
-  people: People,
-  selfId: string,
-  now: Date,
+/** A direct message option: the other person, the passage, who wrote it and when. */
+function directOption(
+  message: {
+    id: string;
+    conversationId: string;
+    other: { id: string; name: string };
+    sender: { id: string; name: string };
+    at: string;
+    snippet: TextPart[];
+  },
+  context: ItemContext,
 ): SearchItem {
-  const otherId = message.participantIds.find((id) => id !== selfId) ?? message.sender.id;
-  const other = people.get(otherId);
-  const otherName = other?.name ?? (message.sender.id === otherId ? message.sender.name : 'Direct message');
-  const senderName = message.sender.id === selfId ? 'You' : nameOf(people, message.sender);
+  const senderName = message.sender.id === context.selfId ? 'You' : nameOf(context.people, message.sender);
   return {
     key: `direct:${message.id}`,
     kind: 'direct',
-    title: [{ text: otherName, match: false }],
-    detail: snippetParts(message.text, terms),
-    meta: `${senderName} · ${formatChatTime(message.createdAt, now)}`,
+    title: [{ text: context.people.get(message.other.id)?.name ?? message.other.name, match: false }],
+    detail: message.snippet,
+    meta: `${senderName} · ${formatChatTime(message.at, context.now)}`,
     target: { path: `/direct-messages?conversation=${message.conversationId}&message=${message.id}` },
   };
 }
 
-export function personItem(user: LocalUser, terms: ReadonlySet<string>): SearchItem {
+/** A task: its title, and the description, the first comment, or the assignee or creator that matched. */
+export const taskItem = (task: LocalTask, matches: WordMatch, people: People): SearchItem =>
+  taskOption(task, deviceTaskMatch(task, matches, people));
+
+export const chatItem = (message: LocalChatMessage, matches: WordMatch, context: ItemContext): SearchItem =>
+  chatOption(
+    {
+      id: message.id,
+      author: { id: message.userId.id, name: message.userName },
+      at: message.timestamp,
+      snippet: snippetParts(message.text, matches),
+    },
+    context,
+  );
+
+export function directItem(message: LocalDirectMessage, matches: WordMatch, context: ItemContext): SearchItem {
+  const otherId = message.participantIds.find((id) => id !== context.selfId) ?? message.sender.id;
+  const otherName = message.sender.id === otherId ? message.sender.name : 'Direct message';
+  return directOption(
+    {
+      id: message.id,
+      conversationId: message.conversationId,
+      other: { id: otherId, name: otherName },
+      sender: message.sender,
+      at: message.createdAt,
+      snippet: snippetParts(message.text, matches),
+    },
+    context,
+  );
+}
+
+export function personItem(user: LocalUser, matches: WordMatch): SearchItem {
   const facts = [roleLabel(user.role), user.department].filter(Boolean).join(' · ');
   return {
     key: `person:${user.id}`,
     kind: 'person',
-    title: highlightParts(user.name, terms),
-    detail: highlightParts(user.email, terms),
+    title: highlightParts(user.name, matches),
+    detail: highlightParts(user.email, matches),
     meta: facts,
     target: { person: { id: user.id, name: user.name } },
   };
+}
+
+/** A hit of the server's search as an option (its passages come marked). */
+export function serverItem(hit: SearchHit, context: ItemContext): SearchItem {
+  switch (hit.kind) {
+    case 'task':
+      return taskOption(hit, hit);
+    case 'chat':
+      return chatOption(hit, context);
+    case 'direct':
+      return directOption({ ...hit, other: hit.with }, context);
+  }
 }
 
 /** What the items are drawn from besides the rows. */
@@ -187,19 +197,45 @@ export async function loadItemGroups(
       const items = group.hits.flatMap((hit, at) => {
         const row: unknown = rows[at];
         if (row === undefined) return [];
-        const terms = new Set(hit.terms);
+        const matches = matchesTerms(new Set(hit.terms));
         switch (group.kind) {
           case 'task':
-            return [taskItem(row as LocalTask, terms)];
+            return [taskItem(row as LocalTask, matches, context.people)];
           case 'chat':
-            return [chatItem(row as LocalChatMessage, terms, context.people, context.now)];
+            return [chatItem(row as LocalChatMessage, matches, context)];
           case 'direct':
-            return [directItem(row as LocalDirectMessage, terms, context.people, context.selfId, context.now)];
+            return [directItem(row as LocalDirectMessage, matches, context)];
           case 'person':
-            return [personItem(row as LocalUser, terms)];
+            return [personItem(row as LocalUser, matches)];
         }
       });
-      return { kind: group.kind, heading: groupHeadings[group.kind], items, total: group.total };
+      return { kind: group.kind, source: 'device', heading: groupHeadings[group.kind], items, total: group.total };
+    }),
+  );
+  return loaded.filter((group) => group.items.length > 0);
+}
+
+/**
+ * The server's hits as groups of options, each kind at most `perGroup`, without what this device holds: a row on
+ * the device is found (and shown) by the device's own search, so the server's groups are history it lacks.
+ */
+export async function loadServerGroups(
+  db: WorkspaceDb,
+  answer: SearchResponse,
+  perGroup: number,
+  context: ItemContext,
+): Promise<SearchItemGroup[]> {
+  const loaded = await Promise.all(
+    answer.groups.map(async (group): Promise<SearchItemGroup> => {
+      const held = await db.table(kindTables[group.kind]).bulkGet(group.hits.map((hit) => hit.id));
+      const missing = group.hits.filter((_, at) => held[at] === undefined);
+      return {
+        kind: group.kind,
+        source: 'server',
+        heading: groupHeadings[group.kind],
+        items: missing.slice(0, perGroup).map((hit) => serverItem(hit, context)),
+        total: missing.length,
+      };
     }),
   );
   return loaded.filter((group) => group.items.length > 0);

@@ -170,10 +170,20 @@ export class SyncEngine {
     this.running = true;
     this.setState({ phase: 'syncing', retryAt: null });
     try {
+      let pushedAgainAfterGap = false;
       do {
         this.again = false;
-        await this.withPushLock(() => this.pushAll());
+        let stoppedAtGap = false;
+        await this.withPushLock(async () => {
+          stoppedAtGap = await this.pushAll();
+        });
         await this.pullAll();
+        // The server stopped at a gap: the pull may have settled it (the writes before the gap were acknowledged
+        // meanwhile, or the workspace was restored from a backup and takes this device's queue from where it starts).
+        if (stoppedAtGap && !pushedAgainAfterGap) {
+          pushedAgainAfterGap = true;
+          this.again = true;
+        }
       } while (this.again && !this.stopped);
       this.attempt = 0;
       this.setState({ phase: 'idle', retryAt: null });
@@ -206,16 +216,17 @@ export class SyncEngine {
     await locks.request(`office-sync-push-${this.ctx.userId}`, push);
   }
 
-  private async pushAll(): Promise<void> {
+  /** Pushes the queue in order; resolves with whether the server stopped at a gap. */
+  private async pushAll(): Promise<boolean> {
     const clientId = await clientIdOf(this.db);
     for (;;) {
       const queued = await pendingEntries(this.db, limits.pushBatchMax);
-      if (queued.length === 0 || this.stopped) return;
+      if (queued.length === 0 || this.stopped) return false;
       // Messages with files go one by one as multipart, in their place in the queue.
       const first = queued[0];
       if (first && carriesFiles(first.name)) {
         const outcome = await this.transport.upload(clientId, first);
-        if (outcome === 'gap') return;
+        if (outcome === 'gap') return true;
         await this.settle([outcome]);
         continue;
       }
@@ -227,14 +238,16 @@ export class SyncEngine {
       });
       await this.settle(answer.outcomes);
       // Fewer outcomes than mutations: the server stopped at a gap; the pull below reconciles.
-      if (answer.outcomes.length < batch.length) return;
+      if (answer.outcomes.length < batch.length) return true;
     }
   }
 
   /** A push between two pages of a first download; one that fails does not hold the download up. */
   private async pushDuringBootstrap(): Promise<void> {
     try {
-      await this.withPushLock(() => this.pushAll());
+      await this.withPushLock(async () => {
+        await this.pushAll();
+      });
     } catch (error) {
       // Pushed again once the last page is in; a lost connection or an ended session stops the next page anyway.
       if (!(error instanceof ApiError)) console.error('push during the first download failed', error);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   conversationIdFor,
   isoToday,
@@ -10,8 +10,7 @@ import {
 } from '@office/sync-protocol';
 import { rmSync } from 'node:fs';
 import { bundleTestServer } from '../../../api/src/test-process';
-// Declares what inject('postgresServerUrl') returns.
-import type {} from '../../../api/src/db/pg-global-setup';
+import { sharedPostgresUrl } from '../../../api/src/db/shared-postgres';
 import type { WorkspaceDb } from '../data/db';
 import { applyPull } from './apply';
 import { SyncEngine } from './engine';
@@ -50,7 +49,7 @@ import {
  */
 
 /** The test cluster of the `pwa-pg` project (its global setup provides it); nothing in the `pwa` project. */
-const postgresServerUrl: string | null = inject('postgresServerUrl') ?? null;
+const postgresServerUrl = sharedPostgresUrl();
 const onDatabase = postgresServerUrl ? 'PostgreSQL' : 'SQLite';
 const project = postgresServerUrl ? 'pwa-pg' : 'pwa';
 

@@ -53,13 +53,16 @@ function agoText(then: number, now: number): string {
   return `on ${format(then, 'MMM d')}`;
 }
 
-/** How fresh the device's data is: "Up to date", "Synced 5 min ago", "Offline · last synced 10:42". */
-export function SyncFreshness() {
+/**
+ * How fresh the device's data is: "Up to date", "Synced 5 min ago", "Offline · last synced 10:42". `compact` (the
+ * phone's top bar) leaves the offline case to the sync indicator's "Offline": there is room for one of them.
+ */
+export function SyncFreshness({ compact = false }: { compact?: boolean }) {
   const workspace = useOptionalWorkspace();
-  return workspace ? <Freshness workspace={workspace} /> : null;
+  return workspace ? <Freshness workspace={workspace} compact={compact} /> : null;
 }
 
-function Freshness({ workspace }: { workspace: Workspace }) {
+function Freshness({ workspace, compact }: { workspace: Workspace; compact: boolean }) {
   const online = useOnline();
   const { phase } = useSyncState();
   const outbox = useOutbox();
@@ -68,7 +71,9 @@ function Freshness({ workspace }: { workspace: Workspace }) {
   const now = useNow().getTime();
   const offline = !online || phase === 'offline';
   // While changes wait or a sync runs, the sync indicator beside this says what is going on.
-  if (outbox === undefined || outbox.length > 0 || (phase === 'syncing' && !offline)) return null;
+  if (outbox === undefined || outbox.length > 0 || (phase === 'syncing' && !offline) || (compact && offline)) {
+    return null;
+  }
 
   let text: string;
   if (offline) text = last === null ? 'Not synced yet' : `Last synced ${format(last, 'HH:mm')}`;

@@ -56,9 +56,9 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     });
     const stopPresence = reportPresence(socket);
     socket.on('connect_error', (error) => {
-      // A refused handshake may mean the session ended; /auth/me answers 401 then, which signs out.
+      // A refused handshake may mean the session ended (or a reset ended it); /auth/me answers 401 then, which signs out.
       const code = (error as Error & { data?: { code?: string } }).data?.code;
-      if (code === 'unauthenticated') void api.get('/auth/me').catch(() => undefined);
+      if (code === 'unauthenticated' || code === 'password_reset') void api.get('/auth/me').catch(() => undefined);
     });
     socket.on('disconnect', (reason) => {
       engine.socketDisconnected();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { AlertTriangle, CloudOff, RefreshCw, UploadCloud } from 'lucide-react';
 import { clientErrorMessages } from '@office/sync-protocol';
 import { refusalMessage } from '../app/failure-messages';
@@ -9,12 +9,19 @@ import styles from './sync-status.module.css';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** The header indicator: Offline, Syncing, "N unsynced changes", and failed changes with Retry and Discard. */
-export function SyncStatus() {
-  return useOptionalWorkspace() ? <SignedInSyncStatus /> : null;
+/** Text kept for screen readers where a phone's top bar has no room to show it. */
+const Unshown = ({ text }: { text: string }) => <span className={styles.unshown}>{text}</span>;
+
+/**
+ * The header indicator: Offline, Syncing, "N unsynced changes", and failed changes with Retry and Discard.
+ * `compact` (the phone's top bar) shows fewer words ("Offline · 2 unsynced", "1 failed"); the rest stays in the
+ * text for screen readers, so what it says is the same everywhere.
+ */
+export function SyncStatus({ compact = false }: { compact?: boolean }) {
+  return useOptionalWorkspace() ? <SignedInSyncStatus compact={compact} /> : null;
 }
 
-function SignedInSyncStatus() {
+function SignedInSyncStatus({ compact }: { compact: boolean }) {
   const { db, ctx, engine } = useWorkspace();
   const online = useOnline();
   const { phase } = useSyncState();
@@ -25,14 +32,20 @@ function SignedInSyncStatus() {
   const offline = !online || phase === 'offline';
   // The disk is full even without the cache of older messages: nothing is lost, nothing new is stored (issue 46).
   const storageFull = !offline && phase === 'storage-full';
+  // "2 unsynced changes"; on a phone "2 unsynced", the noun for screen readers only.
+  const unsynced = compact ? (
+    <>
+      {pending.length} unsynced
+      <Unshown text={pending.length === 1 ? ' change' : ' changes'} />
+    </>
+  ) : (
+    plural(pending.length, 'unsynced change', 'unsynced changes')
+  );
 
-  let label: string | null = null;
-  /** What fits a phone's top bar. */
-  let shortLabel: string | null = null;
+  let label: ReactNode = null;
   let icon = <UploadCloud size={16} aria-hidden="true" />;
   if (offline) {
-    label = pending.length ? `Offline · ${plural(pending.length, 'unsynced change', 'unsynced changes')}` : 'Offline';
-    shortLabel = pending.length ? `Offline · ${pending.length}` : 'Offline';
+    label = pending.length ? <>Offline · {unsynced}</> : 'Offline';
     icon = <CloudOff size={16} aria-hidden="true" />;
   } else if (storageFull) {
     label = 'Storage full';
@@ -41,21 +54,23 @@ function SignedInSyncStatus() {
     label = 'Syncing...';
     icon = <RefreshCw size={16} aria-hidden="true" className={styles.spin} />;
   } else if (pending.length) {
-    label = plural(pending.length, 'unsynced change', 'unsynced changes');
-    shortLabel = `${pending.length} unsynced`;
+    label = unsynced;
   }
 
   return (
-    <div className={styles.root} role="status" aria-live="polite" aria-label="Sync status">
+    <div
+      className={`${styles.root} ${compact ? styles.compact : ''}`}
+      role="status"
+      aria-live="polite"
+      aria-label="Sync status"
+    >
       {label ? (
         <span
           className={`${styles.pill} ${offline ? styles.offline : storageFull ? styles.full : styles.pending}`}
           title={storageFull ? clientErrorMessages.storage_full : undefined}
         >
           {icon}
-          <span className={styles.label} data-short={shortLabel ?? label}>
-            {label}
-          </span>
+          <span className={styles.label}>{label}</span>
           {storageFull ? <span className={styles.srOnly}>{clientErrorMessages.storage_full}</span> : null}
         </span>
       ) : null}
@@ -68,7 +83,14 @@ function SignedInSyncStatus() {
             onClick={() => setOpen((value) => !value)}
           >
             <AlertTriangle size={16} aria-hidden="true" />
-            {plural(failed.length, 'change failed', 'changes failed')}
+            {compact ? (
+              <>
+                {failed.length}
+                <Unshown text={failed.length === 1 ? ' change' : ' changes'} /> failed
+              </>
+            ) : (
+              plural(failed.length, 'change failed', 'changes failed')
+            )}
           </button>
           {open ? (
             <div className={styles.popover} role="dialog" aria-label="Failed changes">

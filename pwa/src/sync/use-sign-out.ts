@@ -3,6 +3,8 @@ import { Dexie } from 'dexie';
 import { forgetDeviceAccount } from '../app/auth/device-accounts';
 import { clearEndedSession } from '../app/auth/ended-session';
 import { logoutRequest } from '../api/auth-api';
+import { logoutWithUnsyncedConfirmation } from '../app/confirmations';
+import { useDialogs } from '../components/dialogs';
 import { useAuth } from '../app/auth/use-auth';
 import { databaseName } from '../data/db';
 import { stashedDraftsItem } from '../data/drafts';
@@ -23,6 +25,7 @@ export function useSignOut(): () => Promise<void> {
   const { logout, user } = useAuth();
   const userId = user?.id ?? null;
   const workspace = useOptionalWorkspace();
+  const { confirm } = useDialogs();
   return useCallback(async () => {
     const forgetDevice = async (): Promise<void> => {
       clearEndedSession();
@@ -36,13 +39,7 @@ export function useSignOut(): () => Promise<void> {
       return;
     }
     const unsynced = await workspace.db.outbox.count();
-    if (unsynced > 0) {
-      const noun = unsynced === 1 ? 'change that has' : 'changes that have';
-      const confirmed = window.confirm(
-        `You have ${unsynced} ${noun} not reached the server yet. If you log out now, they will be lost. Log out anyway?`,
-      );
-      if (!confirmed) return;
-    }
+    if (unsynced > 0 && !(await confirm(logoutWithUnsyncedConfirmation(unsynced)))) return;
     // While the token is still valid, so the server forgets this browser's push subscription too.
     await endPushSubscription({ tellServer: true });
     await endServerSession();
@@ -54,5 +51,5 @@ export function useSignOut(): () => Promise<void> {
     localStorage.removeItem(stashedDraftsItem(workspace.ctx.userId));
     await forgetDevice();
     logout();
-  }, [logout, userId, workspace]);
+  }, [confirm, logout, userId, workspace]);
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { limits } from '../limits';
 import { userSchema } from '../entities/user';
 import { stripInvisible } from '../text';
+import { invitationTokenSchema } from './access';
 
 const ALL_FIELDS = 'Please fill in all fields';
 const INVALID_EMAIL = 'Please enter a valid email address';
@@ -33,6 +34,8 @@ export const registerRequestSchema = z.object({
     .min(1, ALL_FIELDS)
     .min(limits.passwordMinLength, `Password must be at least ${limits.passwordMinLength} characters long`)
     .max(limits.passwordMaxLength, `Password must be at most ${limits.passwordMaxLength} characters`),
+  /** The token of the invitation link the sign-up screen was opened from. */
+  invitation: invitationTokenSchema.optional(),
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
@@ -46,6 +49,8 @@ export const authResponseSchema = z.object({
   user: userSchema,
   token: z.string(),
   message: z.string(),
+  /** The person signed in with a one-time code: until they choose a new password, the server refuses every other call. */
+  passwordChangeRequired: z.boolean().optional(),
 });
 export type AuthResponse = z.infer<typeof authResponseSchema>;
 

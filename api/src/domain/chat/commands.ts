@@ -16,7 +16,8 @@ import { prepared, preparedWrite } from '../../db/prepared';
 import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
-import { mentionableNamedIn, notifyMentions } from '../notifications/mentions';
+import { mentionableNamedIn, mentionNotices } from '../notifications/mentions';
+import { notify } from '../notifications/notify';
 import { userById } from '../read-support';
 import { dropReactions, setReaction } from '../reactions/store';
 import { chatAttachmentOf, chatMessageOf, loadChatMessage } from './read';
@@ -79,12 +80,16 @@ async function sendMessage(
     [],
   );
   ref.state = { entity: 'chatMessage', op: 'put', id: args.id, data: message };
-  await notifyMentions(ctx, await mentionableNamedIn(ctx.tx, args.text), {
-    messageId: args.id,
-    text: args.text,
-    authorName: message.userName,
-    place: 'chat',
-  });
+  // A person mentioned has the mention as their notice of this message, not its team chat notice (notices.ts).
+  await notify(
+    ctx,
+    mentionNotices(ctx, await mentionableNamedIn(ctx.tx, args.text), {
+      messageId: args.id,
+      text: args.text,
+      authorName: message.userName,
+      place: 'chat',
+    }),
+  );
   ctx.queuePush();
   return message;
 }

@@ -9,6 +9,7 @@ import {
   type Attachment,
   type AttachmentKind,
 } from '@office/sync-protocol';
+import { inspectContent, isKnownExtension } from '../../files/content-type';
 import { fileStore, type FileStore } from '../../files/file-store';
 import { DomainError } from '../errors';
 
@@ -19,59 +20,6 @@ export interface StoredFile {
   mimetype: string;
   size: number;
   kind: AttachmentKind;
-}
-
-/** Each accepted document extension: its kind, the type it is served as, and the types browsers declare for it. */
-const documentTypes: Record<string, { kind: AttachmentKind; mimetype: string; declared: string[] }> = {
-  '.pdf': { kind: 'pdf', mimetype: 'application/pdf', declared: ['application/pdf', 'application/x-pdf'] },
-  '.doc': { kind: 'document', mimetype: 'application/msword', declared: ['application/msword'] },
-  '.docx': {
-    kind: 'document',
-    mimetype: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-    declared: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-  },
-  '.txt': { kind: 'document', mimetype: 'text/plain', declared: ['text/plain'] },
-  '.zip': {
-    kind: 'archive',
-    mimetype: 'application/zip',
-    declared: ['application/zip', 'application/x-zip-compressed'],
-  },
-  '.rar': {
-    kind: 'archive',
-    mimetype: 'application/vnd.rar',
-    declared: ['application/vnd.rar', 'application/x-rar-compressed', 'application/x-rar'],
-  },
-};
-
-/** The extensions media of each kind may be named with: a page or a program renamed as image/png is not media. */
-const mediaExtensions: Record<'image' | 'video' | 'audio', ReadonlySet<string>> = {
-  image: new Set('.jpg .jpeg .jfif .png .gif .webp .bmp .avif .heic .heif .tif .tiff .ico'.split(' ')),
-  video: new Set('.mp4 .m4v .webm .mov .ogv .ogg .avi .mkv .mpeg .mpg .3gp .3g2 .wmv'.split(' ')),
-  audio: new Set('.mp3 .wav .ogg .oga .opus .m4a .aac .flac .weba .webm .amr .3gp .mid .midi .wma'.split(' ')),
-};
-
-/**
- * What a file is, from its extension and content type together, and the type it will be served as;
- * null when the chat does not accept it.
- */
-export function classifyFile(
-  originalName: string,
-  mimetype: string,
-): { kind: AttachmentKind; mimetype: string } | null {
-  const extension = extname(originalName).toLowerCase();
-  const document = documentTypes[extension];
-  if (document) {
-    // Browsers send octet-stream for types they do not know; anything else must match the extension.
-    const declaredOk = document.declared.includes(mimetype) || mimetype === 'application/octet-stream';
-    return declaredOk ? { kind: document.kind, mimetype: document.mimetype } : null;
-  }
-  for (const kind of ['image', 'video', 'audio'] as const) {
-    // Security: media must also be named like media, so a renamed page never arrives as image/png.
-    if (mimetype.startsWith(`${kind}/`) && mediaExtensions[kind].has(extension) && !/svg|html|xml/.test(mimetype)) {
-      return { kind, mimetype };
-    }
-  }
-  return null;
 }
 
 /** A stored file as messages carry it; `url` is where it downloads, under /api. */
@@ -92,14 +40,21 @@ export interface FilePolicy {
   described: string;
 }
 export const chatFilePolicy: FilePolicy = {
-  accepts: () => true,
+  accepts: isKnownExtension,
   described: 'images, video, audio, PDF, Word, text, ZIP or RAR files',
 };
 const directExtensions: ReadonlySet<string> = new Set(directFileExtensions);
 export const directFilePolicy: FilePolicy = {
-  accepts: (extension) => directExtensions.has(extension),
+  accepts: (extension) => directExtensions.has(extension) && isKnownExtension(extension),
   described: 'PDF, Word, text, JPG, PNG, GIF, MP4, MP3, ZIP or RAR files',
 };
+
+/** The refusal of a file whose bytes are not what its name says: HTML named .png, a program named .pdf. */
+const notWhatItsNameSays = (name: string, extension: string): DomainError =>
+  new DomainError(
+    'unsupported_media_type',
+    `"${name}" is not a real ${extension.slice(1).toUpperCase()} file: its contents do not match its name.`,
+  );
 
 /** Stored names are random: a UUID and the original extension, never a path from the client. */
 export const storedNamePattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(\.[a-z0-9]{1,5})?$/;
@@ -112,16 +67,18 @@ export class UploadStore {
     this.files = fileStore(dataDir, 'uploads');
   }
 
-  /** Streams one part to disk (never buffered whole); refuses wrong types and files over the limit. */
+  /**
+   * Streams one part to disk (never buffered whole) and types it by its bytes, never by what the client declared:
+   * refuses names the place does not take, bytes that are not what the name says, and files over the limit.
+   */
   async save(
-    part: { filename: string; mimetype: string; file: Readable & { truncated?: boolean } },
+    part: { filename: string; file: Readable & { truncated?: boolean } },
     policy: FilePolicy = chatFilePolicy,
   ): Promise<StoredFile> {
     // Security: the name is shown to others, so it loses the controls that could make it read as another.
     const name = stripInvisible(part.filename);
     const extension = extname(name).toLowerCase();
-    const type = policy.accepts(extension) ? classifyFile(name, part.mimetype) : null;
-    if (!type) {
+    if (!policy.accepts(extension)) {
       part.file.resume();
       throw new DomainError(
         'unsupported_media_type',
@@ -129,9 +86,10 @@ export class UploadStore {
       );
     }
     const filename = `${randomUUID()}${extension}`;
+    const content = inspectContent(part.file);
     let size: number;
     try {
-      size = await this.files.put(filename, part.file);
+      size = await this.files.put(filename, content.body);
     } catch (error) {
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw this.tooLarge(name);
       throw error;
@@ -140,15 +98,25 @@ export class UploadStore {
       await this.remove([filename]);
       throw this.tooLarge(name);
     }
+    const type = await content.type(extension);
+    if (!type) {
+      await this.remove([filename]);
+      throw notWhatItsNameSays(name, extension);
+    }
     return { filename, originalName: name.slice(0, 255), mimetype: type.mimetype, size, kind: type.kind };
   }
 
-  /** Stores bytes the server itself has (the demo seed), under a random name like any upload. */
-  async saveBytes(originalName: string, mimetype: string, bytes: Uint8Array): Promise<StoredFile> {
-    const type = classifyFile(originalName, mimetype);
-    if (!type) throw new Error(`${originalName} is not a chat file type`);
-    const filename = `${randomUUID()}${extname(originalName).toLowerCase()}`;
-    await this.files.put(filename, bytes);
+  /** Stores bytes the server itself has (the demo seed), typed by its bytes like any upload. */
+  async saveBytes(originalName: string, bytes: Uint8Array): Promise<StoredFile> {
+    const extension = extname(originalName).toLowerCase();
+    const content = inspectContent([bytes]);
+    const filename = `${randomUUID()}${extension}`;
+    await this.files.put(filename, content.body);
+    const type = await content.type(extension);
+    if (!type) {
+      await this.remove([filename]);
+      throw new Error(`${originalName} is not what its name says`);
+    }
     return { filename, originalName, mimetype: type.mimetype, size: bytes.byteLength, kind: type.kind };
   }
 

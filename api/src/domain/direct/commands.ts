@@ -22,7 +22,7 @@ import { conversations, directAttachments, directMessages, directReactions, user
 import type { StoredFile } from '../chat/uploads';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
-import { notifyMentions } from '../notifications/mentions';
+import { mentionNotices } from '../notifications/mentions';
 import { DIRECT_NOTICE_CUT, notify } from '../notifications/notify';
 import { dropReactions, setReaction } from '../reactions/store';
 import { conversationRow, isParticipant, loadConversations, loadDirectMessages, type ConversationRow } from './read';
@@ -138,23 +138,6 @@ async function sendMessage(
 
   const recipientId = conversation.userA === ctx.actor.id ? conversation.userB : conversation.userA;
   const senderName = message.sender.name;
-  await notify(ctx, [
-    {
-      recipientId,
-      senderId: ctx.actor.id,
-      type: 'direct_message',
-      title: `New Direct Message from ${senderName}`,
-      message: args.text ? cutText(args.text, DIRECT_NOTICE_CUT) : 'Shared files',
-      messageId: args.id,
-      data: {
-        messageId: args.id,
-        conversationId: args.conversationId,
-        messageText: args.text,
-        senderName,
-        timestamp: stamp,
-      },
-    },
-  ]);
   // Only the conversation's other participant can be mentioned in it.
   const [recipient] = args.text.includes('@')
     ? await ctx.tx
@@ -162,13 +145,36 @@ async function sendMessage(
         .from(users)
         .where(and(eq(users.id, recipientId), isNull(users.deactivatedAt)))
     : [];
-  await notifyMentions(ctx, recipient ? [recipient] : [], {
+  const mentions = mentionNotices(ctx, recipient ? [recipient] : [], {
     messageId: args.id,
     text: args.text,
     authorName: senderName,
     place: 'direct',
     conversationId: args.conversationId,
   });
+  // One notice per message: a mention of the recipient replaces the plain direct message notice.
+  await notify(
+    ctx,
+    mentions.length
+      ? mentions
+      : [
+          {
+            recipientId,
+            senderId: ctx.actor.id,
+            type: 'direct_message',
+            title: `New Direct Message from ${senderName}`,
+            message: args.text ? cutText(args.text, DIRECT_NOTICE_CUT) : 'Shared files',
+            messageId: args.id,
+            data: {
+              messageId: args.id,
+              conversationId: args.conversationId,
+              messageText: args.text,
+              senderName,
+              timestamp: stamp,
+            },
+          },
+        ],
+  );
   ctx.announce({
     to: audienceOf(conversation),
     event: 'new-message',

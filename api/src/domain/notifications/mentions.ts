@@ -1,10 +1,11 @@
 import { and, inArray, isNull, sql } from 'drizzle-orm';
 import {
   CHAT_NOTICE_CUT,
-  cutText,
   findMentions,
   mentionCandidates,
+  mentionPreview,
   mentionTitle,
+  type MentionMatch,
   type MentionPlace,
   type Mentionable,
 } from '@office/sync-protocol';
@@ -12,7 +13,7 @@ import type { Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import { inSlices } from '../read-support';
 import type { CommandContext } from '../commands';
-import { notify } from './notify';
+import type { NewNotification } from './notify';
 
 /** What SQLite's lower() does without ICU: ASCII letters only, so candidates meet the `users_name_lower` index. */
 const sqliteLower = (text: string): string => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
@@ -42,28 +43,28 @@ interface MentionSource {
 }
 
 /**
- * One `mention` notification per person `text` mentions among `members` (never the author), each its own push:
- * the message, cut as chat notices are, linking to the message.
+ * One `mention` notice per person `text` mentions among `members` (never the author), each to be its own push:
+ * the text around that person's first mention, linking to the message. It is the person's one notice of the
+ * message: it carries the message's id, so the plain chat or direct message notice gives way to it.
  */
-export async function notifyMentions(
+export function mentionNotices(
   ctx: CommandContext,
   members: readonly Mentionable[],
   source: MentionSource,
-): Promise<void> {
-  const mentioned = new Set(findMentions(source.text, members).flatMap((mention) => mention.userIds));
-  mentioned.delete(ctx.actor.id);
-  if (mentioned.size === 0) return;
+): NewNotification[] {
+  const firstMention = new Map<string, MentionMatch>();
+  for (const mention of findMentions(source.text, members))
+    for (const userId of mention.userIds) if (!firstMention.has(userId)) firstMention.set(userId, mention);
+  firstMention.delete(ctx.actor.id);
   const data: Record<string, unknown> = { messageId: source.messageId };
   if (source.conversationId) data.conversationId = source.conversationId;
-  await notify(
-    ctx,
-    [...mentioned].map((recipientId) => ({
-      recipientId,
-      senderId: ctx.actor.id,
-      type: 'mention' as const,
-      title: mentionTitle(source.authorName, source.place),
-      message: cutText(source.text, CHAT_NOTICE_CUT),
-      data,
-    })),
-  );
+  return [...firstMention].map(([recipientId, mention]) => ({
+    recipientId,
+    senderId: ctx.actor.id,
+    type: 'mention' as const,
+    title: mentionTitle(source.authorName, source.place),
+    message: mentionPreview(source.text, mention, CHAT_NOTICE_CUT),
+    messageId: source.messageId,
+    data,
+  }));
 }

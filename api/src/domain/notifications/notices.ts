@@ -1,4 +1,20 @@
-import { and, count, desc, eq, gt, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  ne,
+  notExists,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { chatNotice, readByMarker, type Notification, type NotificationMarker } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
@@ -67,15 +83,31 @@ export async function markersOf(db: Db | Tx, userIds: readonly string[]): Promis
 const chatNoticesOn = async (db: Db | Tx, userId: string): Promise<boolean> =>
   (await preferencesOf(db, [userId])).get(userId)?.teamChat === 'all';
 
-/** Team chat messages that are notices of this person: by someone else, live, since chatSince. */
-const noticeOf = (marker: NotificationMarker): SQL =>
+/**
+ * The message has no stored notice of this person: one that mentions them is their mention notice, which replaces
+ * its team chat notice (one notice per message). Read by the `notifications_message` index.
+ */
+export const noStoredNotice = (db: Db | Tx, userId: string): SQL =>
+  notExists(
+    db
+      .select({ one: sql`1` })
+      .from(notifications)
+      .where(and(eq(notifications.recipientId, userId), eq(notifications.messageId, chatMessages.id))),
+  );
+
+/** Team chat messages that are notices of this person: by someone else, live, since chatSince, not mentioning them. */
+const noticeOf = (db: Db | Tx, marker: NotificationMarker): SQL =>
   and(
     isNull(chatMessages.deletedAt),
     ne(chatMessages.userId, marker.id),
     gte(chatMessages.createdAt, marker.chatSince),
+    noStoredNotice(db, marker.id),
   ) as SQL;
 
-/** The chat notices of these messages for one person (messages that are none of theirs are left out). */
+/**
+ * The chat notices of these messages for one person (messages that are none of theirs are left out). The messages
+ * are read without one the person has a stored notice of (`noStoredNotice`).
+ */
 export async function chatNoticesOf(
   db: Db | Tx,
   marker: NotificationMarker,
@@ -109,7 +141,10 @@ export async function findChatNotice(
   messageId: string,
 ): Promise<Notification | undefined> {
   if (!(await chatNoticesOn(db, marker.id))) return undefined;
-  const [row] = await db.select().from(chatMessages).where(eq(chatMessages.id, messageId));
+  const [row] = await db
+    .select()
+    .from(chatMessages)
+    .where(and(eq(chatMessages.id, messageId), noStoredNotice(db, marker.id)));
   return row ? (await chatNoticesOf(db, marker, [row]))[0] : undefined;
 }
 
@@ -126,7 +161,8 @@ export async function storedNoticesOf(
 
 /**
  * How many notices of the person are unread, from indexes only: stored ones after the marker without a read
- * time, plus the chat messages after the marker (all live ones less the person's own) less those marked.
+ * time, plus the chat messages after the marker (all live ones less the person's own) less those marked and less
+ * those whose notice is a stored one (a mention of the person, counted with the stored ones).
  */
 export async function unreadCount(db: Db | Tx, marker: NotificationMarker): Promise<number> {
   const storedAfter = marker.readThrough === null ? undefined : gt(notifications.createdAt, marker.readThrough);
@@ -157,10 +193,30 @@ export async function unreadCount(db: Db | Tx, marker: NotificationMarker): Prom
         .from(chatMessages)
         .where(and(live, chatAfter, ne(chatMessages.userId, marker.id), inArray(chatMessages.id, marker.chatReads)))
     : [];
+  // A mention notice and its message share their time, so the person's notices after the marker find them.
+  const noticeAfter =
+    marker.readThrough !== null && marker.readThrough >= marker.chatSince
+      ? gt(notifications.createdAt, marker.readThrough)
+      : gte(notifications.createdAt, marker.chatSince);
+  const [replacedRow] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .innerJoin(chatMessages, eq(chatMessages.id, notifications.messageId))
+    .where(
+      and(
+        eq(notifications.recipientId, marker.id),
+        noticeAfter,
+        live,
+        chatAfter,
+        ne(chatMessages.userId, marker.id),
+        marker.chatReads.length ? notInArray(chatMessages.id, marker.chatReads) : undefined,
+      ),
+    );
   const all = afterRow?.all ?? 0;
   const own = afterRow?.own ?? 0;
   const marked = markedRow?.n ?? 0;
-  return stored + all - own - marked;
+  const replaced = replacedRow?.n ?? 0;
+  return stored + all - own - marked - replaced;
 }
 
 /** Where a page of the list starts: strictly after this notice in (createdAt, id) order, newest first. */
@@ -211,7 +267,7 @@ export async function listNotices(
     ? await db
         .select()
         .from(chatMessages)
-        .where(and(noticeOf(marker), position ? before(chatMessages, position) : undefined))
+        .where(and(noticeOf(db, marker), position ? before(chatMessages, position) : undefined))
         .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
         .limit(limit + 1)
     : [];

@@ -19,7 +19,7 @@ export interface NewNotification {
   title: string;
   message: string;
   relatedTaskId?: string | null;
-  /** The direct message a direct_message notice is about. */
+  /** The message a direct_message or mention notice is about: a person has one notice per message. */
   messageId?: string;
   data?: Record<string, unknown>;
 }

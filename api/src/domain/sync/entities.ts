@@ -1,13 +1,13 @@
-import { inArray } from 'drizzle-orm';
+import { and, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { canSeeTask, type Actor, type EntityName, type PutChange } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { notifications, users } from '../../db/schema';
+import { chatMessages, conversations, directMessages, notifications, users } from '../../db/schema';
 import { loadChatMessages } from '../chat/read';
-import { loadConversations, loadDirectMessages } from '../direct/read';
+import { involving, loadConversations, loadDirectMessages } from '../direct/read';
 import { markersOf } from '../notifications/notices';
 import { preferencesOf } from '../notifications/preferences';
 import { toNotifications } from '../notifications/notify';
-import { loadTasks } from '../tasks/read';
+import { loadTasks, visibleTasksWhere } from '../tasks/read';
 import { toUserDto } from '../users/serialize';
 
 /** How sync reads one entity kind. Missing from `load` means deleted: clients drop it. */
@@ -17,6 +17,21 @@ interface SyncedEntity {
   /** Whether `actor` may see this state of the entity. */
   visibleTo(actor: Actor, change: PutChange): boolean;
 }
+
+/**
+ * The rows of each message and task kind `actor` may see, as a condition on its table: what a bootstrap sends and
+ * what a search may find (domain/search). The team chat is the whole team's; a direct message is its two
+ * participants'; staff see every task, an employee those assigned to or by them.
+ */
+export const visibleRowsOf = {
+  task: visibleTasksWhere,
+  chatMessage: (): SQL | undefined => isNull(chatMessages.deletedAt),
+  directMessage: (actor: Actor): SQL | undefined =>
+    and(
+      isNull(directMessages.deletedAt),
+      sql`${directMessages.conversationId} IN (SELECT ${conversations.id} FROM ${conversations} WHERE ${involving(actor.id)})`,
+    ),
+};
 
 const userChange = (row: typeof users.$inferSelect): PutChange => ({
   entity: 'user',

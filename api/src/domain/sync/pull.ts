@@ -4,7 +4,8 @@ import type { Db, Tx } from '../../db/client';
 import { transaction } from '../../db/transaction';
 import { changeAudience, changeLog, meta, syncClients } from '../../db/schema';
 import type { HistoryWindowSizes } from '../../config';
-import { CHANGE_LOG_FLOOR_KEY, changeLogFloor, compactableUpTo, currentVersion } from '../change-log';
+import { CHANGE_LOG_FLOOR_KEY, changeLogFloor, compactableUpTo, currentVersion, restoredBelow } from '../change-log';
+import { indexChanges } from '../search/indexer';
 import { loadVisible, principalsOf } from './entities';
 import { historyStartsIn, snapshotParts, windowAt, type WindowAt } from './snapshot';
 
@@ -21,6 +22,8 @@ export async function compactChangeLog(db: Db, seq: number): Promise<void> {
   await transaction(db, async (tx) => {
     const upTo = Math.min(seq, await compactableUpTo(tx));
     const floor = Math.max(await changeLogFloor(tx), upTo);
+    // The search indexer reads changes from the log: what it has not read yet is indexed before it goes.
+    while (await indexChanges(tx, 5_000, floor));
     await tx.delete(changeLog).where(sql`${changeLog.seq} <= ${floor}`);
     await tx
       .insert(meta)
@@ -38,6 +41,18 @@ async function lastMutationIdOf(tx: Tx, clientId: string, actor: Actor): Promise
     return 0;
   }
   return row.userId === actor.id ? row.lastMutationId : 0;
+}
+
+/**
+ * A device that synced before the workspace was restored: writes of it the server acknowledged after the backup
+ * was taken are gone with the replaced data, so its queue may start past what this server holds of it. Its next
+ * push is taken from there (once); its queued writes arrive once, as on the server it came from.
+ */
+async function resumeAfterRestore(tx: Tx, clientId: string, actor: Actor): Promise<void> {
+  await tx
+    .update(syncClients)
+    .set({ resumesAfterRestore: true })
+    .where(and(eq(syncClients.clientId, clientId), eq(syncClients.userId, actor.id)));
 }
 
 /** Where a bootstrap is: the version its pages read, the part being sent, the last id sent of it, rows sent, rows in all. */
@@ -155,6 +170,8 @@ export async function processPull(
       const floor = await changeLogFloor(tx);
       // A cursor ahead of the server means the server's data was replaced: start over rather than miss changes.
       if (query.cursor === 0 || query.cursor < floor || query.cursor > head) {
+        if (query.cursor > 0 && query.cursor < (await restoredBelow(tx)))
+          await resumeAfterRestore(tx, query.clientId, actor);
         return bootstrapPage(tx, actor, query, lastMutationId, head, floor, window);
       }
       // A change's audience is on its own row when it is one principal, in change_audience when it is several.

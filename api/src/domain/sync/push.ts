@@ -97,10 +97,11 @@ async function applyBatch(
     async (tx) => {
       const client = await clientRow(tx, clientId);
       const now = new Date();
-      const { lastMutationId, lastChangeAt, createdAt } = client ?? {
+      const { lastMutationId, lastChangeAt, createdAt, resumesAfterRestore } = client ?? {
         lastMutationId: 0,
         lastChangeAt: null,
         createdAt: now.toISOString(),
+        resumesAfterRestore: false,
       };
       const outcomes: MutationOutcome[] = [];
       let last = lastMutationId;
@@ -110,7 +111,9 @@ async function applyBatch(
           outcomes.push(await storedOutcome(tx, clientId, entry.id));
           continue;
         }
-        if (entry.id !== last + 1) break;
+        // After a restore the client's queue may start past the writes the restore lost (see resumeAfterRestore).
+        const resumed = resumesAfterRestore && last === lastMutationId;
+        if (entry.id !== last + 1 && !resumed) break;
         const madeAt = clampMadeAt(entry.at, floor, now);
         floor = madeAt.getTime();
         const outcome = await runGuarded(tx, entry.id, pending, (savepoint) => entry.run(savepoint, pending, madeAt));
@@ -146,6 +149,7 @@ async function applyBatch(
             .set({
               lastMutationId: sql`${sql.placeholder('last')}`,
               lastChangeAt: sql`${sql.placeholder('lastChangeAt')}`,
+              resumesAfterRestore: false,
             })
             .where(eq(syncClients.clientId, sql.placeholder('clientId'))),
         )({ last, lastChangeAt: new Date(floor).toISOString(), clientId });

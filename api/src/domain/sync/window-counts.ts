@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { transaction } from '../../db/transaction';
 import { chatMessages, conversations, directMessages, tasks } from '../../db/schema';
 import { inSlices } from '../read-support';
-import { markerOf } from '../notifications/notices';
+import { markerOf, noStoredNotice } from '../notifications/notices';
 import { visibleTasksWhere } from '../tasks/read';
 
 // A device holds its window of the history (issue 46); its counts (unread notices and messages, the dashboard's and
@@ -21,7 +21,14 @@ async function teamChatBefore(db: Db, actor: Actor, edge: string): Promise<NonNu
     marker.readThrough !== null && marker.readThrough >= marker.chatSince
       ? gt(chatMessages.createdAt, marker.readThrough)
       : gte(chatMessages.createdAt, marker.chatSince);
-  const unreadRange = and(liveChat, after, lt(chatMessages.createdAt, edge), ne(chatMessages.userId, actor.id));
+  // A message that mentions the person is no chat notice of theirs: its stored mention notice is (on the device).
+  const unreadRange = and(
+    liveChat,
+    after,
+    lt(chatMessages.createdAt, edge),
+    ne(chatMessages.userId, actor.id),
+    noStoredNotice(db, actor.id),
+  );
   const [others] = await db.select({ n: count() }).from(chatMessages).where(unreadRange);
   const [marked] = marker.chatReads.length
     ? await db

@@ -8,6 +8,7 @@ import {
   type GoogleLoginRequest,
   type LoginRequest,
   type RegisterRequest,
+  type SignupSettings,
   type UpdatePasswordRequest,
   type User,
 } from '@office/sync-protocol';
@@ -16,15 +17,33 @@ import { users } from '../../db/schema';
 import { runCommand, type EffectsFlusher } from '../commands';
 import { DomainError } from '../errors';
 import { burnVerification, hashPassword, verifyPassword } from './passwords';
-import { createUserCommand, setPasswordCommand } from './commands';
+import { setPasswordCommand } from './commands';
+import type { DeviceProofs } from './device-proofs';
+import { signUpCommand, type SignUpArgs } from '../access/sign-up';
+import { admitSignUp, readSignupSettings } from '../access/signup-policy';
 import type { LoginThrottle } from './login-throttle';
+import { passwordCandidate, spendResetCode } from './password-reset';
 import { toUserDto, type UserRow } from './serialize';
 
 export interface AccountDeps {
   db: Db;
   flush: EffectsFlusher;
   throttle: LoginThrottle;
+  devices: DeviceProofs;
   google: { clientId: string | null; jwks: JWTVerifyGetKey | null };
+  /** Who may sign up until an admin sets it (SIGNUP_POLICY, SIGNUP_DOMAINS). */
+  signupDefaults: SignupSettings;
+}
+
+/** A sign-in's outcome: the user, and whether they signed in with a one-time code and must choose a password first. */
+export interface SignIn {
+  user: User;
+  passwordChangeRequired: boolean;
+}
+
+/** A password sign-in's outcome: a sign-in, and a fresh device proof for the browser that made it. */
+export interface PasswordSignIn extends SignIn {
+  deviceProof: string;
 }
 
 async function findByEmail(db: Db, email: string): Promise<UserRow | undefined> {
@@ -34,39 +53,77 @@ async function findByEmail(db: Db, email: string): Promise<UserRow | undefined> 
 
 const selfActor = (id: string): Actor => ({ id, role: 'employee' });
 
-/** Registration creates an employee. */
-export async function register(deps: AccountDeps, input: RegisterRequest): Promise<User> {
+/**
+ * Creates an employee's account if the sign-up policy admits the email (or its invitation does). Checked before the
+ * password is hashed (a refusal costs no argon2 hash) and again in the command, which decides and spends the invitation.
+ */
+async function signUp(
+  deps: AccountDeps,
+  { password, ...args }: Omit<SignUpArgs, 'signupDefaults' | 'passwordHash'> & { password: string | null },
+): Promise<{ user: User; passwordHash: string | null }> {
+  const settings = await readSignupSettings(deps.db, deps.signupDefaults);
+  await admitSignUp(deps.db, settings, args.email, args.invitation ?? null, { now: new Date(), consume: false });
+  const passwordHash = password === null ? null : await hashPassword(password);
+  const user = await runCommand(deps.db, deps.flush, selfActor(args.id), signUpCommand, {
+    ...args,
+    passwordHash,
+    signupDefaults: deps.signupDefaults,
+  });
+  return { user, passwordHash };
+}
+
+/** Registration creates an employee; the browser that registered is trusted for the account from then on. */
+export async function register(deps: AccountDeps, input: RegisterRequest): Promise<PasswordSignIn> {
   if (await findByEmail(deps.db, input.email)) throw new DomainError('email_taken');
-  const passwordHash = await hashPassword(input.password);
   const id = uuidv7();
-  return await runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
+  const { user, passwordHash } = await signUp(deps, {
     id,
     name: input.name,
     email: input.email,
-    passwordHash,
+    password: input.password,
+    invitation: input.invitation ?? null,
   });
+  return { user, passwordChangeRequired: false, deviceProof: deps.devices.issue(id, passwordHash ?? '') };
 }
 
-/** Email and password sign-in; the same message for an unknown email and a wrong password. */
-export async function login(deps: AccountDeps, input: LoginRequest, ip: string): Promise<User> {
-  await deps.throttle.beforeAttempt(ip, input.email);
+/**
+ * Email and password sign-in; the same message for an unknown email and a wrong password. `deviceProofs` are
+ * those the browser carries: one this server signed for the account makes the attempt a trusted device's. After a
+ * reset the password is a one-time code: it signs in once, to a session that may only choose a new password.
+ */
+export async function login(
+  deps: AccountDeps,
+  input: LoginRequest,
+  ip: string,
+  deviceProofs: readonly string[] = [],
+): Promise<PasswordSignIn> {
   const row = await findByEmail(deps.db, input.email);
   const usableHash = row && !row.deactivatedAt ? row.passwordHash : null;
-  const ok = usableHash ? await verifyPassword(usableHash, input.password) : false;
-  if (!row || !ok) {
+  const device = row && usableHash ? (deps.devices.trusted(deviceProofs, row.id, usableHash)?.nonce ?? null) : null;
+  await deps.throttle.beforeAttempt(ip, input.email, device);
+  const ok = row && usableHash ? await verifyPassword(usableHash, passwordCandidate(row, input.password)) : false;
+  if (!row || !usableHash || !ok) {
     // Security: a deactivated or password-less account costs the same verification as an unknown email.
     if (!usableHash) await burnVerification(input.password);
-    await deps.throttle.recordFailure(ip, input.email);
+    await deps.throttle.recordFailure(ip, input.email, device);
     throw new DomainError('invalid_credentials');
   }
-  await deps.throttle.recordSuccess(ip, input.email);
-  return toUserDto(row);
+  await deps.throttle.recordSuccess(ip, input.email, device);
+  if (row.mustChangePassword) await spendResetCode(deps.db, row);
+  return {
+    user: toUserDto(row),
+    passwordChangeRequired: row.mustChangePassword,
+    deviceProof: deps.devices.issue(row.id, usableHash),
+  };
 }
 
 export const googleJwks = (url: string): JWTVerifyGetKey => createRemoteJWKSet(new URL(url));
 
-/** Google sign-in: the ID token's signature, issuer, audience and expiry are verified; a new email gets an employee account. */
-export async function googleLogin(deps: AccountDeps, { tokenId }: GoogleLoginRequest): Promise<User> {
+/**
+ * Google sign-in: the ID token's signature, issuer, audience and expiry are verified; a new email gets an employee
+ * account if the sign-up policy admits it.
+ */
+export async function googleLogin(deps: AccountDeps, { tokenId }: GoogleLoginRequest): Promise<SignIn> {
   const { clientId, jwks } = deps.google;
   if (!clientId || !jwks) throw new DomainError('google_not_configured');
   let claims: { sub?: string | undefined; email?: unknown; email_verified?: unknown; name?: unknown };
@@ -86,30 +143,25 @@ export async function googleLogin(deps: AccountDeps, { tokenId }: GoogleLoginReq
   const existing = await findByEmail(deps.db, email);
   if (existing) {
     if (existing.deactivatedAt) throw new DomainError('invalid_credentials');
-    return toUserDto(existing);
+    // Google proves who they are; a reset still asks them to choose a password before anything else.
+    return { user: toUserDto(existing), passwordChangeRequired: existing.mustChangePassword };
   }
-  const id = uuidv7();
   const shown = typeof claims.name === 'string' ? stripInvisible(claims.name).trim() : '';
   const name = shown || (email.split('@')[0] ?? email);
-  return await runCommand(deps.db, deps.flush, selfActor(id), createUserCommand, {
-    id,
-    name,
-    email,
-    passwordHash: null,
-    googleSub: claims.sub,
-  });
+  const { user } = await signUp(deps, { id: uuidv7(), name, email, password: null, googleSub: claims.sub });
+  return { user, passwordChangeRequired: false };
 }
 
 /**
  * PUT /api/auth/updatepassword: the current password must match. The session that asked goes on with its
- * token (the spec's client never reads a new one); every other session of the user ends.
+ * token (the spec's client never reads a new one); every other session of the user ends, and every device proof.
  */
 export async function changePassword(
   deps: AccountDeps,
   actor: Actor,
   sessionId: string,
   input: UpdatePasswordRequest,
-): Promise<void> {
+): Promise<{ deviceProof: string }> {
   const [row] = await deps.db.select().from(users).where(eq(users.id, actor.id));
   if (!row || row.deactivatedAt) throw new DomainError('user_not_found');
   if (!row.passwordHash) throw new DomainError('invalid_input', accountTexts.noPasswordAccount);
@@ -122,4 +174,6 @@ export async function changePassword(
     verifiedHash: row.passwordHash,
     keepSessionId: sessionId,
   });
+  // The new password revokes every proof of the account; the browser that set it stays trusted.
+  return { deviceProof: deps.devices.issue(actor.id, passwordHash) };
 }

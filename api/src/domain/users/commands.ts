@@ -1,12 +1,13 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { z } from 'zod';
-import { idSchema, personNameSchema, roles, updateDetailsArgsSchema } from '@office/sync-protocol';
+import { idSchema, personNameSchema, roles, updateDetailsArgsSchema, type User } from '@office/sync-protocol';
 import type { Tx } from '../../db/client';
 import { isUniqueViolation } from '../../db/dialect';
 import { users } from '../../db/schema';
-import { defineCommand } from '../commands';
+import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { forgetAuthor } from '../read-support';
+import { assertNameNotLookalike, nameSkeleton } from './name-lookalikes';
 import { endOtherSessions } from './sessions';
 import { toUserDto, type UserRow } from './serialize';
 
@@ -28,32 +29,40 @@ export async function loadActiveUser(tx: Tx, id: string): Promise<UserRow> {
   return row;
 }
 
-/** `user.create`: registration, Google sign-up and the seed. Not a client mutation: it needs a password hash. */
+/** What makes a user: registration, Google sign-up and the seed. */
+export const newUserArgsSchema = z.object({
+  id: idSchema,
+  name: personNameSchema('A name is required'),
+  email: z.string().trim().toLowerCase(),
+  passwordHash: z.string().nullable(),
+  googleSub: z.string().nullable().default(null),
+  role: z.enum(roles).default('employee'),
+  department: z.string().nullable().default(null),
+});
+export type NewUserArgs = z.output<typeof newUserArgsSchema>;
+
+/** Inserts a user inside a command; the email must be free and the name no look-alike of another member's. */
+export async function insertUser(ctx: CommandContext, args: NewUserArgs): Promise<User> {
+  await assertEmailFree(ctx.tx, args.email);
+  await assertNameNotLookalike(ctx.tx, args.name, args.id);
+  const stamp = ctx.now.toISOString();
+  // Two registrations of one email at once can both find it free (on PostgreSQL, where they run side by side):
+  // the unique index decides, and the later one is told the email is taken instead of failing.
+  const inserted = await ctx.tx
+    .insert(users)
+    .values({ ...args, nameSkeleton: nameSkeleton(args.name), createdAt: stamp, updatedAt: stamp })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  if (!inserted.length) throw new DomainError('email_taken');
+  await ctx.record({ entity: 'user', id: args.id, op: 'put', audience: USER_AUDIENCE });
+  return toUserDto(await loadActiveUser(ctx.tx, args.id));
+}
+
+/** `user.create`: the seed's accounts. Not a client mutation: it needs a password hash. Sign-ups go through `user.signUp`. */
 export const createUserCommand = defineCommand({
   name: 'user.create',
-  args: z.object({
-    id: idSchema,
-    name: personNameSchema('A name is required'),
-    email: z.string().trim().toLowerCase(),
-    passwordHash: z.string().nullable(),
-    googleSub: z.string().nullable().default(null),
-    role: z.enum(roles).default('employee'),
-    department: z.string().nullable().default(null),
-  }),
-  async run(ctx, args) {
-    await assertEmailFree(ctx.tx, args.email);
-    const stamp = ctx.now.toISOString();
-    // Two registrations of one email at once can both find it free (on PostgreSQL, where they run side by side):
-    // the unique index decides, and the later one is told the email is taken instead of failing.
-    const inserted = await ctx.tx
-      .insert(users)
-      .values({ ...args, createdAt: stamp, updatedAt: stamp })
-      .onConflictDoNothing({ target: users.email })
-      .returning({ id: users.id });
-    if (!inserted.length) throw new DomainError('email_taken');
-    await ctx.record({ entity: 'user', id: args.id, op: 'put', audience: USER_AUDIENCE });
-    return toUserDto(await loadActiveUser(ctx.tx, args.id));
-  },
+  args: newUserArgsSchema,
+  run: insertUser,
 });
 
 /** `user.updateDetails`: PUT /api/auth/updatedetails and the sync mutation of the same name. */
@@ -64,10 +73,16 @@ export const updateDetailsCommand = defineCommand({
     const current = await loadActiveUser(ctx.tx, ctx.actor.id);
     if (current.name === args.name && current.email === args.email) return toUserDto(current);
     await assertEmailFree(ctx.tx, args.email, ctx.actor.id);
+    if (current.name !== args.name) await assertNameNotLookalike(ctx.tx, args.name, ctx.actor.id);
     try {
       await ctx.tx
         .update(users)
-        .set({ name: args.name, email: args.email, updatedAt: ctx.now.toISOString() })
+        .set({
+          name: args.name,
+          nameSkeleton: nameSkeleton(args.name),
+          email: args.email,
+          updatedAt: ctx.now.toISOString(),
+        })
         .where(eq(users.id, ctx.actor.id));
       forgetAuthor(ctx.tx, ctx.actor.id);
     } catch (error) {
@@ -82,9 +97,9 @@ export const updateDetailsCommand = defineCommand({
 });
 
 /**
- * `user.setPassword`: the password route, once the current password was verified (argon2 runs outside the
- * transaction, which awaits nothing but its queries). Every session of the user ends but `keepSessionId`, the
- * one that made the change.
+ * `user.setPassword`: the password route, once the current password was verified, and the choice of a new one after
+ * a reset (argon2 runs outside the transaction, which awaits nothing but its queries). Every session of the user ends
+ * but `keepSessionId`, the one that made the change, which is no longer restricted to choosing a password.
  */
 export const setPasswordCommand = defineCommand({
   name: 'user.setPassword',
@@ -95,7 +110,7 @@ export const setPasswordCommand = defineCommand({
     if (current.passwordHash !== args.verifiedHash) throw new DomainError('invalid_input', 'Please try again.');
     await ctx.tx
       .update(users)
-      .set({ passwordHash: args.passwordHash, updatedAt: ctx.now.toISOString() })
+      .set({ passwordHash: args.passwordHash, mustChangePassword: false, updatedAt: ctx.now.toISOString() })
       .where(eq(users.id, ctx.actor.id));
     await endOtherSessions(ctx.tx, ctx.actor.id, args.keepSessionId);
     return { id: ctx.actor.id };

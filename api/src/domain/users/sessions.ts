@@ -11,6 +11,8 @@ import { transaction } from '../../db/transaction';
 export interface LiveSession {
   id: string;
   actor: Actor;
+  /** Started with a one-time code: until a new password is chosen, only that choice and signing out are allowed. */
+  passwordChangeRequired: boolean;
 }
 
 /**
@@ -45,7 +47,12 @@ export async function findLiveSession(
   const [row] = await preparedSelect(
     db,
     'sessions.live',
-    { expiresAt: sessions.expiresAt, role: users.role, deactivatedAt: users.deactivatedAt },
+    {
+      expiresAt: sessions.expiresAt,
+      role: users.role,
+      deactivatedAt: users.deactivatedAt,
+      mustChangePassword: users.mustChangePassword,
+    },
     (handle, fields) =>
       handle
         .select(fields)
@@ -57,7 +64,7 @@ export async function findLiveSession(
     liveSessions.forgetKey(db, id);
     return undefined;
   }
-  const session = { id, actor: { id: userId, role: row.role } };
+  const session = { id, actor: { id: userId, role: row.role }, passwordChangeRequired: row.mustChangePassword };
   liveSessions.set(db, id, { session, expiresAtMs: Date.parse(row.expiresAt) }, nowMs);
   return session;
 }
@@ -69,10 +76,13 @@ export const endSession = (db: Db, id: string): Promise<void> =>
     liveSessions.forgetKey(db, id);
   });
 
-/** A password change: every session of the user ends but the one that made it. */
+/**
+ * A password change: every session of the user ends but the one that made it, which is read again (a restriction
+ * to choosing a password has just lifted).
+ */
 export const endOtherSessions = async (tx: Tx, userId: string, keep: string): Promise<void> => {
   await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keep)));
-  liveSessions.forget(tx, (id, { session }) => session.actor.id === userId && id !== keep);
+  liveSessions.forget(tx, (_id, { session }) => session.actor.id === userId);
 };
 
 /** Deactivation: every session of the user ends. */
@@ -80,3 +90,17 @@ export const endAllSessions = async (tx: Tx, userId: string): Promise<void> => {
   await tx.delete(sessions).where(eq(sessions.userId, userId));
   liveSessions.forget(tx, (_id, { session }) => session.actor.id === userId);
 };
+
+/** When a session started: its id is a UUIDv7 made at that millisecond. */
+const sessionStartMs = (id: string): number => Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+
+/**
+ * Whether a session that is gone ended because its person's password was reset since it started: its device is told
+ * so (and forgets the old password's offline verifier) rather than merely signed out. Read only for refused tokens.
+ */
+export async function endedByPasswordReset(db: Db, userId: string, sessionId: string): Promise<boolean> {
+  const started = sessionStartMs(sessionId);
+  if (!Number.isFinite(started)) return false;
+  const [row] = await db.select({ resetAt: users.passwordResetAt }).from(users).where(eq(users.id, userId));
+  return row?.resetAt != null && started < Date.parse(row.resetAt);
+}

@@ -18,7 +18,14 @@ import {
 import { users } from '../../db/schema';
 import { runCommand } from '../../domain/commands';
 import { DomainError } from '../../domain/errors';
-import { changePassword, googleLogin, login, register, type AccountDeps } from '../../domain/users/accounts';
+import {
+  changePassword,
+  googleLogin,
+  login,
+  register,
+  type AccountDeps,
+  type SignIn,
+} from '../../domain/users/accounts';
 import {
   AvatarStore,
   avatarLimits,
@@ -27,20 +34,23 @@ import {
   mimetypeOfAvatar,
 } from '../../domain/users/avatars';
 import { deactivateEmployeeCommand } from '../../domain/users/employees';
+import { deviceProofsOf, keepDeviceProof } from './device-cookie';
 import { setAvatarCommand, updateDetailsCommand } from '../../domain/users/commands';
 import { endSession } from '../../domain/users/sessions';
 import { toUserDto } from '../../domain/users/serialize';
 import { fileParams, jsonBody } from '../schemas';
+import { accessRoutes } from './access';
 
 const active = isNull(users.deactivatedAt);
 
 export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (app, { accounts }, done) => {
   /** A sign-in's answer: each one starts a session, which its token names. */
-  const answer = async (user: User, message: string): Promise<AuthResponse> => ({
+  const answer = async ({ user, passwordChangeRequired }: SignIn, message: string): Promise<AuthResponse> => ({
     ok: true,
     user,
     token: await app.issueToken(user.id),
     message,
+    passwordChangeRequired,
   });
   const auth = { onRequest: app.authenticate };
   const listActive = async (request: FastifyRequest, excludeSelf: boolean): Promise<User[]> => {
@@ -53,24 +63,32 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
   };
 
   app.post('/register', { schema: { body: jsonBody(registerRequestSchema) } }, async (request, reply) => {
-    const user = await register(accounts, request.body);
-    return reply.status(201).send(await answer(user, 'Account created successfully'));
+    const signIn = await register(accounts, request.body);
+    keepDeviceProof(request, reply, signIn.deviceProof);
+    return reply.status(201).send(await answer(signIn, 'Account created successfully'));
   });
 
-  app.post('/login', { schema: { body: jsonBody(loginRequestSchema) } }, async (request) =>
-    answer(await login(accounts, request.body, request.ip), 'Signed in successfully'),
-  );
+  /** A browser that signed in as the account before carries a device proof of it (see device-cookie.ts). */
+  app.post('/login', { schema: { body: jsonBody(loginRequestSchema) } }, async (request, reply) => {
+    const signIn = await login(accounts, request.body, request.ip, deviceProofsOf(request));
+    keepDeviceProof(request, reply, signIn.deviceProof);
+    return answer(signIn, 'Signed in successfully');
+  });
 
   app.post('/google', { schema: { body: jsonBody(googleLoginRequestSchema) } }, async (request) =>
     answer(await googleLogin(accounts, request.body), 'Signed in with Google'),
   );
 
-  /** Ends this device's session: its token and its sockets stop at once. */
-  app.post('/logout', auth, async (request): Promise<SuccessResponse> => {
-    await endSession(app.db, request.sessionId);
-    app.realtime.dropSessions({ sessionId: request.sessionId });
-    return { success: true, message: accountTexts.signedOut };
-  });
+  /** Ends this device's session: its token and its sockets stop at once (also one waiting for a new password). */
+  app.post(
+    '/logout',
+    { onRequest: app.authenticateDuringPasswordChange },
+    async (request): Promise<SuccessResponse> => {
+      await endSession(app.db, request.sessionId);
+      app.realtime.dropSessions({ sessionId: request.sessionId });
+      return { success: true, message: accountTexts.signedOut };
+    },
+  );
 
   app.get('/me', auth, async (request) => {
     const [row] = await app.db.select().from(users).where(eq(users.id, request.actor.id));
@@ -92,11 +110,16 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
 
   /** Every other session of the user ends at once (tokens and sockets); this one goes on with its token. */
   const passwordBody = jsonBody(updatePasswordRequestSchema);
-  app.put('/updatepassword', { ...auth, schema: { body: passwordBody } }, async (request): Promise<SuccessResponse> => {
-    await changePassword(accounts, request.actor, request.sessionId, request.body);
-    app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
-    return { success: true, message: accountTexts.passwordUpdated };
-  });
+  app.put(
+    '/updatepassword',
+    { ...auth, schema: { body: passwordBody } },
+    async (request, reply): Promise<SuccessResponse> => {
+      const { deviceProof } = await changePassword(accounts, request.actor, request.sessionId, request.body);
+      app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
+      keepDeviceProof(request, reply, deviceProof);
+      return { success: true, message: accountTexts.passwordUpdated };
+    },
+  );
 
   const avatars = new AvatarStore(app.config.dataDir);
 
@@ -153,6 +176,8 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
       return { success: true, message: accountTexts.employeeDeleted };
     },
   );
+
+  void app.register(accessRoutes, { accounts });
 
   done();
 };

@@ -33,7 +33,7 @@ import {
   isParticipant,
   conversationRow,
 } from '../../domain/direct/read';
-import { receiveFileMessage, sendAttachment } from '../file-messages';
+import { fileDownloadOptions, receiveFileMessage, sendAttachment } from '../file-messages';
 import { fileParams, jsonBody } from '../schemas';
 
 const conversationParams = z.object({ id: idSchema });
@@ -149,26 +149,30 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
   });
 
   /** Downloads an attachment; only the conversation's participants may. */
-  app.get('/attachments/:filename', { ...auth, schema: { params: fileParams } }, async (request, reply) => {
-    const { filename } = request.params;
-    // Security: only names this server generated; anything else (../, slashes, encodings) is simply unknown.
-    if (!storedNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');
-    const [file] = await app.db
-      .select({
-        originalName: directAttachments.originalName,
-        mimetype: directAttachments.mimetype,
-        size: directAttachments.size,
-        conversationId: directMessages.conversationId,
-      })
-      .from(directAttachments)
-      .innerJoin(directMessages, eq(directMessages.id, directAttachments.messageId))
-      .where(and(eq(directAttachments.filename, filename), isNull(directMessages.deletedAt)))
-      .limit(1);
-    if (!file) throw new DomainError('not_found', 'File not found.');
-    const conversation = await conversationRow(app.db, file.conversationId);
-    if (!conversation || !isParticipant(conversation, request.actor.id)) throw new DomainError('forbidden');
-    return sendAttachment(reply, uploads, filename, file);
-  });
+  app.get(
+    '/attachments/:filename',
+    { ...auth, ...fileDownloadOptions, schema: { params: fileParams } },
+    async (request, reply) => {
+      const { filename } = request.params;
+      // Security: only names this server generated; anything else (../, slashes, encodings) is simply unknown.
+      if (!storedNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');
+      const [file] = await app.db
+        .select({
+          originalName: directAttachments.originalName,
+          mimetype: directAttachments.mimetype,
+          size: directAttachments.size,
+          conversationId: directMessages.conversationId,
+        })
+        .from(directAttachments)
+        .innerJoin(directMessages, eq(directMessages.id, directAttachments.messageId))
+        .where(and(eq(directAttachments.filename, filename), isNull(directMessages.deletedAt)))
+        .limit(1);
+      if (!file) throw new DomainError('not_found', 'File not found.');
+      const conversation = await conversationRow(app.db, file.conversationId);
+      if (!conversation || !isParticipant(conversation, request.actor.id)) throw new DomainError('forbidden');
+      return sendAttachment(reply, uploads, filename, file);
+    },
+  );
 
   done();
 };

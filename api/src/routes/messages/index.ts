@@ -28,7 +28,7 @@ import {
 import { listChatMessagePage } from '../../domain/chat/read';
 import { chatFilePolicy, storedNamePattern, UploadStore } from '../../domain/chat/uploads';
 import { sendError } from '../../plugins/error-handler';
-import { receiveFileMessage, sendAttachment } from '../file-messages';
+import { fileDownloadOptions, receiveFileMessage, sendAttachment } from '../file-messages';
 import { fileParams, jsonBody } from '../schemas';
 
 const messageParams = z.object({ id: idSchema });
@@ -72,23 +72,27 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     return reply.status(201).send({ success: true, message: answer.result });
   });
 
-  app.get('/download/:filename', { ...auth, schema: { params: fileParams } }, async (request, reply) => {
-    const { filename } = request.params;
-    // Security: only names this server generated; anything else (../, slashes, encodings) is simply unknown.
-    if (!storedNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');
-    const [file] = await app.db
-      .select({
-        originalName: chatAttachments.originalName,
-        mimetype: chatAttachments.mimetype,
-        size: chatAttachments.size,
-      })
-      .from(chatAttachments)
-      .innerJoin(chatMessages, eq(chatMessages.id, chatAttachments.messageId))
-      .where(and(eq(chatAttachments.filename, filename), isNull(chatMessages.deletedAt)))
-      .limit(1);
-    if (!file) throw new DomainError('not_found', 'File not found.');
-    return sendAttachment(reply, uploads, filename, file);
-  });
+  app.get(
+    '/download/:filename',
+    { ...auth, ...fileDownloadOptions, schema: { params: fileParams } },
+    async (request, reply) => {
+      const { filename } = request.params;
+      // Security: only names this server generated; anything else (../, slashes, encodings) is simply unknown.
+      if (!storedNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');
+      const [file] = await app.db
+        .select({
+          originalName: chatAttachments.originalName,
+          mimetype: chatAttachments.mimetype,
+          size: chatAttachments.size,
+        })
+        .from(chatAttachments)
+        .innerJoin(chatMessages, eq(chatMessages.id, chatAttachments.messageId))
+        .where(and(eq(chatAttachments.filename, filename), isNull(chatMessages.deletedAt)))
+        .limit(1);
+      if (!file) throw new DomainError('not_found', 'File not found.');
+      return sendAttachment(reply, uploads, filename, file);
+    },
+  );
 
   const editBody = jsonBody(editChatArgsSchema.omit({ id: true }));
   app.put('/:id', { ...auth, schema: { params: messageParams, body: editBody } }, async (request) => {

@@ -8,7 +8,15 @@ import { dialect } from '../../db/dialect';
 import { chatAttachments, chatMessages, notifications } from '../../db/schema';
 import { storedNamePattern } from '../../domain/chat/uploads';
 import { bearer } from '../../test-support';
-import { fileBytes, multipartForm, pdfBytes, pngBytes, postMultipart, type FilePart } from '../../test-multipart';
+import {
+  fileBytes,
+  multipartForm,
+  pdfBytes,
+  pngBytes,
+  postMultipart,
+  sampleFile,
+  type FilePart,
+} from '../../test-multipart';
 import { useSeededServer, type Session } from '../../test-api-client';
 
 // One seeded server for the whole file; every test uploads its own files and compares the uploads
@@ -163,7 +171,7 @@ describe('uploading files to the team chat', () => {
   test('the client may choose the message id', async () => {
     const { alice } = people;
     const id = uuidv7();
-    const res = await upload(alice, [{ name: 'a.jpg', type: 'image/jpeg', content: fileBytes(10) }], { id });
+    const res = await upload(alice, [{ name: 'a.jpg', type: 'image/jpeg', content: sampleFile('a.jpg', 10) }], { id });
     expect(res.status).toBe(201);
     expect(res.body.message.id).toBe(id);
     expect(await db().select().from(chatAttachments).where(eq(chatAttachments.messageId, id))).toHaveLength(1);
@@ -221,19 +229,23 @@ describe('which files the chat accepts', () => {
       'document',
       'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     ],
-    ['readme.txt', 'text/plain', 'document', 'text/plain'],
+    ['readme.txt', 'text/plain', 'document', 'text/plain; charset=utf-8'],
+    // The type comes from the bytes: a text file declared as a page is still served as text.
+    ['notes.txt', 'text/html', 'document', 'text/plain; charset=utf-8'],
     ['bundle.zip', 'application/zip', 'archive', 'application/zip'],
     ['bundle.zip', 'application/x-zip-compressed', 'archive', 'application/zip'],
-    ['bundle.rar', 'application/vnd.rar', 'archive', 'application/vnd.rar'],
-    ['bundle.rar', 'application/octet-stream', 'archive', 'application/vnd.rar'],
+    ['bundle.rar', 'application/vnd.rar', 'archive', 'application/x-rar-compressed'],
+    ['bundle.rar', 'application/octet-stream', 'archive', 'application/x-rar-compressed'],
+    // What a client declares is not repeated: the scan's two types in one header.
+    ['x.png', 'image/png,text/javascript', 'image', 'image/png'],
   ];
 
   test.each(accepted)('%s sent as %s is accepted as %s', async (name, type, kind, servedAs) => {
-    const content = fileBytes(64);
+    const content = sampleFile(name);
     const res = await upload(people.alice, [{ name, type, content }]);
     expect(res.status).toBe(201);
     const [file] = res.body.message.attachments;
-    expect(file).toMatchObject({ originalName: name, kind, mimetype: servedAs, size: 64 });
+    expect(file).toMatchObject({ originalName: name, kind, mimetype: servedAs, size: content.byteLength });
     expect(file?.filename.endsWith(name.slice(name.lastIndexOf('.')).toLowerCase())).toBe(true);
     expect(existsSync(join(uploadsDir(), file?.filename ?? ''))).toBe(true);
   });
@@ -246,12 +258,7 @@ describe('which files the chat accepts', () => {
     ['page.html', 'image/png'],
     ['page.htm', 'image/png'],
     ['script.js', 'image/png'],
-    ['song.mp3', 'image/png'],
-    ['photo.png', 'text/plain'],
     ['logo.svg', 'image/svg+xml'],
-    ['logo.png', 'image/svg+xml'],
-    ['invoice.pdf', 'text/html'],
-    ['notes.txt', 'text/html'],
     ['noextension', 'image/png'],
     ['archive.tar', 'application/x-tar'],
   ];
@@ -266,6 +273,50 @@ describe('which files the chat accepts', () => {
         message: unsupported(name),
       },
     );
+  });
+
+  const notWhatTheNameSays: [name: string, type: string][] = [
+    ['song.mp3', 'image/png'],
+    ['photo.png', 'text/plain'],
+    ['photo.png', 'image/png'],
+    ['logo.png', 'image/svg+xml'],
+    ['invoice.pdf', 'text/html'],
+    ['invoice.pdf', 'application/pdf'],
+    ['letter.docx', 'application/octet-stream'],
+  ];
+
+  test.each(notWhatTheNameSays)(
+    'a page named %s and sent as %s is refused with 415, nothing stored',
+    async (name, type) => {
+      const extension = name.slice(name.lastIndexOf('.') + 1).toUpperCase();
+      await expectRefused(
+        [{ name, type, content: new TextEncoder().encode('<html><script>alert(1)</script></html>') }],
+        {},
+        {
+          status: 415,
+          code: 'unsupported_media_type',
+          message: `"${name}" is not a real ${extension} file: its contents do not match its name.`,
+        },
+      );
+    },
+  );
+
+  test('a file whose bytes are another format than its name says is refused too', async () => {
+    await expectRefused(
+      [{ name: 'photo.png', type: 'image/png', content: sampleFile('scan.pdf') }],
+      {},
+      {
+        status: 415,
+        code: 'unsupported_media_type',
+        message: '"photo.png" is not a real PNG file: its contents do not match its name.',
+      },
+    );
+  });
+
+  test('a .txt file that is not UTF-8 text is kept as bytes to download, never as text', async () => {
+    const res = await upload(people.alice, [{ name: 'data.txt', type: 'text/plain', content: pngBytes(80) }]);
+    expect(res.status).toBe(201);
+    expect(res.body.message.attachments[0]).toMatchObject({ kind: 'document', mimetype: 'application/octet-stream' });
   });
 
   test('a refused file after a good one in the same request leaves neither file nor message behind', async () => {
@@ -359,8 +410,13 @@ describe('upload limits', () => {
 
   test('a file of exactly 25 MB is fine', async () => {
     const { alice } = people;
+    const zip = sampleFile('exact.zip');
     const res = await upload(alice, [
-      { name: 'exact.zip', type: 'application/zip', content: new Blob([new Uint8Array(uploadLimits.fileBytes)]) },
+      {
+        name: 'exact.zip',
+        type: 'application/zip',
+        content: new Blob([zip, new Uint8Array(uploadLimits.fileBytes - zip.byteLength)]),
+      },
     ]);
     expect(res.status).toBe(201);
     const [file] = res.body.message.attachments;
@@ -438,6 +494,26 @@ describe('downloading a chat file', () => {
       `attachment; filename="Plan v2.pdf"; filename*=UTF-8''Plan%20v2.pdf`,
     );
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(content);
+  });
+
+  test('a file is served with the type its bytes have, never the one its sender declared', async () => {
+    const { bob } = people;
+    // The scan's upload: an image declared with a script type beside the image one.
+    const image = await uploadOne('x.png', 'image/png,text/javascript', pngBytes(300));
+    const served = await download(bob.token, image.attachments[0]?.filename ?? '');
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('content-disposition')).toMatch(/^attachment; /);
+
+    const text = await uploadOne('agenda.txt', 'text/html', new TextEncoder().encode('<b>1. Budget</b>\n'));
+    const page = await download(bob.token, text.attachments[0]?.filename ?? '');
+    expect(page.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(page.headers.get('content-disposition')).toMatch(/^attachment; /);
+    const [stored] = await db()
+      .select({ mimetype: chatAttachments.mimetype })
+      .from(chatAttachments)
+      .where(eq(chatAttachments.messageId, text.id));
+    expect(stored?.mimetype).toBe('text/plain; charset=utf-8');
   });
 
   test('a non-ASCII name travels in filename*, with an ASCII stand-in in filename', async () => {

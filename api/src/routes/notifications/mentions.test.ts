@@ -48,8 +48,9 @@ describe('mentions in team chat', () => {
 
     const message = await sendChat(bob, text);
 
+    // The preview is the text around Alice's first mention, cut at a word within 50 characters.
     expect(await mentionsAbout(message.id)).toEqual([
-      [alice.user.id, 'Bob Smith mentioned you in Team Chat', `${text.slice(0, 50)}...`],
+      [alice.user.id, 'Bob Smith mentioned you in Team Chat', '@alice johnson, see this. @Alice Johnson again,...'],
     ]);
     const listed = await call<{ notifications: Notification[] }>(alice, 'GET', '/api/notifications?limit=100');
     const notice = listed.body.notifications.find((n) => n.type === 'mention' && n.data.messageId === message.id);
@@ -60,6 +61,19 @@ describe('mentions in team chat', () => {
       read: false,
       data: { messageId: message.id },
     });
+  });
+
+  test('two mentions in messages that begin alike read apart: each preview is the text around its mention', async () => {
+    const { alice, bob } = people;
+    const opening = 'Reminder about the release checklist for version 2.4 of the app:';
+    const first = await sendChat(bob, `${opening} @Alice Johnson owns the database migration. ${uniqueText('a')}`);
+    const second = await sendChat(bob, `${opening} @Alice Johnson owns the rollback drill. ${uniqueText('b')}`);
+
+    const [[, , firstPreview]] = (await mentionsAbout(first.id)) as [[string, string, string]];
+    const [[, , secondPreview]] = (await mentionsAbout(second.id)) as [[string, string, string]];
+    expect(firstPreview).toBe('...2.4 of the app: @Alice Johnson owns the database...');
+    expect(secondPreview).toBe('...2.4 of the app: @Alice Johnson owns the rollback...');
+    expect((await mentionsAbout(first.id)).map(([recipient]) => recipient)).toEqual([alice.user.id]);
   });
 
   test('the longest name wins, and a deactivated member is mentioned no more', async () => {
@@ -133,5 +147,85 @@ describe('mentions through /api/sync/push', () => {
     expect(await mentionsAbout(directId)).toEqual([
       [tia.user.id, 'Sam Queue mentioned you in a direct message', '@tia queue, offline too'],
     ]);
+  });
+});
+
+describe('one notice per mentioned message', () => {
+  type Listed = { notifications: Notification[]; unreadCount: number };
+  const list = async (session: Session): Promise<Listed> => {
+    const res = await call<Listed>(session, 'GET', '/api/notifications?limit=100');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+  /** The notices a person's list holds about one message: stored ones name it in data, chat ones are it. */
+  const about = (page: Listed, messageId: string) =>
+    page.notifications.filter((n) => n.id === messageId || n.data.messageId === messageId);
+
+  test('in team chat the mention is the mentioned person’s one notice, counted once; the others keep the plain notice', async () => {
+    const [ann, ben, cal] = await Promise.all([
+      registerEmployee('Ann Once'),
+      registerEmployee('Ben Once'),
+      registerEmployee('Cal Once'),
+    ]);
+    const [benBefore, calBefore] = [await list(ben), await list(cal)];
+    const text = `The new onboarding guide is in the shared drive now, @Ben Once please proofread the first chapter ${uniqueText('once')}`;
+
+    const message = await sendChat(ann, text);
+
+    const bens = await list(ben);
+    expect(about(bens, message.id)).toEqual([
+      expect.objectContaining({
+        type: 'mention',
+        title: 'Ann Once mentioned you in Team Chat',
+        message: '...shared drive now, @Ben Once please proofread the...',
+        read: false,
+      }),
+    ]);
+    expect(bens.unreadCount).toBe(benBefore.unreadCount + 1);
+    const cals = await list(cal);
+    expect(about(cals, message.id)).toEqual([
+      expect.objectContaining({ id: message.id, type: 'chat_message', message: `${text.slice(0, 50)}...` }),
+    ]);
+    expect(cals.unreadCount).toBe(calBefore.unreadCount + 1);
+
+    // Read, the mention leaves nothing unread of that message behind.
+    const [mention] = about(bens, message.id);
+    expect((await call(ben, 'PATCH', `/api/notifications/${mention?.id}/read`)).status).toBe(200);
+    expect((await list(ben)).unreadCount).toBe(benBefore.unreadCount);
+    // The message is no chat notice of Ben's to mark.
+    expect((await call(ben, 'PATCH', `/api/notifications/${message.id}/read`)).status).toBe(404);
+  });
+
+  test('in a direct message a mention of the recipient replaces the plain notice; without one the plain notice stays', async () => {
+    const [ann, ben] = await Promise.all([registerEmployee('Ann Direct Once'), registerEmployee('Ben Direct Once')]);
+    const before = await list(ben);
+
+    const mentioning = await sendDirect(ann, ben, `@Ben Direct Once, the contract is signed ${uniqueText('dm')}`);
+    const plain = await sendDirect(ann, ben, 'Thanks for today');
+
+    const rows = await db().select().from(notifications).where(eq(notifications.recipientId, ben.user.id));
+    expect(rows.filter((row) => row.data.messageId === mentioning.id).map((row) => row.type)).toEqual(['mention']);
+    expect(rows.filter((row) => row.data.messageId === plain.id).map((row) => [row.type, row.message])).toEqual([
+      ['direct_message', 'Thanks for today'],
+    ]);
+    const after = await list(ben);
+    expect(about(after, mentioning.id).map((n) => n.type)).toEqual(['mention']);
+    expect(after.unreadCount).toBe(before.unreadCount + 2);
+
+    // The spec's client asks for the message's notice right after sending: the answer is the mention, nothing new.
+    const asked = await call<{ notification: Notification }>(ann, 'POST', '/api/notifications', {
+      recipient: ben.user.id,
+      sender: ann.user.id,
+      type: 'direct_message',
+      title: 'New Direct Message from Ann Direct Once',
+      message: mentioning.text,
+      relatedTask: null,
+      data: { messageId: mentioning.id, conversationId: mentioning.conversationId },
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    expect(asked.body.notification.type).toBe('mention');
+    expect((await db().select().from(notifications).where(eq(notifications.recipientId, ben.user.id))).length).toBe(
+      rows.length,
+    );
   });
 });

@@ -17,7 +17,9 @@ export const syncRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
 
   app.post('/push', { ...auth, schema: { body: pushRequestSchema } }, async (request): Promise<PushResponse> => {
     try {
-      return await processPush(app.db, app.flush, request.actor, request.body);
+      const answer = await processPush(app.db, app.flush, request.actor, request.body);
+      app.metrics.mutations(answer.outcomes.map((outcome) => outcome.status));
+      return answer;
     } catch (error) {
       if (error instanceof DomainError) throw error;
       // A fault the client did not cause rolls the whole batch back; nothing of it is acknowledged and the client retries.

@@ -197,6 +197,8 @@ const oldestOf = (times: string[]) => [...times].sort()[0] ?? '';
 
 describe('POST /api/sync/window-counts', () => {
   test('what lies before the window, added to what the device holds, gives the server’s own counts', async () => {
+    // A mention before the edge is one notice, the stored one every device holds: never counted again as a message.
+    await sendChat(people.bob, `@${people.alice.user.name}, ${uniqueText('before the edge')}`);
     for (let i = 0; i < 6; i++) await sendChat(people.bob);
     for (let i = 0; i < 5; i++) await sendDirect(people.bob, people.alice);
     const first = await bootstrap(people.alice);

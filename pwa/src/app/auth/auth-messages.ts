@@ -8,6 +8,11 @@ export const authMessages = {
   login: { failure: failureTexts.loginFailed, exception: failureTexts.loginException },
   register: { failure: failureTexts.registrationFailed, exception: failureTexts.registrationException },
   google: { failure: failureTexts.googleFailed, exception: failureTexts.googleException },
+  /** Choosing a new password after signing in with a one-time code. */
+  choosePassword: {
+    failure: 'Could not set your new password',
+    exception: 'Could not set your new password. Please try again.',
+  },
   /** Offline, for an account that never signed in online on this device. */
   offlineUnknownAccount: 'You are offline. Sign in once with a connection on this device to use it offline.',
   /** The note on the sign-in form while the device has no network. */

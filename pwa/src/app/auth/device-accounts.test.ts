@@ -4,17 +4,22 @@ import { aUser } from '../../sync/test-support';
 import {
   deviceAccountFor,
   forgetDeviceAccount,
+  forgetDeviceVerifier,
   lastGoogleAccount,
   offlineRetryDelayMs,
   rememberGoogleAccount,
-  rememberPasswordAccount,
   setDeviceDatabaseDeps,
   signInOffline,
+  startRememberingPassword,
   updateDeviceAccount,
 } from './device-accounts';
 
 const alice = aUser('01900000-0000-7000-8000-000000000001');
 const bob = aUser('01900000-0000-7000-8000-000000000002', { name: 'Bob Smith', email: 'bob@demo.local' });
+
+/** An online sign-in with `password` that the server accepted. */
+const rememberPasswordAccount = (user: typeof alice, token: string, password: string) =>
+  startRememberingPassword(password)(user, token);
 
 beforeEach(() => setDeviceDatabaseDeps({ indexedDB: new IDBFactory(), IDBKeyRange }));
 afterEach(() => setDeviceDatabaseDeps(undefined));
@@ -31,6 +36,21 @@ describe('what a device remembers to open an account offline', { timeout: 60_000
     const stored = await deviceAccountFor('alice@demo.local');
     expect(JSON.stringify(stored)).not.toContain('demo1234');
     expect(JSON.stringify(stored)).not.toContain('never stored');
+  });
+
+  test('after a reset the old password no longer opens the account offline; the new one does once remembered', async () => {
+    await rememberPasswordAccount(alice, 'token-a', 'old-pass');
+    await rememberGoogleAccount(alice, 'token-a');
+    await forgetDeviceVerifier(alice.id);
+    await expect(signInOffline('alice@demo.local', 'old-pass')).resolves.toEqual({
+      ok: false,
+      reason: 'unknown-account',
+    });
+    // Only the verifier goes: the Google sign-in that may continue offline is another proof, kept.
+    await expect(lastGoogleAccount()).resolves.toMatchObject({ userId: alice.id });
+    await rememberPasswordAccount(alice, 'token-b', 'new-pass');
+    await expect(signInOffline('alice@demo.local', 'old-pass')).resolves.toMatchObject({ ok: false });
+    await expect(signInOffline('alice@demo.local', 'new-pass')).resolves.toMatchObject({ ok: true, token: 'token-b' });
   });
 
   test('a wrong password is refused, and an account never signed in here is unknown', async () => {

@@ -77,10 +77,20 @@ async function upsert(user: User, token: string, change: Partial<DeviceAccount>)
   });
 }
 
-/** After an online sign-in or registration with a password: derive and keep its verifier. */
-export async function rememberPasswordAccount(user: User, token: string, password: string): Promise<void> {
-  const verifier = await createVerifier(password);
-  await upsert(user, token, { verifier, failedAttempts: 0, lastFailedAt: null });
+/**
+ * For an online sign-in or registration with a password: starts deriving the password's verifier at once, beside
+ * the request that carries the password, and returns what keeps it once the server has accepted that password.
+ * The caller awaits the keeping before it reports success, so an app closed the moment the dashboard shows still
+ * opens offline (a derivation begun after the answer was lost to a reload within a second or two).
+ */
+export function startRememberingPassword(password: string): (user: User, token: string) => Promise<void> {
+  const derivation = createVerifier(password);
+  // A refused sign-in never keeps it; an accepted one awaits it below and reports its failure there.
+  derivation.catch(() => undefined);
+  return async (user, token) => {
+    const verifier = await derivation;
+    await upsert(user, token, { verifier, failedAttempts: 0, lastFailedAt: null });
+  };
 }
 
 /** After an online Google sign-in: this account may continue offline on this device. */
@@ -94,6 +104,20 @@ export async function updateDeviceAccount(userId: string, change: { user?: User;
   const current = await db.accounts.get(userId);
   if (!current) return;
   await upsert(change.user ?? current.user, change.token ?? current.token, {});
+}
+
+/**
+ * The password was reset (or a one-time code signed in): the old password must no longer open the account offline
+ * on this device. The next online sign-in with the new password derives a new verifier.
+ */
+export async function forgetDeviceVerifier(userId: string): Promise<void> {
+  const db = deviceDb();
+  await db.transaction('rw', db.accounts, async () => {
+    const current = await db.accounts.get(userId);
+    if (!current?.verifier) return;
+    const { verifier: _forgotten, ...rest } = current;
+    await db.accounts.put({ ...rest, failedAttempts: 0, lastFailedAt: null });
+  });
 }
 
 /** Logout: this device no longer opens the account offline. */

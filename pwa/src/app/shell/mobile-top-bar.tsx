@@ -13,16 +13,19 @@ interface MobileTopBarProps {
   onOpenSearch: () => void;
 }
 
-/** The mobile header: logo, status slot, search, notification bell and menu toggle. */
+/** The mobile header: logo and name with the sync state under it, search, notification bell and menu toggle. */
 export function MobileTopBar({ menuOpen, sidebarId, onToggleMenu, onOpenSearch }: MobileTopBarProps) {
   return (
     <header className={styles.bar}>
       <div className={styles.brand}>
         <BrandMark size={32} />
-        <span className={styles.brandName}>Office Workspace</span>
+        {/* The sync state sits under the name: beside it, neither had room for its words on a phone. */}
+        <div className={styles.brandText}>
+          <span className={styles.brandName}>Office Workspace</span>
+          <HeaderStatus compact />
+        </div>
       </div>
       <div className={styles.actions}>
-        <HeaderStatus />
         <SearchButton className={styles.iconButton} onOpen={onOpenSearch} />
         <NotificationBell />
         <button

@@ -5,11 +5,15 @@ import {
   ListChecks,
   Mail,
   MessagesSquare,
+  ShieldCheck,
   UserCog,
   Users,
   type LucideIcon,
 } from 'lucide-react';
 import { canManageEmployees, canOpenMyTasks, type Actor } from '@office/sync-protocol';
+
+/** Admins reach Employee Management's Settings from the sidebar; managers from a tab of Employees. */
+const isAdmin = (actor: Actor): boolean => actor.role === 'admin';
 
 export interface NavItem {
   to: string;
@@ -24,6 +28,7 @@ export const navItems: readonly NavItem[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/tasks', label: 'Tasks', icon: ListChecks },
   { to: '/employees', label: 'Employees', icon: UserCog, visibleTo: canManageEmployees },
+  { to: '/employees/settings', label: 'Workspace Settings', icon: ShieldCheck, visibleTo: isAdmin },
   { to: '/my-tasks', label: 'My Tasks', icon: ClipboardList, visibleTo: canOpenMyTasks },
   { to: '/team-members', label: 'Team Members', icon: Users },
   { to: '/chat', label: 'Chat', icon: MessagesSquare },

@@ -1,6 +1,8 @@
+import { useCallback } from 'react';
 import type { Attachment } from '@office/sync-protocol';
 import { apiBasePath } from '../../api/http';
 import { failureTexts } from '../../app/failure-messages';
+import { useDialogs } from '../../components/dialogs';
 
 /** A temporary file link is released after 5 s (spec section 9). */
 export const fileLinkReleaseMs = 5_000;
@@ -34,12 +36,12 @@ export async function fetchFile(attachment: AttachmentFile, token: string): Prom
   return response.blob();
 }
 
-/** Opens an image in a new tab (spec section 7); alerts with the spec's texts when it cannot. */
+/** A file that could not be opened or downloaded; its message is the spec's sentence for the person (section 8). */
+export class AttachmentFailure extends Error {}
+
+/** Opens an image in a new tab (spec section 7); an AttachmentFailure with the spec's text when it cannot. */
 export async function viewAttachment(attachment: AttachmentFile, token: string | null): Promise<void> {
-  if (!token) {
-    window.alert('You need to be logged in to view files');
-    return;
-  }
+  if (!token) throw new AttachmentFailure(failureTexts.viewFileSignedOut);
   // The tab opens during the click, so popup blockers let it through; it gets the image when it arrives.
   const tab = window.open('', '_blank');
   try {
@@ -55,16 +57,13 @@ export async function viewAttachment(attachment: AttachmentFile, token: string |
   } catch (error) {
     tab?.close();
     console.error('Viewing the file failed', error);
-    window.alert(failureTexts.viewFileFailed);
+    throw new AttachmentFailure(failureTexts.viewFileFailed);
   }
 }
 
-/** Downloads an attachment under its original name (spec section 7); alerts with the spec's texts when it cannot. */
+/** Downloads an attachment under its original name (spec section 7); an AttachmentFailure when it cannot. */
 export async function downloadAttachment(attachment: AttachmentFile, token: string | null): Promise<void> {
-  if (!token) {
-    window.alert('You need to be logged in to download files');
-    return;
-  }
+  if (!token) throw new AttachmentFailure(failureTexts.downloadFileSignedOut);
   try {
     const blob = await fetchFile(attachment, token);
     const url = URL.createObjectURL(blob);
@@ -78,8 +77,37 @@ export async function downloadAttachment(attachment: AttachmentFile, token: stri
     window.setTimeout(() => URL.revokeObjectURL(url), fileLinkReleaseMs);
   } catch (error) {
     console.error('Downloading the file failed', error);
-    window.alert(failureTexts.downloadFileFailed);
+    throw new AttachmentFailure(failureTexts.downloadFileFailed);
   }
+}
+
+/**
+ * View and Download of a message's files: what cannot be done is said in the app's alert dialog (spec section 8's
+ * alerts). Each starts during the click, so the tab View opens is not taken for a popup.
+ */
+export function useAttachmentActions(token: string | null): {
+  view: (attachment: AttachmentFile) => void;
+  download: (attachment: AttachmentFile) => void;
+} {
+  const { alert } = useDialogs();
+  const run = useCallback(
+    (action: Promise<void>, title: string, failed: string) =>
+      void action.catch((error: unknown) =>
+        alert({ title, message: error instanceof AttachmentFailure ? error.message : failed }),
+      ),
+    [alert],
+  );
+  const view = useCallback(
+    (attachment: AttachmentFile) =>
+      run(viewAttachment(attachment, token), 'Could not open the file', failureTexts.viewFileFailed),
+    [run, token],
+  );
+  const download = useCallback(
+    (attachment: AttachmentFile) =>
+      run(downloadAttachment(attachment, token), 'Could not download the file', failureTexts.downloadFileFailed),
+    [run, token],
+  );
+  return { view, download };
 }
 
 /** Thumbnails already loaded this session, newest last; the oldest is released past the bound. */

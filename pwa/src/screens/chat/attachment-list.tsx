@@ -10,7 +10,7 @@ import {
   FileVideo,
   type LucideIcon,
 } from 'lucide-react';
-import { downloadAttachment, isViewableImage, viewAttachment } from './attachment-files';
+import { isViewableImage, useAttachmentActions } from './attachment-files';
 import { ImageThumbnail } from './image-attachment';
 import styles from './chat.module.css';
 
@@ -29,6 +29,7 @@ const kindIcons: Record<AttachmentKind, LucideIcon> = {
  * kind, the name and size, and labelled View (images) and Download buttons.
  */
 export function AttachmentList({ attachments, token }: { attachments: readonly Attachment[]; token: string | null }) {
+  const { view, download } = useAttachmentActions(token);
   return (
     <ul className={styles.attachments} aria-label="Attachments">
       {attachments.map((attachment) => {
@@ -63,7 +64,7 @@ export function AttachmentList({ attachments, token }: { attachments: readonly A
                       type="button"
                       className={styles.attachmentAction}
                       aria-label={`View ${attachment.originalName}`}
-                      onClick={() => void viewAttachment(attachment, token)}
+                      onClick={() => view(attachment)}
                     >
                       <Eye size={16} aria-hidden="true" />
                       <span className={styles.attachmentActionLabel}>View</span>
@@ -73,7 +74,7 @@ export function AttachmentList({ attachments, token }: { attachments: readonly A
                     type="button"
                     className={styles.attachmentAction}
                     aria-label={`Download ${attachment.originalName}`}
-                    onClick={() => void downloadAttachment(attachment, token)}
+                    onClick={() => download(attachment)}
                   >
                     <Download size={16} aria-hidden="true" />
                     <span className={styles.attachmentActionLabel}>Download</span>

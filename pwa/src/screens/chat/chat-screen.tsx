@@ -14,7 +14,9 @@ import {
 } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { mobileMediaQuery } from '../../app/shell/use-is-mobile';
+import { useDialogs } from '../../components/dialogs';
 import { EmptyState } from '../../components/empty-state';
+import { deleteMessageConfirmation } from '../../app/confirmations';
 import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
 import { useWhenVisible } from '../../components/use-when-visible';
@@ -64,6 +66,7 @@ export function ChatScreen() {
   const { user, token } = useAuth();
   const { ctx, db } = useWorkspace();
   const mutate = useMutate();
+  const { confirm } = useDialogs();
   const hasSynced = useHasSynced();
   const online = useOnline();
   const users = useUsers();
@@ -255,13 +258,15 @@ export function ChatScreen() {
   );
   const handleDelete = useCallback(
     (id: string) => {
-      if (!window.confirm('Are you sure you want to delete this message?')) return;
-      mutate('chat.delete', { id }).catch((error: unknown) => {
-        // Spec section 8: failures other than those listed are only logged.
-        console.error('Deleting the message failed', error);
+      void confirm(deleteMessageConfirmation).then(async (confirmed) => {
+        if (!confirmed) return;
+        await mutate('chat.delete', { id }).catch((error: unknown) => {
+          // Spec section 8: failures other than those listed are only logged.
+          console.error('Deleting the message failed', error);
+        });
       });
     },
-    [mutate],
+    [confirm, mutate],
   );
 
   const handleReact = useCallback(

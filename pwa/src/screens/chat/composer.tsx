@@ -7,6 +7,7 @@ import { useOutbox } from '../../data/hooks';
 import { useDraft } from '../../data/use-draft';
 import { useWriteQueue } from '../../data/use-write-queue';
 import { LocalWriteError } from '../../sync/mutate';
+import { whoIsWho } from '../../data/people';
 import { suggestMentions, type MentionCandidate } from './mention-suggestions';
 import { addFiles, fileKey } from './selected-files';
 import type { TypingAnnouncer } from './typing-announcer';
@@ -248,8 +249,11 @@ export function Composer({
               <span aria-hidden="true">
                 <UserAvatar src={person.avatar} name={person.name} size={24} />
               </span>
-              <span className={styles.mentionName} data-name="">
-                {person.name}
+              <span className={styles.mentionText}>
+                <span className={styles.mentionName} data-name="">
+                  {person.name}
+                </span>
+                {whoIsWho(person) && <span className={styles.mentionWho}>{whoIsWho(person)}</span>}
               </span>
             </li>
           ))}

@@ -32,7 +32,8 @@ export function MembersPanel({ id, users, presence, selfId, typingIds, onClose }
           <X size={18} aria-hidden="true" />
         </button>
       </div>
-      <ul className={styles.memberList}>
+      {/* A long team scrolls here: focusable, so the keyboard can scroll it too. */}
+      <ul className={styles.memberList} tabIndex={0} aria-labelledby={`${id}-title`}>
         {members.map((member) => {
           const isSelf = member.id === selfId;
           const typing = !isSelf && typingIds.has(member.id);

@@ -3,6 +3,9 @@ export interface MentionCandidate {
   id: string;
   name: string;
   avatar: string | null;
+  /** Shown beside the name, so two people of one name are told apart (see `whoIsWho`). */
+  email?: string | null | undefined;
+  department?: string | null | undefined;
 }
 
 /** How many people the list offers at once; typing more of the name narrows it. */

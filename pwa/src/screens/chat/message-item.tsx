@@ -8,6 +8,7 @@ import { PendingMark } from '../../sync/pending-mark';
 import { AttachmentList } from './attachment-list';
 import { formatChatTime } from './chat-format';
 import { Highlight } from './highlight';
+import { useLongPress } from './long-press';
 import { MessageText } from './message-text';
 import { ReactionButton, ReactionList } from './reactions';
 import styles from './chat.module.css';
@@ -67,6 +68,7 @@ export const MessageItem = memo(function MessageItem({
   const [pickerOpen, setPickerOpen] = useState(false);
   const reactionButtonRef = useRef<HTMLButtonElement>(null);
   const closePicker = useCallback(() => setPickerOpen(false), []);
+  const longPress = useLongPress(useCallback(() => setPickerOpen(true), []));
   const react = useCallback(
     (emoji: ReactionEmoji, on: boolean) => onReact(message.id, emoji, on),
     [onReact, message.id],
@@ -196,6 +198,7 @@ export const MessageItem = memo(function MessageItem({
           <div className={styles.bubbleRow}>
             <div
               className={styles.bubble}
+              {...longPress}
               onDoubleClick={isOwn ? startEdit : undefined}
               title={isOwn ? 'Double-click to edit' : undefined}
             >

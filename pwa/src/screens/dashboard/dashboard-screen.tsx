@@ -24,7 +24,7 @@ import { TaskBadges } from '../../components/tasks/task-badges';
 import { dueLabel } from '../../components/tasks/task-due';
 import type { LocalTask } from '../../data/db';
 import { useLatestChatMessages, useToday } from '../../data/hooks';
-import { countOnline, nameOf, type People } from '../../data/people';
+import { countOnlineNow, nameOf, type People } from '../../data/people';
 import { usePeople, usePresence } from '../../data/use-people';
 import { PendingMark } from '../../sync/pending-mark';
 import { useWorkspace } from '../../sync/sync-context';
@@ -101,8 +101,7 @@ export function DashboardScreen() {
   }
 
   const { counts } = overview;
-  const everyone = [...people.values()];
-  const onlineNow = countOnline(everyone, presence);
+  const onlineNow = countOnlineNow([...people.values()], presence);
   const paths = statPaths(isEmployee);
 
   return (

@@ -13,6 +13,8 @@ interface StatCardProps {
   tone: StatTone;
   /** Colours the number itself, e.g. the completion rate. */
   valueTone?: 'good' | 'fair' | 'poor';
+  /** How the value is read out when its shown form is a sign (a dash for "no tasks"). */
+  spokenValue?: string;
   /** Extra content under the number, e.g. a progress bar. */
   children?: ReactNode;
   /** The list behind the number (e.g. "/tasks?status=pending"): the card becomes a link to it. */
@@ -23,7 +25,7 @@ interface StatCardProps {
  * One number of a screen's summary; read as "Label: value" by assistive technology and tests. With
  * `to` it is a link to the list it counts.
  */
-export function StatCard({ icon: Icon, label, value, tone, valueTone, children, to }: StatCardProps) {
+export function StatCard({ icon: Icon, label, value, tone, valueTone, spokenValue, children, to }: StatCardProps) {
   const content = (
     <>
       <span className={`${styles.icon} ${styles[tone]}`} aria-hidden="true">
@@ -36,7 +38,7 @@ export function StatCard({ icon: Icon, label, value, tone, valueTone, children, 
       </div>
     </>
   );
-  const name = `${label}: ${value}`;
+  const name = `${label}: ${spokenValue ?? value}`;
   return to === undefined ? (
     <div className={styles.card} role="group" aria-label={name}>
       {content}

@@ -15,8 +15,12 @@ import { useMutate, useOnline, useOutbox } from '../../data/hooks';
 import { useWorkspace } from '../../sync/sync-context';
 import { httpHistory, loadHistory, markHistoryViewed, type HistoryLoad, type HistoryRequest } from '../../sync/history';
 import { HistoryEdge } from '../chat/history-edge';
+import { useDialogs } from '../../components/dialogs';
+import { deleteMessageConfirmation } from '../../app/confirmations';
 import { draftKeys } from '../../data/drafts';
+import { whoIsWho } from '../../data/people';
 import { useQueuedReactions } from '../../data/reaction-hooks';
+import { usePresence } from '../../data/use-people';
 import { EmptyState } from '../../components/empty-state';
 import { UserAvatar } from '../../components/user-avatar';
 import { groupByDate } from '../chat/chat-format';
@@ -27,6 +31,7 @@ import { toQueuedFiles } from '../chat/selected-files';
 import { typingText } from '../chat/typing';
 import { useTypingUsers } from '../chat/use-chat-data';
 import { contentTop, messageElement, showFoundMessage } from '../chat/found-message';
+import { PresenceText } from '../employees/presence-text';
 import { isDirectFile } from './direct-format';
 import { DirectMessageItem } from './direct-message-item';
 import { useConversationRoom, useConversationTypingAnnouncer } from './use-conversation-realtime';
@@ -69,6 +74,7 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const { conversation, other } = summary;
   const conversationId = conversation.id;
   const mutate = useMutate();
+  const { confirm } = useDialogs();
   const markRead = useMarkConversationRead();
   const { db } = useWorkspace();
   const online = useOnline();
@@ -94,13 +100,26 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
   const otherUser = usersById.get(other.id);
+  // The other participant's real presence, as the members panel, Team Members and Employees show it; someone
+  // the directory no longer holds is offline.
+  const presence = usePresence();
+  const otherPresence = otherUser ? presence(otherUser) : 'offline';
   const otherName = otherUser?.name ?? other.name;
   const otherAvatar = otherUser ? otherUser.avatar : other.avatar;
   // Only the participants can be mentioned in a conversation; the composer offers the other one.
   const selfName = usersById.get(selfId)?.name ?? '';
+  const otherWho = otherUser ? whoIsWho(otherUser) : '';
   const mentionables = useMemo(
-    () => [{ id: other.id, name: otherName, avatar: otherAvatar }],
-    [other.id, otherName, otherAvatar],
+    () => [
+      {
+        id: other.id,
+        name: otherName,
+        avatar: otherAvatar,
+        email: otherUser?.email,
+        department: otherUser?.department,
+      },
+    ],
+    [other.id, otherName, otherAvatar, otherUser?.email, otherUser?.department],
   );
   const findMentions = useMemo(
     () => mentionFinder([...mentionables, { id: selfId, name: selfName }]),
@@ -244,14 +263,18 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const handleDelete = useCallback(
     (message: LocalDirectMessage) => {
       // As the team chat asks (spec section 5).
-      if (!window.confirm('Are you sure you want to delete this message?')) return;
-      setDeleteError(null);
-      mutate('dm.delete', { conversationId: message.conversationId, id: message.id }).catch((error: unknown) => {
-        console.error('Deleting the message failed', error);
-        setDeleteError(deleteFailed);
+      void confirm(deleteMessageConfirmation).then(async (confirmed) => {
+        if (!confirmed) return;
+        setDeleteError(null);
+        await mutate('dm.delete', { conversationId: message.conversationId, id: message.id }).catch(
+          (error: unknown) => {
+            console.error('Deleting the message failed', error);
+            setDeleteError(deleteFailed);
+          },
+        );
       });
     },
-    [mutate],
+    [confirm, mutate],
   );
 
   const headingId = `conversation-${conversationId}-title`;
@@ -275,10 +298,8 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
           <h2 id={headingId} className={styles.conversationName}>
             {otherName}
           </h2>
-          <p className={styles.conversationStatus}>
-            <span className={styles.onlineDot} aria-hidden="true" />
-            Online
-          </p>
+          {otherWho && <p className={styles.conversationWho}>{otherWho}</p>}
+          <PresenceText presence={otherPresence} lastSeen={otherUser?.lastSeen ?? null} now={now.getTime()} />
         </div>
       </header>
 

@@ -7,6 +7,7 @@ import { UserAvatar } from '../../components/user-avatar';
 import { PendingMark } from '../../sync/pending-mark';
 import { AttachmentList } from '../chat/attachment-list';
 import { formatChatTime } from '../chat/chat-format';
+import { useLongPress } from '../chat/long-press';
 import { MessageText } from '../chat/message-text';
 import { ReactionButton, ReactionList } from '../chat/reactions';
 import chatStyles from '../chat/chat.module.css';
@@ -53,6 +54,7 @@ export const DirectMessageItem = memo(function DirectMessageItem({
   const [pickerOpen, setPickerOpen] = useState(false);
   const reactionButtonRef = useRef<HTMLButtonElement>(null);
   const closePicker = useCallback(() => setPickerOpen(false), []);
+  const longPress = useLongPress(useCallback(() => setPickerOpen(true), []));
   const react = useCallback((emoji: ReactionEmoji, on: boolean) => onReact(message, emoji, on), [onReact, message]);
   return (
     <li className={`${chatStyles.message} ${isOwn ? chatStyles.own : ''}`} data-message-id={message.id}>
@@ -63,7 +65,7 @@ export const DirectMessageItem = memo(function DirectMessageItem({
       )}
       <div className={`${chatStyles.messageBody} ${styles.messageBody}`}>
         <div className={chatStyles.bubbleRow}>
-          <div className={chatStyles.bubble}>
+          <div className={chatStyles.bubble} {...longPress}>
             {hasText && (
               <p className={chatStyles.messageText}>
                 <MessageText text={message.text} findMentions={findMentions} selfId={selfId} />

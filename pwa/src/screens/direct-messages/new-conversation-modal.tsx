@@ -4,6 +4,7 @@ import { directTexts } from '@office/sync-protocol';
 import type { LocalUser } from '../../data/db';
 import { useStartConversation } from '../../data/direct-hooks';
 import { useSyncState } from '../../data/hooks';
+import { whoIsWho } from '../../data/people';
 import { FormAlert } from '../../components/form-alert';
 import { Modal } from '../../components/modal';
 import { RoleBadge } from '../../components/role-badge';
@@ -104,13 +105,14 @@ export function NewConversationModal({ users, selfId, onClose, onStarted }: NewC
               <button
                 type="button"
                 className={styles.userOption}
-                aria-label={`Start conversation with ${user.name}`}
+                aria-label={`Start conversation with ${[user.name, whoIsWho(user)].filter(Boolean).join(', ')}`}
                 disabled={startingId !== null}
                 onClick={() => void choose(user)}
               >
                 <UserAvatar src={user.avatar} name={user.name} size={40} />
                 <span className={styles.userText}>
                   <span className={styles.userName}>{user.name}</span>
+                  {whoIsWho(user) && <span className={styles.userWho}>{whoIsWho(user)}</span>}
                   {user.role ? (
                     <RoleBadge role={user.role} className={styles.userRole} />
                   ) : (

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { AlertTriangle, Trash2 } from 'lucide-react';
+import { AlertTriangle, KeyRound, Trash2 } from 'lucide-react';
 import type { EmployeeSummary } from '@office/sync-protocol';
 import { UserAvatar } from '../../components/user-avatar';
 import { CompletionBar } from './completion-bar';
@@ -16,13 +16,22 @@ interface EmployeeCardProps {
   now: number;
   onOpen: (id: string) => void;
   onDelete: (employee: EmployeeSummary) => void;
+  /** Resets the employee's password to a one-time code (a dialog asks first). */
+  onResetPassword: (employee: EmployeeSummary) => void;
 }
 
 /**
  * One employee: who, presence, task and message counts, completion rate and overdue warning. The name
  * button covers the whole card, so a click anywhere but the delete button opens the detail.
  */
-export const EmployeeCard = memo(function EmployeeCard({ employee, layout, now, onOpen, onDelete }: EmployeeCardProps) {
+export const EmployeeCard = memo(function EmployeeCard({
+  employee,
+  layout,
+  now,
+  onOpen,
+  onDelete,
+  onResetPassword,
+}: EmployeeCardProps) {
   const { user, taskCounts } = employee;
   // One count per status: together they make the total.
   const byStatus = [
@@ -54,15 +63,26 @@ export const EmployeeCard = memo(function EmployeeCard({ employee, layout, now, 
         </div>
       </div>
 
-      <button
-        type="button"
-        className={styles.deleteButton}
-        aria-label={`Delete ${user.name}`}
-        title="Delete employee"
-        onClick={() => onDelete(employee)}
-      >
-        <Trash2 size={16} aria-hidden="true" />
-      </button>
+      <div className={styles.cardActions}>
+        <button
+          type="button"
+          className={styles.resetButton}
+          aria-label={`Reset password of ${user.name}`}
+          title="Reset password"
+          onClick={() => onResetPassword(employee)}
+        >
+          <KeyRound size={16} aria-hidden="true" />
+        </button>
+        <button
+          type="button"
+          className={styles.deleteButton}
+          aria-label={`Delete ${user.name}`}
+          title="Delete employee"
+          onClick={() => onDelete(employee)}
+        >
+          <Trash2 size={16} aria-hidden="true" />
+        </button>
+      </div>
 
       <dl className={styles.counts}>
         <div className={`${styles.countLine} ${styles.countTotal}`}>
@@ -82,7 +102,7 @@ export const EmployeeCard = memo(function EmployeeCard({ employee, layout, now, 
       </dl>
 
       <div className={styles.performance}>
-        <CompletionBar rate={employee.completionRate} />
+        <CompletionBar rate={employee.completionRate} total={taskCounts.total} />
         {taskCounts.overdue > 0 && (
           <p className={styles.overdue}>
             <AlertTriangle size={14} aria-hidden="true" />

@@ -10,14 +10,13 @@ import {
   PlayCircle,
   type LucideIcon,
 } from 'lucide-react';
-import type { EmployeeSummary } from '@office/sync-protocol';
+import { formatDueDate, type EmployeeSummary } from '@office/sync-protocol';
 import { Modal } from '../../components/modal';
 import { DueText } from '../../components/tasks/due-text';
 import { TaskBadges } from '../../components/tasks/task-badges';
 import { dueLabel } from '../../components/tasks/task-due';
 import { UserAvatar } from '../../components/user-avatar';
 import { useWorkspace } from '../../sync/sync-context';
-import { formatDueDate } from '../tasks/task-format';
 import { CompletionBar } from './completion-bar';
 import { PresenceText } from './presence-text';
 import styles from './employees.module.css';
@@ -69,7 +68,7 @@ export function EmployeeDetailModal({ employee, today, now, onClose }: EmployeeD
             Performance Overview
           </h3>
           <div className={styles.overview}>
-            <CompletionBar rate={employee.completionRate} size="large" />
+            <CompletionBar rate={employee.completionRate} total={taskCounts.total} size="large" />
             <p className={styles.overviewText}>
               {taskCounts.completed} of {taskCounts.total} {taskCounts.total === 1 ? 'task' : 'tasks'} completed
             </p>

@@ -9,12 +9,14 @@ import { useFlash } from '../../components/use-flash';
 import { useNow } from '../../components/use-now';
 import { useEmployeeSummaries } from '../../data/employee-hooks';
 import { useToday } from '../../data/hooks';
-import { countOnline } from '../../data/people';
+import { countOnlineNow } from '../../data/people';
 import { usePresence } from '../../data/use-people';
 import { useWorkspace } from '../../sync/sync-context';
 import { DeleteEmployeeModal } from './delete-employee-modal';
 import { EmployeeCard, type EmployeeLayout } from './employee-card';
 import { EmployeeDetailModal } from './employee-detail-modal';
+import { EmployeesTabs } from './employees-tabs';
+import { ResetPasswordDialog } from '../workspace-settings/reset-password-dialog';
 import {
   emptyEmployeesState,
   employeeCountText,
@@ -59,11 +61,15 @@ export function EmployeesScreen() {
   const [layout, setLayout] = useState<EmployeeLayout>('grid');
   const [openId, setOpenId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
+  const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
 
   const all = employees ?? [];
   const shown = filterEmployees(all, search, status);
   const filtering = search.trim() !== '' || status !== 'all';
-  const onlineNow = countOnline(all, (employee) => employee.presence);
+  const onlineNow = countOnlineNow(
+    all.map((employee) => employee.user),
+    presence,
+  );
   // Read from the live list: the detail follows every change and closes if the employee goes away.
   const open = openId === null ? undefined : all.find((employee) => employee.user.id === openId);
 
@@ -74,6 +80,11 @@ export function EmployeesScreen() {
     [],
   );
   const handleCloseDelete = useCallback(() => setDeleting(null), []);
+  const handleResetPassword = useCallback(
+    (employee: EmployeeSummary) => setResetting({ id: employee.user.id, name: employee.user.name }),
+    [],
+  );
+  const handleCloseReset = useCallback(() => setResetting(null), []);
   const handleDeleted = useCallback(
     (name: string) => {
       setDeleting(null);
@@ -139,6 +150,7 @@ export function EmployeesScreen() {
           </div>
         }
       />
+      <EmployeesTabs />
 
       <div className={styles.toolbar}>
         <SearchField placeholder="Search employees..." value={search} onValueChange={setSearch} />
@@ -204,7 +216,14 @@ export function EmployeesScreen() {
         <ul className={layout === 'grid' ? styles.grid : styles.list} aria-label="Employees">
           {shown.map((employee) => (
             <li key={employee.user.id} className={styles.item}>
-              <EmployeeCard employee={employee} layout={layout} now={now} onOpen={handleOpen} onDelete={handleDelete} />
+              <EmployeeCard
+                employee={employee}
+                layout={layout}
+                now={now}
+                onOpen={handleOpen}
+                onDelete={handleDelete}
+                onResetPassword={handleResetPassword}
+              />
             </li>
           ))}
         </ul>
@@ -216,6 +235,7 @@ export function EmployeesScreen() {
       {deleting !== null && (
         <DeleteEmployeeModal employee={deleting} onClose={handleCloseDelete} onDeleted={handleDeleted} />
       )}
+      {resetting !== null && <ResetPasswordDialog person={resetting} onClose={handleCloseReset} />}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Lock, Mail } from 'lucide-react';
+import { accessTexts, errorCatalogue } from '@office/sync-protocol';
 import { AuthLayout } from '../../components/auth-layout';
 import { Button } from '../../components/button';
 import { FormAlert } from '../../components/form-alert';
@@ -10,6 +11,7 @@ import { PasswordField, TextField } from '../../components/text-field';
 import { authMessages, continueOfflineLabel } from '../../app/auth/auth-messages';
 import { lastGoogleAccount, type DeviceAccount } from '../../app/auth/device-accounts';
 import { writesAwaitingSignIn } from '../../app/auth/ended-session';
+import { passwordWasResetFor } from '../../app/auth/password-change';
 import { useOnline } from '../../data/hooks';
 import { GoogleSignInButton } from '../../app/auth/google-sign-in-button';
 import { useAuth } from '../../app/auth/use-auth';
@@ -22,7 +24,9 @@ export function LoginScreen() {
   const online = useOnline();
   const googleAccount = useLastGoogleAccount();
   const awaitingWrites = useWritesAwaitingSignIn();
-  const [email, setEmail] = useState('');
+  // Read once: the last session here ended because a manager or admin reset this person's password.
+  const [resetFor] = useState(passwordWasResetFor);
+  const [email, setEmail] = useState(resetFor ?? '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -85,6 +89,7 @@ export function LoginScreen() {
       <form className={styles.form} onSubmit={(event) => void handleSubmit(event)} noValidate>
         {!online && <FormNotice>{authMessages.offlineNote}</FormNotice>}
         {awaitingWrites > 0 && <FormNotice>{authMessages.signInToSync}</FormNotice>}
+        {resetFor !== null && <FormNotice>{errorCatalogue.password_reset.message}</FormNotice>}
         {error !== null && <FormAlert message={error} />}
         <TextField
           label="Email"
@@ -109,6 +114,8 @@ export function LoginScreen() {
         <Button type="submit" block busy={submitting}>
           {submitting ? 'Signing in...' : 'Sign in'}
         </Button>
+        {/* No mail is sent by this product: a manager or admin resets a password to a one-time code. */}
+        <p className={styles.hint}>{accessTexts.forgotPassword}</p>
       </form>
       {!online && googleAccount ? (
         <Button

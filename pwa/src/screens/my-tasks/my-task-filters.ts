@@ -24,14 +24,43 @@ interface FilterableTask {
 export const tasksAssignedTo = <T extends FilterableTask>(tasks: readonly T[], userId: string): T[] =>
   tasks.filter((task) => task.assignedTo?.id === userId);
 
-/** Tasks whose title or description contains `search` (any case) and whose status matches the filter. */
-export function filterTasks<T extends FilterableTask>(tasks: readonly T[], search: string, status: StatusFilter): T[] {
+/**
+ * Tasks whose title or description contains `search` (any case) and whose status matches the filter, plus the
+ * tasks of `kept` (ids) whatever they hold now: a task the user just changed stays where they were looking.
+ */
+export function filterTasks<T extends FilterableTask & { id: string }>(
+  tasks: readonly T[],
+  search: string,
+  status: StatusFilter,
+  kept: ReadonlySet<string> = new Set(),
+): T[] {
   const needle = search.trim().toLocaleLowerCase();
   return tasks.filter(
     (task) =>
-      (status === 'all' || displayStatus(task.status) === status) &&
-      (needle === '' ||
-        task.title.toLocaleLowerCase().includes(needle) ||
-        task.description.toLocaleLowerCase().includes(needle)),
+      kept.has(task.id) ||
+      ((status === 'all' || displayStatus(task.status) === status) &&
+        (needle === '' ||
+          task.title.toLocaleLowerCase().includes(needle) ||
+          task.description.toLocaleLowerCase().includes(needle))),
   );
+}
+
+/**
+ * The list's order while the screen is open: the rows of `previous` keep their places (a task updated just now
+ * does not jump to the top of the newest-first order under the user's eyes), rows new to the list come first in
+ * their given order, and rows that left are dropped. Returns `previous` itself when nothing was added or removed.
+ */
+export function keepOrder(previous: readonly string[], ids: readonly string[]): readonly string[] {
+  const present = new Set(ids);
+  const known = new Set(previous);
+  const added = ids.filter((id) => !known.has(id));
+  const stayed = previous.filter((id) => present.has(id));
+  if (added.length === 0 && stayed.length === previous.length) return previous;
+  return [...added, ...stayed];
+}
+
+/** `items` in the order of `order` (ids); items it does not hold come last, in their given order. */
+export function inOrder<T extends { id: string }>(items: readonly T[], order: readonly string[]): T[] {
+  const rank = new Map(order.map((id, index) => [id, index]));
+  return [...items].sort((a, b) => (rank.get(a.id) ?? order.length) - (rank.get(b.id) ?? order.length));
 }

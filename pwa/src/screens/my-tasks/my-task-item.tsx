@@ -14,6 +14,8 @@ interface MyTaskItemProps {
   today: string;
   /** The screen's clock (epoch ms, refreshed every minute), so "Last updated ... ago" stays true. */
   now: number;
+  /** Opens the task's detail: description, history and comments. */
+  onOpen: (task: LocalTask) => void;
   onUpdateStatus: (task: LocalTask) => void;
 }
 
@@ -24,6 +26,7 @@ interface MyTaskItemProps {
 const sameRow = (before: MyTaskItemProps, after: MyTaskItemProps): boolean =>
   before.today === after.today &&
   before.now === after.now &&
+  before.onOpen === after.onOpen &&
   before.onUpdateStatus === after.onUpdateStatus &&
   before.task.id === after.task.id &&
   before.task.title === after.task.title &&
@@ -35,15 +38,20 @@ const sameRow = (before: MyTaskItemProps, after: MyTaskItemProps): boolean =>
   before.task.statusHistory.length === after.task.statusHistory.length &&
   before.task.pending === after.task.pending;
 
-/** One assigned task on My Tasks, with its "Update Status" button. */
-export const MyTaskItem = memo(function MyTaskItem({ task, today, now, onUpdateStatus }: MyTaskItemProps) {
+/**
+ * One assigned task on My Tasks, with its "Update Status" button. The title button covers the whole row, so a
+ * click anywhere else on it opens the task's detail.
+ */
+export const MyTaskItem = memo(function MyTaskItem({ task, today, now, onOpen, onUpdateStatus }: MyTaskItemProps) {
   const due = dueLabel(task, today, now);
   return (
     <li className={`${styles.item} ${due.tone === 'overdue' ? styles.itemOverdue : ''}`}>
       <div className={styles.itemMain}>
         <div className={styles.itemHead}>
           <h3 className={styles.itemTitle}>
-            {task.title}
+            <button type="button" className={styles.itemOpen} onClick={() => onOpen(task)}>
+              {task.title}
+            </button>
             {task.pending ? <PendingMark /> : null}
           </h3>
           <TaskBadges task={task} today={today} />

@@ -8,13 +8,17 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { completionTone } from '../../components/tasks/task-display';
 import { useTaskWindow, useTasks, useToday } from '../../data/hooks';
+import { usePeople } from '../../data/use-people';
 import { completedBefore, countedOnDevice } from '../../sync/window';
 import { StatCard, StatGrid } from '../dashboard/stat-card';
 import { countTasks } from '../dashboard/task-summary';
 import { useNow } from '../../components/use-now';
+import { TaskDetailModal } from '../tasks/task-detail-modal';
 import {
   filterTasks,
+  inOrder,
   isStatusFilter,
+  keepOrder,
   statusFilterOptions,
   tasksAssignedTo,
   type StatusFilter,
@@ -23,6 +27,8 @@ import { MyTaskItem } from './my-task-item';
 import { statusIcons } from './status-icons';
 import { UpdateStatusModal } from './update-status-modal';
 import styles from './my-tasks.module.css';
+
+const noTasks: ReadonlySet<string> = new Set();
 
 /** My Tasks & Projects (/my-tasks): the signed-in employee's assigned tasks and their statuses. */
 export function MyTasksScreen() {
@@ -47,17 +53,51 @@ export function MyTasksScreen() {
       },
       { replace: true },
     );
-  const [editingId, setEditingId] = useState<string | null>(null);
+  const people = usePeople();
+  // The open task: its Update Task Status modal, or its detail (comments and history).
+  const [open, setOpen] = useState<{ id: string; view: 'status' | 'detail' } | null>(null);
   // Stable, because the modal re-focuses itself whenever its onClose changes.
-  const closeModal = useCallback(() => setEditingId(null), []);
-  const openModal = useCallback((task: { id: string }) => setEditingId(task.id), []);
+  const closeModal = useCallback(() => setOpen(null), []);
+  // A task opened here stays listed under the filter that showed it, even once it no longer matches, until the
+  // filter changes: the row the user just changed does not vanish from under them, and focus can go back to it.
+  const filterKey = `${statusFilter}\n${search}`;
+  const [kept, setKept] = useState({ filterKey, ids: noTasks });
+  if (kept.filterKey !== filterKey) setKept({ filterKey, ids: noTasks });
+  const keptIds = kept.filterKey === filterKey ? kept.ids : noTasks;
+  const keep = useCallback(
+    (id: string) => setKept((current) => ({ filterKey: current.filterKey, ids: new Set([...current.ids, id]) })),
+    [],
+  );
+  const openStatus = useCallback(
+    (task: { id: string }) => {
+      keep(task.id);
+      setOpen({ id: task.id, view: 'status' });
+    },
+    [keep],
+  );
+  const openDetail = useCallback(
+    (task: { id: string }) => {
+      keep(task.id);
+      setOpen({ id: task.id, view: 'detail' });
+    },
+    [keep],
+  );
+
+  const mine = user ? tasksAssignedTo(tasks ?? [], user.id) : [];
+  // The rows keep their places while the screen is open (the live list is newest first, so an update would move
+  // its row to the top); new ones come first.
+  const [order, setOrder] = useState<readonly string[]>([]);
+  const nextOrder = keepOrder(
+    order,
+    mine.map((task) => task.id),
+  );
+  if (nextOrder !== order) setOrder(nextOrder);
 
   if (!user) return null;
   // The route is guarded; this covers a role that changed while the screen was open.
   if (!canOpenMyTasks(user)) return <AccessRestricted />;
 
   const actor = { id: user.id, role: user.role };
-  const mine = tasksAssignedTo(tasks ?? [], user.id);
   // Completed tasks older than the device's window are counted by the server (issue 46).
   const window = taskWindow ?? { edge: null, before: null, stale: false };
   const counts = countTasks(
@@ -69,10 +109,10 @@ export function MyTasksScreen() {
   counts.completed += elsewhere;
   const rate = completionRate(counts.completed, counts.total);
   const tone = completionTone(rate);
-  const shown = filterTasks(mine, search, statusFilter);
+  const shown = filterTasks(inOrder(mine, nextOrder), search, statusFilter, keptIds);
   const filtering = search.trim() !== '' || statusFilter !== 'all';
   // Looked up among all tasks: one reassigned while open stays visible, without the permission to change it.
-  const editing = editingId ? tasks?.find((task) => task.id === editingId) : undefined;
+  const openTask = open ? tasks?.find((task) => task.id === open.id) : undefined;
 
   return (
     <div className={styles.page}>
@@ -84,17 +124,24 @@ export function MyTasksScreen() {
         <StatCard icon={statusIcons.working} label="Working" value={counts.working} tone="brand" />
         <StatCard icon={statusIcons.completed} label="Completed" value={counts.completed} tone="green" />
         <StatCard icon={statusIcons.waiting} label="Waiting" value={counts.waiting} tone="violet" />
-        <StatCard
-          icon={Percent}
-          label="Completion Rate"
-          value={`${rate}%`}
-          tone={tone === 'good' ? 'green' : tone === 'fair' ? 'amber' : 'red'}
-          valueTone={tone}
-        >
-          <span className={styles.rateTrack} aria-hidden="true">
-            <span className={`${styles.rateBar} ${styles[tone]}`} style={{ width: `${rate}%` }} />
-          </span>
-        </StatCard>
+        {counts.total === 0 ? (
+          // No tasks, no rate: a neutral dash rather than a red 0%.
+          <StatCard icon={Percent} label="Completion Rate" value="—" spokenValue="No tasks" tone="neutral">
+            <span className={styles.noRate}>No tasks yet</span>
+          </StatCard>
+        ) : (
+          <StatCard
+            icon={Percent}
+            label="Completion Rate"
+            value={`${rate}%`}
+            tone={tone === 'good' ? 'green' : tone === 'fair' ? 'amber' : 'red'}
+            valueTone={tone}
+          >
+            <span className={styles.rateTrack} aria-hidden="true">
+              <span className={`${styles.rateBar} ${styles[tone]}`} style={{ width: `${rate}%` }} />
+            </span>
+          </StatCard>
+        )}
       </StatGrid>
 
       <div className={styles.toolbar}>
@@ -130,12 +177,24 @@ export function MyTasksScreen() {
       ) : (
         <ul className={styles.list} aria-label="My tasks">
           {shown.map((task) => (
-            <MyTaskItem key={task.id} task={task} today={today} now={now} onUpdateStatus={openModal} />
+            <MyTaskItem
+              key={task.id}
+              task={task}
+              today={today}
+              now={now}
+              onOpen={openDetail}
+              onUpdateStatus={openStatus}
+            />
           ))}
         </ul>
       )}
 
-      {editing ? <UpdateStatusModal key={editing.id} task={editing} actor={actor} onClose={closeModal} /> : null}
+      {openTask && open?.view === 'status' ? (
+        <UpdateStatusModal key={openTask.id} task={openTask} actor={actor} onClose={closeModal} />
+      ) : null}
+      {openTask && open?.view === 'detail' ? (
+        <TaskDetailModal key={openTask.id} task={openTask} actor={actor} people={people} onClose={closeModal} />
+      ) : null}
     </div>
   );
 }

@@ -2,6 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Eye, EyeOff, KeyRound } from 'lucide-react';
 import { accountTexts, limits } from '@office/sync-protocol';
 import { updatePasswordRequest } from '../../api/auth-api';
+import { startRememberingPassword } from '../../app/auth/device-accounts';
+import { useAuth } from '../../app/auth/use-auth';
 import { Button } from '../../components/button';
 import { FormAlert } from '../../components/form-alert';
 import { TextField } from '../../components/text-field';
@@ -26,6 +28,7 @@ interface PasswordSectionProps {
  */
 export function PasswordSection({ onFlash }: PasswordSectionProps) {
   const online = useOnline();
+  const { user, token } = useAuth();
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState<PasswordForm>(emptyPasswordForm);
   const [visible, setVisible] = useState(false);
@@ -56,12 +59,18 @@ export function PasswordSection({ onFlash }: PasswordSectionProps) {
     }
     setError(null);
     setBusy(true);
+    // The new password opens this device offline from now on, the old one no more (derived beside the request).
+    const keepPassword = startRememberingPassword(form.newPassword);
     try {
       const answer = await updatePasswordRequest(form.currentPassword, form.newPassword);
       if (!answer.success) {
         setError(answer.message.trim() || profileTexts.passwordFailed);
         return;
       }
+      if (user && token)
+        await keepPassword(user, token).catch((failure: unknown) =>
+          console.warn('Could not remember the new password for offline use', failure),
+        );
       close();
       onFlash({ kind: 'success', text: accountTexts.passwordUpdated });
     } catch (failure) {

@@ -59,8 +59,8 @@ export function CreateTaskModal({ onClose, onCreated }: CreateTaskModalProps) {
       await mutate('task.create', { id, ...values, status });
     } catch (caught) {
       setSaving(false);
-      // Spec section 8: "Failed to create task: " plus the message or "Unknown error".
-      window.alert(`${failureTexts.taskCreateFailed}${writeErrorMessage(caught)}`);
+      // Spec section 8: "Failed to create task: " plus the message or "Unknown error", in the form's alert.
+      setError(`${failureTexts.taskCreateFailed}${writeErrorMessage(caught)}`);
       return;
     }
     onCreated(id);

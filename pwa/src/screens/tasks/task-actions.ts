@@ -1,5 +1,7 @@
 import { useCallback } from 'react';
+import { useDialogs } from '../../components/dialogs';
 import { useMutate } from '../../data/hooks';
+import { deleteTaskConfirmation } from '../../app/confirmations';
 import { failureTexts } from '../../app/failure-messages';
 
 /** The message of a failed local write, or the spec's fallback (section 8). */
@@ -9,9 +11,10 @@ export const writeErrorMessage = (error: unknown): string =>
 /** Asks for confirmation, then deletes the task locally (queued for the server). Resolves true if deleted. */
 export function useDeleteTask(): (taskId: string) => Promise<boolean> {
   const mutate = useMutate();
+  const { confirm } = useDialogs();
   return useCallback(
     async (taskId: string) => {
-      if (!window.confirm('Are you sure you want to delete this task?')) return false;
+      if (!(await confirm(deleteTaskConfirmation))) return false;
       try {
         await mutate('task.delete', { id: taskId });
         return true;
@@ -21,6 +24,6 @@ export function useDeleteTask(): (taskId: string) => Promise<boolean> {
         return false;
       }
     },
-    [mutate],
+    [confirm, mutate],
   );
 }

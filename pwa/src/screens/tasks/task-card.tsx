@@ -1,5 +1,5 @@
 import { CalendarDays, Trash2 } from 'lucide-react';
-import { isOverdue } from '@office/sync-protocol';
+import { formatDueDate, isOverdue } from '@office/sync-protocol';
 import type { LocalTask } from '../../data/db';
 import { avatarOf, nameOf, type People } from '../../data/people';
 import { DueText } from '../../components/tasks/due-text';
@@ -8,7 +8,6 @@ import { dueLabel } from '../../components/tasks/task-due';
 import { UserAvatar } from '../../components/user-avatar';
 
 import { PendingMark } from '../../sync/pending-mark';
-import { formatDueDate } from './task-format';
 import styles from './tasks.module.css';
 
 interface TaskCardProps {

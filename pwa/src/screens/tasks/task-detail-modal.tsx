@@ -3,6 +3,7 @@ import { CalendarDays, History, MessageSquare, Pencil, Trash2 } from 'lucide-rea
 import {
   canChangeTaskStatus,
   canManageTasks,
+  formatDueDate,
   isOverdue,
   taskLimits,
   taskStatuses,
@@ -27,7 +28,7 @@ import { useWriteQueue } from '../../data/use-write-queue';
 import { PendingMark } from '../../sync/pending-mark';
 import { writeErrorMessage } from './task-actions';
 import { checkTaskFields, TaskFields, type TaskFieldValues } from './task-fields';
-import { formatDueDate, formatTimestamp, relativeTime } from './task-format';
+import { formatTimestamp, relativeTime } from './task-format';
 import { useNow } from '../../components/use-now';
 import styles from './tasks.module.css';
 import { failureTexts } from '../../app/failure-messages';
@@ -41,7 +42,8 @@ interface TaskDetailModalProps {
   /** The directory: every person's name and avatar as it knows them now. */
   people: People;
   onClose: () => void;
-  onDelete: (taskId: string) => void;
+  /** Deletes the task (managers and admins); without it the detail offers no Delete. */
+  onDelete?: (taskId: string) => void;
 }
 
 /** A task in full: details, status, history and comments, with the Add Comment form. */
@@ -53,6 +55,7 @@ export function TaskDetailModal({ task, actor, people, onClose, onDelete }: Task
   const comment = useDraft(draftKeys.taskComment(task.id));
   const commentWrites = useWriteQueue();
   const [statusError, setStatusError] = useState<string | null>(null);
+  const [commentError, setCommentError] = useState<string | null>(null);
   // Edit Task (managers and admins): the fields being edited, or null while reading.
   const [editing, setEditing] = useState<TaskFieldValues | null>(null);
   const [editError, setEditError] = useState<string | null>(null);
@@ -86,11 +89,13 @@ export function TaskDetailModal({ task, actor, people, onClose, onDelete }: Task
     if (comment.text.trim() === '') return;
     const taken = comment.take();
     const text = taken.text.trim();
+    setCommentError(null);
     commentWrites
       .run(() => mutate('task.comment', { taskId: task.id, id: uuidv7(), text }))
       .catch((caught: unknown) => {
         taken.putBack();
-        window.alert(`${failureTexts.commentFailed}${writeErrorMessage(caught)}`);
+        // Spec section 8: "Failed to add comment: " plus the error, shown beside the comment it is about.
+        setCommentError(`${failureTexts.commentFailed}${writeErrorMessage(caught)}`);
       });
   };
 
@@ -175,7 +180,7 @@ export function TaskDetailModal({ task, actor, people, onClose, onDelete }: Task
               Edit Task
             </Button>
           )}
-          {isManager && (
+          {isManager && onDelete && (
             <Button variant="danger" size="small" onClick={() => onDelete(task.id)}>
               <Trash2 size={16} aria-hidden="true" />
               Delete Task
@@ -347,6 +352,7 @@ export function TaskDetailModal({ task, actor, people, onClose, onDelete }: Task
             </ul>
           )}
           <form className={styles.commentForm} onSubmit={handleComment}>
+            {commentError !== null && <FormAlert message={commentError} />}
             <textarea
               className={styles.textarea}
               aria-label="Add a comment"

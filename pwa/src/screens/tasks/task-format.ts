@@ -1,4 +1,4 @@
-import { format, formatDistance, parseISO } from 'date-fns';
+import { format, formatDistance } from 'date-fns';
 
 /**
  * "3 minutes ago", relative to `now`; an unreadable timestamp reads as an empty string. A time
@@ -8,12 +8,6 @@ import { format, formatDistance, parseISO } from 'date-fns';
 export function relativeTime(iso: string, now: number): string {
   const at = Date.parse(iso);
   return Number.isNaN(at) ? '' : formatDistance(Math.min(at, now), now, { addSuffix: true });
-}
-
-/** A due date (YYYY-MM-DD) as people read it: "Jun 15, 2030". */
-export function formatDueDate(dueDate: string): string {
-  const date = parseISO(dueDate);
-  return Number.isNaN(date.getTime()) ? dueDate : format(date, 'MMM d, yyyy');
 }
 
 /** The full local date and time, for a tooltip next to a relative time. */

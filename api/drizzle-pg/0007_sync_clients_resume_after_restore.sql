@@ -1,0 +1,1 @@
+ALTER TABLE "sync_clients" ADD COLUMN "resumes_after_restore" boolean DEFAULT false NOT NULL;

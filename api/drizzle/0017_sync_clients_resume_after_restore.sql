@@ -1,0 +1,1 @@
+ALTER TABLE `sync_clients` ADD `resumes_after_restore` integer DEFAULT false NOT NULL;

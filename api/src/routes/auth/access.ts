@@ -1,0 +1,68 @@
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  accountTexts,
+  choosePasswordRequestSchema,
+  idSchema,
+  invitationTokenSchema,
+  type PasswordResetResponse,
+  type SignupOptionsResponse,
+  type SuccessResponse,
+} from '@office/sync-protocol';
+import { describeInvitation } from '../../domain/access/invitations';
+import { readSignupSettings } from '../../domain/access/signup-policy';
+import { DomainError } from '../../domain/errors';
+import type { AccountDeps } from '../../domain/users/accounts';
+import { choosePassword, resetPassword } from '../../domain/users/password-reset';
+import { jsonBody } from '../schemas';
+
+/** The sign-up screen's question, the password reset and its way back: under /api/auth. */
+export const accessRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (app, { accounts }, done) => {
+  /** Public, for the sign-up screen: who may join, and whom the invitation it was opened with is for. */
+  app.get(
+    '/signup-options',
+    { schema: { querystring: z.object({ invitation: invitationTokenSchema.optional() }) } },
+    async (request): Promise<SignupOptionsResponse> => {
+      const { policy, domains } = await readSignupSettings(app.db, accounts.signupDefaults);
+      const options: SignupOptionsResponse = {
+        policy,
+        // The listed domains are told only while they decide.
+        domains: policy === 'domains' ? domains : [],
+        invitation: null,
+        invitationProblem: null,
+      };
+      const { invitation } = request.query;
+      if (invitation === undefined) return options;
+      try {
+        return { ...options, invitation: await describeInvitation(app.db, invitation) };
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return { ...options, invitationProblem: { code: error.code, message: error.message } };
+      }
+    },
+  );
+
+  /** Managers reset employees' passwords, admins anyone's but their own: the one-time code is in this answer only. */
+  app.post(
+    '/users/:id/reset-password',
+    { onRequest: app.authenticate, schema: { params: z.object({ id: idSchema }) } },
+    async (request): Promise<PasswordResetResponse> => {
+      const { code, name, expiresAt } = await resetPassword(app.db, app.flush, request.actor, request.params.id);
+      app.realtime.dropSessions({ userId: request.params.id });
+      return { success: true, message: `${name}'s password was reset.`, code, expiresAt };
+    },
+  );
+
+  /** After a sign-in with a one-time code: the new password; this session then goes on, unrestricted. */
+  app.put(
+    '/choose-password',
+    { onRequest: app.authenticateDuringPasswordChange, schema: { body: jsonBody(choosePasswordRequestSchema) } },
+    async (request): Promise<SuccessResponse> => {
+      await choosePassword(app.db, app.flush, request.actor, request.sessionId, request.body);
+      app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
+      return { success: true, message: accountTexts.passwordUpdated };
+    },
+  );
+
+  done();
+};

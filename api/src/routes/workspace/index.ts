@@ -1,0 +1,67 @@
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  accessTexts,
+  canManageInvitations,
+  canOpenWorkspaceSettings,
+  createInvitationRequestSchema,
+  idSchema,
+  signupSettingsSchema,
+  type CreatedInvitationResponse,
+  type InvitationListResponse,
+  type SuccessResponse,
+  type WorkspaceSettingsResponse,
+} from '@office/sync-protocol';
+import { runCommand } from '../../domain/commands';
+import { DomainError } from '../../domain/errors';
+import { createInvitationCommand, listInvitations, revokeInvitationCommand } from '../../domain/access/invitations';
+import { readWorkspaceSettings, setSignupPolicyCommand } from '../../domain/access/signup-policy';
+import { jsonBody } from '../schemas';
+
+/**
+ * /api/workspace: Employee Management's Settings. Who may join (admins change it) and invitation links (managers and
+ * admins). Each needs the server when it is made, so none is a queued sync mutation.
+ */
+export const workspaceRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
+  const auth = { onRequest: app.authenticate };
+  const { signupDefaults } = app.config;
+
+  app.get('/settings', auth, async (request): Promise<WorkspaceSettingsResponse> => {
+    if (!canOpenWorkspaceSettings(request.actor)) throw new DomainError('forbidden');
+    return readWorkspaceSettings(app.db, signupDefaults);
+  });
+
+  app.put(
+    '/signup-policy',
+    { ...auth, schema: { body: jsonBody(signupSettingsSchema) } },
+    async (request): Promise<WorkspaceSettingsResponse> => {
+      await runCommand(app.db, app.flush, request.actor, setSignupPolicyCommand, request.body);
+      return readWorkspaceSettings(app.db, signupDefaults);
+    },
+  );
+
+  app.get('/invitations', auth, async (request): Promise<InvitationListResponse> => {
+    if (!canManageInvitations(request.actor)) throw new DomainError('forbidden');
+    return { invitations: await listInvitations(app.db) };
+  });
+
+  app.post(
+    '/invitations',
+    { ...auth, schema: { body: jsonBody(createInvitationRequestSchema) } },
+    async (request, reply): Promise<CreatedInvitationResponse> => {
+      const created = await runCommand(app.db, app.flush, request.actor, createInvitationCommand, request.body);
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.delete(
+    '/invitations/:id',
+    { ...auth, schema: { params: z.object({ id: idSchema }) } },
+    async (request): Promise<SuccessResponse> => {
+      await runCommand(app.db, app.flush, request.actor, revokeInvitationCommand, { id: request.params.id });
+      return { success: true, message: accessTexts.invitationRevoked };
+    },
+  );
+
+  done();
+};
