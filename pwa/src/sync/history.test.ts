@@ -1,11 +1,20 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { chatMessagePageSchema, directMessagePageSchema, teamChatKey, type ChatMessage } from '@office/sync-protocol';
+import {
+  chatMessagePageSchema,
+  chatMessageSchema,
+  directMessagePageSchema,
+  pullResponseSchema,
+  teamChatKey,
+  uuidv7,
+  type ChatMessage,
+} from '@office/sync-protocol';
 import type { z } from 'zod';
 import { bearer, signIn, startTestServer, type TestServer } from '../../../api/src/test-support';
 import type { WorkspaceDb } from '../data/db';
 import { readChatWindow } from '../screens/chat/chat-window';
 import { applyPull } from './apply';
 import { historyPageSize, joinSpans, loadHistory, type HistorySource } from './history';
+import { readCursor } from './meta';
 import { aPage, aUser, freshDb, putsOf, testWindow } from './test-support';
 
 // Older history on demand (issue 46) against the real server's pages: what the device loads, and what it then says
@@ -18,28 +27,7 @@ let selfId: string;
 /** The team chat as the server holds it, oldest first. */
 let chat: ChatMessage[];
 
-beforeEach(async () => {
-  server = await startTestServer();
-  ({
-    token,
-    user: { id: selfId },
-  } = await signIn(server.app, 'admin@demo.local'));
-  // More than a page on demand brings, so the beginning takes two.
-  for (let n = 1; n <= historyPageSize + 30; n++) {
-    const res = await server.app.inject({
-      method: 'POST',
-      url: '/api/messages',
-      headers: bearer(token),
-      payload: { text: `message ${n}` },
-    });
-    expect(res.statusCode).toBe(201);
-  }
-  chat = await wholeChat();
-});
-afterEach(async () => {
-  db?.close();
-  await server.close();
-});
+afterEach(() => db?.close());
 
 const source = (): HistorySource => {
   const get = async <S extends z.ZodType>(path: string, answer: S): Promise<z.output<S>> => {
@@ -87,6 +75,26 @@ async function deviceHolding(held: number): Promise<void> {
 const heldTexts = async () => (await db.chatMessages.orderBy('timestamp').toArray()).map((message) => message.text);
 
 describe('older history on demand', () => {
+  beforeEach(async () => {
+    server = await startTestServer();
+    ({
+      token,
+      user: { id: selfId },
+    } = await signIn(server.app, 'admin@demo.local'));
+    // More than a page on demand brings, so the beginning takes two.
+    for (let n = 1; n <= historyPageSize + 30; n++) {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/messages',
+        headers: bearer(token),
+        payload: { text: `message ${n}` },
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    chat = await wholeChat();
+  });
+  afterEach(() => server.close());
+
   test('scrolling past the window loads older pages until the server says the chat begins', async () => {
     await deviceHolding(10);
     const edge = chat.at(-10)!.timestamp;
@@ -162,5 +170,70 @@ describe('joining spans', () => {
       { from: 'a', to: 'b' },
       { from: 'e', to: null },
     ]);
+  });
+});
+
+describe('pulls keep to the window (a real server with a lowered one)', () => {
+  const windowSize = 5;
+  let small: TestServer;
+  beforeEach(async () => {
+    small = await startTestServer({
+      config: {
+        historyWindow: { teamChatMessages: windowSize, directMessages: 3, completedTaskDays: 30, notifications: 200 },
+      },
+    });
+  });
+  afterEach(() => small.close());
+
+  test('a first pull brings the window and nothing older; a change of a row outside it moves the cursor, unstored', async () => {
+    const admin = await signIn(small.app, 'admin@demo.local');
+    const send = async (text: string) => {
+      const res = await small.app.inject({
+        method: 'POST',
+        url: '/api/messages',
+        headers: bearer(admin.token),
+        payload: { text },
+      });
+      expect(res.statusCode).toBe(201);
+      return chatMessageSchema.parse(res.json<{ message: unknown }>().message);
+    };
+    const sent: ChatMessage[] = [];
+    for (let n = 1; n <= 15; n++) sent.push(await send(`window ${n}`));
+    const clientId = uuidv7();
+    const pull = async (cursor: number) => {
+      const response = await fetch(`${small.url}/api/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=1000`, {
+        headers: bearer(admin.token),
+      });
+      expect(response.status).toBe(200);
+      return pullResponseSchema.parse(await response.json());
+    };
+    db = freshDb(admin.user.id);
+    const first = await pull(0);
+    expect(first.bootstrap?.next).toBeNull();
+    await applyPull(db, { userId: admin.user.id }, first);
+    const held = await db.chatMessages.orderBy('timestamp').toArray();
+    expect(held.map((message) => message.text)).toEqual(sent.slice(-windowSize).map((message) => message.text));
+
+    // Someone edits a message long before the window, and one inside it.
+    const edit = async (message: ChatMessage, text: string) => {
+      const res = await small.app.inject({
+        method: 'PUT',
+        url: `/api/messages/${message.id}`,
+        headers: bearer(admin.token),
+        payload: { text },
+      });
+      expect(res.statusCode).toBe(200);
+    };
+    await edit(sent[1]!, 'window 2, edited');
+    await edit(sent[13]!, 'window 14, edited');
+    const before = await readCursor(db);
+    const next = await pull(before);
+    expect(next.changes.some((change) => change.id === sent[1]!.id)).toBe(true);
+    await applyPull(db, { userId: admin.user.id }, next);
+    expect(await db.chatMessages.get(sent[1]!.id)).toBeUndefined();
+    expect((await db.chatMessages.get(sent[13]!.id))?.text).toBe('window 14, edited');
+    expect(await db.chatMessages.count()).toBe(windowSize);
+    expect(await readCursor(db)).toBe(next.cursor);
+    expect(next.cursor).toBeGreaterThan(before);
   });
 });
