@@ -174,6 +174,24 @@ for (const [width, viewport] of widths) {
       await expect(log.getByText(chatText(chatMessages), { exact: true })).toBeVisible();
       await context.close();
     });
+
+    test('search finds a message older than the window through the server and opens it', async ({ browser }) => {
+      test.setTimeout(120_000);
+      const [context, page] = await openDevice(browser, demoUsers.admin.email, viewport);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Search' });
+      await dialog.getByRole('searchbox', { name: 'Search everything' }).fill(chatText(2));
+      const older = dialog.getByRole('group', { name: /^Team Chat Older history, from the server$/ });
+      const result = older.getByRole('option').filter({ hasText: chatText(2) });
+      await expect(result).toHaveCount(1);
+      await saveScreen(page, `history-window-search-${width}`, { fullPage: false });
+      await result.click();
+      await expect(dialog).toHaveCount(0);
+      const found = chatLog(page).locator(`[data-message-id="${chatIds[2]}"]`);
+      await expect(found).toBeVisible();
+      await expect(found).toContainText(chatText(2));
+      await context.close();
+    });
   });
 }
 
