@@ -2,6 +2,8 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, eq, isNull } from 'drizzle-orm';
 import {
+  chatPageMax,
+  directMessagesQuerySchema,
   idSchema,
   reactionBodySchema,
   reactionEmojiSchema,
@@ -24,6 +26,7 @@ import {
   startConversationCommand,
 } from '../../domain/direct/commands';
 import {
+  conversationMessagePage,
   conversationMessages,
   conversationsForViewer,
   loadConversations,
@@ -58,11 +61,21 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
     return reply.status(created ? 201 : 200).send({ success: true, conversation });
   });
 
-  app.get('/conversations/:id/messages', { ...auth, schema: { params: conversationParams } }, async (request) => {
+  /** Every message (the spec's call), or with `before`, `after`, `around` or `limit` one page (issue 46). */
+  const messagesSchema = { params: conversationParams, querystring: directMessagesQuerySchema };
+  app.get('/conversations/:id/messages', { ...auth, schema: messagesSchema }, async (request) => {
     await requireParticipation(app.db, request.actor, request.params.id);
     const [conversation] = await loadConversations(app.db, [request.params.id]);
     if (!conversation) throw new DomainError('not_found');
-    return { success: true, messages: await conversationMessages(app.db, conversation) };
+    const { before, after, around, limit } = request.query;
+    if (before === undefined && after === undefined && around === undefined && limit === undefined)
+      return { success: true, messages: await conversationMessages(app.db, conversation) };
+    return conversationMessagePage(app.db, conversation, {
+      before,
+      after,
+      around,
+      limit: limit ?? chatPageMax,
+    });
   });
 
   /**

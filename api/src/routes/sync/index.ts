@@ -1,8 +1,16 @@
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
-import { pullQuerySchema, pushRequestSchema, type PullResponse, type PushResponse } from '@office/sync-protocol';
+import {
+  pullQuerySchema,
+  pushRequestSchema,
+  windowCountsQuerySchema,
+  type PullResponse,
+  type PushResponse,
+  type WindowCounts,
+} from '@office/sync-protocol';
 import { DomainError } from '../../domain/errors';
 import { processPull } from '../../domain/sync/pull';
 import { processPush } from '../../domain/sync/push';
+import { windowCounts } from '../../domain/sync/window-counts';
 
 export const syncRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
@@ -21,7 +29,12 @@ export const syncRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   });
 
   app.get('/pull', { ...auth, schema: { querystring: pullQuerySchema } }, (request): Promise<PullResponse> =>
-    processPull(app.db, request.actor, request.query),
+    processPull(app.db, request.actor, request.query, app.config.historyWindow),
+  );
+
+  /** What lies before the edges of the device's window (issue 46): a read, POSTed for its list of conversations. */
+  app.post('/window-counts', { ...auth, schema: { body: windowCountsQuerySchema } }, (request): Promise<WindowCounts> =>
+    windowCounts(app.db, request.actor, request.body),
   );
 
   done();
