@@ -7,7 +7,12 @@ import { processPush } from '../../domain/sync/push';
 export const syncRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
 
-  app.post('/push', { ...auth, schema: { body: pushRequestSchema } }, async (request): Promise<PushResponse> => {
+  const pushSchema = {
+    summary: "A device's queued writes, applied in order: each one's outcome (refusals of one write are outcomes)",
+    body: pushRequestSchema,
+    refuses: ['client_not_yours'],
+  } as const;
+  app.post('/push', { ...auth, schema: pushSchema }, async (request): Promise<PushResponse> => {
     try {
       const answer = await processPush(app.db, app.flush, request.actor, request.body);
       app.metrics.mutations(answer.outcomes.map((outcome) => outcome.status));
@@ -20,7 +25,12 @@ export const syncRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     }
   });
 
-  app.get('/pull', { ...auth, schema: { querystring: pullQuerySchema } }, (request): Promise<PullResponse> =>
+  const pullSchema = {
+    summary: 'The changes the caller may see after a cursor, or a snapshot to start from (bootstrap)',
+    querystring: pullQuerySchema,
+    refuses: ['client_not_yours'],
+  } as const;
+  app.get('/pull', { ...auth, schema: pullSchema }, (request): Promise<PullResponse> =>
     processPull(app.db, request.actor, request.query),
   );
 
