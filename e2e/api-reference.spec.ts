@@ -50,7 +50,7 @@ test.describe('API reference at /api/docs', () => {
     expect((await refused).status()).toBe(403);
     await expect(page.getByRole('status')).toHaveText('Only admins can read the API reference. Back to the workspace');
     await expect(page.getByRole('heading', { name: 'Office Workspace API' })).toHaveCount(0);
-    await saveScreen(page, 'api-reference-employee-375');
+    await saveScreen(page, 'api-reference-employee-1280');
 
     const visitor = await browser.newPage();
     await visitor.goto('/api/docs');

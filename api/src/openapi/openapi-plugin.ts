@@ -80,7 +80,7 @@ const securityOf: Record<RouteAccess, { [scheme: string]: string[] }[]> = {
  * The success answer of every route: the answers' bodies are not declared as schemas (Fastify serializes them as they
  * are), so the reference describes them in each route's summary and shows its refusals beside it.
  */
-const successAnswer = { description: 'Success: a JSON body, as the summary describes' };
+const successAnswer = { description: 'Success, with a JSON body as the summary describes' };
 
 const zodTransform = createJsonSchemaTransform({ skipList: [] });
 
@@ -135,7 +135,11 @@ export const openApiPlugin = fp(
           },
         });
         const refusals = transformed.schema.response as Record<string, unknown>;
-        return { ...transformed, schema: { ...transformed.schema, response: { '2XX': successAnswer, ...refusals } } };
+        return {
+          // A plugin's root route (`/api/tasks/`, which Fastify also answers without the slash) as people write it.
+          url: url.replace(/(.)\/$/, '$1'),
+          schema: { ...transformed.schema, response: { '2XX': successAnswer, ...refusals } },
+        };
       },
     });
   },

@@ -89,7 +89,7 @@ describe('GET /api/openapi.json', () => {
     expect(deleteTask?.responses['404']?.description).toContain('task_not_found');
     expect(deleteTask?.responses['401']?.description).toContain('token_expired');
     // The zod schema of the request body is in the document.
-    const createTask = document.paths['/api/tasks/']?.post as Operation & {
+    const createTask = document.paths['/api/tasks']?.post as Operation & {
       requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
     };
     expect(Object.keys(createTask.requestBody.content['application/json']!.schema.properties)).toContain('title');

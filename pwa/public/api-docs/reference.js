@@ -10,6 +10,10 @@
 /** The session token's localStorage key (sessionKeys.token of the app). */
 const tokenKey = 'token';
 const httpMethods = ["get", "post", "put", "patch", "delete"];
+/** Text with `code` spans as text and code elements. */
+const withCode = (text) =>
+  text.split("`").map((part, index) => (index % 2 === 1 ? element("code", undefined, part) : part));
+
 /** A new element with a class and text or children. */
 function element(tag, className, ...content) {
   const node = document.createElement(tag);
@@ -47,7 +51,9 @@ function parameterList(parameters) {
 }
 function answerList(responses) {
   const list = element("dl", "answers");
-  for (const [status, { description = "" }] of Object.entries(responses)) {
+  // Success first, then the refusals by status.
+  const answers = Object.entries(responses).sort(([a], [b]) => Number(!a.startsWith("2")) - Number(!b.startsWith("2")));
+  for (const [status, { description = "" }] of answers) {
     const lines = description.split("\n").map((line) => {
       const [code, ...message] = line.split(": ");
       return message.length > 0 ? element("span", "refusal", element("code", void 0, code ?? ""), `: ${message.join(": ")}`) : element("span", void 0, line);
@@ -69,7 +75,7 @@ function operationSection(method, path, operation) {
     " ",
     element("code", "path", path)
   );
-  section.append(heading, element("p", "summary", operation.summary ?? ""));
+  section.append(heading, element("p", "summary", ...withCode(operation.summary ?? "")));
   section.append(element("p", "access", `Access: ${accessOf(operation)}`));
   if (operation.parameters?.length)
     section.append(element("h4", void 0, "Parameters"), parameterList(operation.parameters));
