@@ -1,5 +1,6 @@
 import { Dexie, type DBCore, type EntityTable, type Middleware } from 'dexie';
 import type {
+  AuditPage,
   ChatMessage,
   Conversation,
   DirectMessage,
@@ -59,6 +60,15 @@ export interface DraftRow {
   savedAt: string;
 }
 
+/**
+ * A page of the audit log as an admin last read it (never synced: a copy for reading offline). `key` names its filters
+ * and position (`audit-cache.ts`); `savedAt` orders the copies, so the oldest go first past the cache's bound.
+ */
+export interface AuditPageRow extends AuditPage {
+  key: string;
+  savedAt: string;
+}
+
 /** How a bootstrap is going: rows received of all it holds (progress on a first sign-in). */
 export interface BootstrapState {
   /** The server's token for the next page; null once the last page is in. */
@@ -97,6 +107,7 @@ export type WorkspaceDb = Dexie & {
   outbox: EntityTable<OutboxEntry, 'id'>;
   meta: EntityTable<MetaRow, 'key'>;
   drafts: EntityTable<DraftRow, 'key'>;
+  auditPages: EntityTable<AuditPageRow, 'key'>;
 };
 
 /** The local database of one signed-in user: one user's outbox is never replayed as another's. */
@@ -178,6 +189,8 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
   db.version(8).stores({ notificationPreferences: 'id' });
   // The dashboard counts tasks by status and finds the overdue ones by index: a manager holds every task.
   db.version(9).stores({ tasks: 'id, updatedAt, pending, status, [status+dueDate]' });
+  // An admin's audit log pages, kept to be read offline (issue 44), the oldest dropped past a bound.
+  db.version(10).stores({ auditPages: 'key, savedAt' });
   db.use(unreadKeyMiddleware);
   db.use(rowChangesMiddleware(db));
   return db;

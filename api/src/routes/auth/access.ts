@@ -59,7 +59,8 @@ export const accessRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> =
       },
     },
     async (request): Promise<PasswordResetResponse> => {
-      const { code, name, expiresAt } = await resetPassword(app.db, app.flush, request.actor, request.params.id);
+      const reset = await resetPassword(app.db, app.flush, request.actor, request.params.id, request.ip);
+      const { code, name, expiresAt } = reset;
       app.realtime.dropSessions({ userId: request.params.id });
       return { success: true, message: `${name}'s password was reset.`, code, expiresAt };
     },
@@ -77,7 +78,7 @@ export const accessRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> =
       },
     },
     async (request): Promise<SuccessResponse> => {
-      await choosePassword(app.db, app.flush, request.actor, request.sessionId, request.body);
+      await choosePassword(app.db, app.flush, request.actor, request.sessionId, request.body, request.ip);
       app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
       return { success: true, message: accountTexts.passwordUpdated };
     },

@@ -44,11 +44,11 @@ import { accessRoutes } from './access';
 const active = isNull(users.deactivatedAt);
 
 export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (app, { accounts }, done) => {
-  /** A sign-in's answer: each one starts a session, which its token names. */
-  const answer = async ({ user, passwordChangeRequired }: SignIn, message: string): Promise<AuthResponse> => ({
+  /** A sign-in's answer: each one starts a session, which its token names (recorded with it). */
+  const answer = async ({ user, passwordChangeRequired, record }: SignIn, message: string): Promise<AuthResponse> => ({
     ok: true,
     user,
-    token: await app.issueToken(user.id),
+    token: await app.issueToken(user.id, record),
     message,
     passwordChangeRequired,
   });
@@ -81,7 +81,7 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
       },
     },
     async (request, reply) => {
-      const signIn = await register(accounts, request.body);
+      const signIn = await register(accounts, request.body, request.ip);
       keepDeviceProof(request, reply, signIn.deviceProof);
       return reply.status(201).send(await answer(signIn, 'Account created successfully'));
     },
@@ -116,7 +116,7 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
     ],
   } as const;
   app.post('/google', { schema: googleSchema }, async (request) =>
-    answer(await googleLogin(accounts, request.body), 'Signed in with Google'),
+    answer(await googleLogin(accounts, request.body, request.ip), 'Signed in with Google'),
   );
 
   /** Ends this device's session: its token and its sockets stop at once (also one waiting for a new password). */
@@ -127,7 +127,7 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
       schema: { summary: "Sign out: this device's session and its sockets end" },
     },
     async (request): Promise<SuccessResponse> => {
-      await endSession(app.db, request.sessionId);
+      await endSession(app.db, { id: request.sessionId, userId: request.actor.id }, request.ip);
       app.realtime.dropSessions({ sessionId: request.sessionId });
       return { success: true, message: accountTexts.signedOut };
     },
@@ -185,7 +185,13 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
       },
     },
     async (request, reply): Promise<SuccessResponse> => {
-      const { deviceProof } = await changePassword(accounts, request.actor, request.sessionId, request.body);
+      const { deviceProof } = await changePassword(
+        accounts,
+        request.actor,
+        request.sessionId,
+        request.body,
+        request.ip,
+      );
       app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
       keepDeviceProof(request, reply, deviceProof);
       return { success: true, message: accountTexts.passwordUpdated };
@@ -258,7 +264,8 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
       },
     },
     async (request): Promise<SuccessResponse> => {
-      await runCommand(app.db, app.flush, request.actor, deactivateEmployeeCommand, { id: request.params.id });
+      const args = { id: request.params.id };
+      await runCommand(app.db, app.flush, request.actor, deactivateEmployeeCommand, args, request.ip);
       app.realtime.dropSessions({ userId: request.params.id });
       return { success: true, message: accountTexts.employeeDeleted };
     },

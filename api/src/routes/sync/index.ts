@@ -14,7 +14,7 @@ export const syncRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   } as const;
   app.post('/push', { ...auth, schema: pushSchema }, async (request): Promise<PushResponse> => {
     try {
-      const answer = await processPush(app.db, app.flush, request.actor, request.body);
+      const answer = await processPush(app.db, app.flush, request.actor, request.body, request.ip);
       app.metrics.mutations(answer.outcomes.map((outcome) => outcome.status));
       return answer;
     } catch (error) {

@@ -46,7 +46,7 @@ export const workspaceRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
       },
     },
     async (request): Promise<WorkspaceSettingsResponse> => {
-      await runCommand(app.db, app.flush, request.actor, setSignupPolicyCommand, request.body);
+      await runCommand(app.db, app.flush, request.actor, setSignupPolicyCommand, request.body, request.ip);
       return readWorkspaceSettings(app.db, signupDefaults);
     },
   );
@@ -71,7 +71,8 @@ export const workspaceRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
       },
     },
     async (request, reply): Promise<CreatedInvitationResponse> => {
-      const created = await runCommand(app.db, app.flush, request.actor, createInvitationCommand, request.body);
+      const { actor, body, ip } = request;
+      const created = await runCommand(app.db, app.flush, actor, createInvitationCommand, body, ip);
       return reply.status(201).send(created);
     },
   );
@@ -87,7 +88,8 @@ export const workspaceRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
       },
     },
     async (request): Promise<SuccessResponse> => {
-      await runCommand(app.db, app.flush, request.actor, revokeInvitationCommand, { id: request.params.id });
+      const args = { id: request.params.id };
+      await runCommand(app.db, app.flush, request.actor, revokeInvitationCommand, args, request.ip);
       return { success: true, message: accessTexts.invitationRevoked };
     },
   );
