@@ -8,7 +8,7 @@ import webpush from 'web-push';
 import { startNewCluster, stopPostgres } from '../api/local-postgres.mjs';
 import { freePort, queryPostgres } from '../api/src/db/test-postgres';
 import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
-import { serverOf, startTcpProxy } from '../api/src/test-tcp-proxy';
+import { serverOf, startTcpProxy } from '../api/tcp-proxy';
 import { benchBundleDir } from './context';
 import { cpuMeter, cpuText, type CpuSpent } from './cpu';
 import { measureWriteAxis } from './http-load';

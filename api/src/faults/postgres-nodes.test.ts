@@ -4,7 +4,7 @@ import { uuidv7 } from '@office/sync-protocol';
 import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../db/test-postgres';
 import { stopServerProcess, type ServerProcess } from '../test-process';
 import { waitUntil } from '../test-support';
-import { serverOf, startTcpProxy } from '../test-tcp-proxy';
+import { serverOf, startTcpProxy } from '../../tcp-proxy';
 import { callJson, signInOverHttp, useChildServers, type HttpSession } from './fault-support';
 
 const servers = useChildServers();

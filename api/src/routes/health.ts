@@ -9,7 +9,7 @@ const HEALTH_TIMEOUT_MS = 2_000;
 
 export const healthRoutes: FastifyPluginCallback = (app, _opts, done) => {
   // A node that cannot reach its database answers 503, so a load balancer takes it out until it can again.
-  app.get('/health', async () => {
+  app.get('/health', { schema: { summary: 'Whether the server and its database answer' } }, async () => {
     let timer: NodeJS.Timeout | undefined;
     const outOfTime = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new Error('no answer from the database in time')), HEALTH_TIMEOUT_MS);
@@ -24,6 +24,10 @@ export const healthRoutes: FastifyPluginCallback = (app, _opts, done) => {
     }
     return { ok: true };
   });
-  app.get('/config', (): ServerConfig => ({ googleClientId: app.config.googleClientId }));
+  app.get(
+    '/config',
+    { schema: { summary: "The server's settings a client reads before sign-in (Google client id)" } },
+    (): ServerConfig => ({ googleClientId: app.config.googleClientId }),
+  );
   done();
 };

@@ -1,4 +1,10 @@
-import { initialCursor, PROTOCOL_VERSION, uuidv7, type Cursor } from '@office/sync-protocol';
+import {
+  BOOTSTRAP_COMPATIBLE_SINCE,
+  initialCursor,
+  PROTOCOL_VERSION,
+  uuidv7,
+  type Cursor,
+} from '@office/sync-protocol';
 import type { BootstrapState, WorkspaceDb } from '../data/db';
 
 /** This database's sync client id, created on first use. */
@@ -13,13 +19,13 @@ export async function clientIdOf(db: WorkspaceDb): Promise<string> {
 }
 
 /**
- * Where the device is in the server's change log. A database of protocol version 9 or older kept a number, which
- * requireProtocol turns back to the start (a bootstrap) before the first pull.
+ * Where the device is in the server's change log. A database of protocol version 11 or older kept a number: the
+ * same place on SQLite, which a PostgreSQL server answers with a bootstrap.
  */
 export async function readCursor(db: WorkspaceDb): Promise<Cursor> {
   const row = await db.meta.get('cursor');
   if (row?.key !== 'cursor') return initialCursor;
-  return typeof row.value === 'number' ? initialCursor : row.value;
+  return typeof row.value === 'number' ? String(row.value) : row.value;
 }
 
 export async function writeCursor(db: WorkspaceDb, cursor: Cursor): Promise<void> {
@@ -33,17 +39,21 @@ export async function readBootstrap(db: WorkspaceDb): Promise<BootstrapState | n
 }
 
 /**
- * A database filled by another protocol version bootstraps once more (issue 14: team chat notices stopped
- * being rows, the read marker came; issue 42: the cursor became a place of the server's choosing, a pair on
- * PostgreSQL): its cursor goes back to the start. The outbox stays; it is replayed as before.
+ * A database filled by a protocol version older than BOOTSTRAP_COMPATIBLE_SINCE bootstraps once more (issue 14:
+ * team chat notices stopped being rows, the read marker came): its cursor goes back to the start. A newer one keeps
+ * its rows (issue 46: a device holding everything shrinks to its window without a download); only a bootstrap under
+ * way starts over, as its pages' places belong to the older server. The outbox stays; it is replayed as before.
  */
 export async function requireProtocol(db: WorkspaceDb): Promise<void> {
   await db.transaction('rw', db.meta, async () => {
     const row = await db.meta.get('protocolVersion');
-    if (row?.key === 'protocolVersion' && row.value === PROTOCOL_VERSION) return;
-    const cursor = await db.meta.get('cursor');
-    if (cursor?.key === 'cursor' && cursor.value !== initialCursor)
-      await db.meta.put({ key: 'cursor', value: initialCursor });
+    const version = row?.key === 'protocolVersion' ? row.value : 0;
+    if (version === PROTOCOL_VERSION) return;
+    if (version < BOOTSTRAP_COMPATIBLE_SINCE) {
+      const cursor = await db.meta.get('cursor');
+      if (cursor?.key === 'cursor' && cursor.value !== initialCursor && cursor.value !== 0)
+        await db.meta.put({ key: 'cursor', value: initialCursor });
+    } else await db.meta.put({ key: 'protocolVersion', value: PROTOCOL_VERSION });
     await db.meta.delete('bootstrap');
   });
 }

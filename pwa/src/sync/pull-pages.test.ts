@@ -7,7 +7,7 @@ import { SyncEngine } from './engine';
 import { readBootstrap, readCursor } from './meta';
 import { mutate } from './mutate';
 import { mutators } from './mutators';
-import { aUser, freshDb } from './test-support';
+import { aUser, freshDb, testWindow } from './test-support';
 import type { SyncTransport } from './transport';
 
 // The device side of issue 14: a paged, resumable bootstrap; a live stream that moves the cursor without
@@ -38,6 +38,8 @@ function pagedServer(rows: number, head: number) {
     failNextPull: () => {
       failNext = true;
     },
+    // Answers as a server that stops at a gap before the first write: the writes stay queued, and after its pull the
+    // engine pushes once more (a gap a pull may have settled), then pulls again.
     push: (): Promise<PushResponse> => Promise.resolve({ outcomes: [], lastMutationId: 0 }),
     async pull(query): Promise<PullResponse> {
       pulls.push(query);
@@ -46,7 +48,15 @@ function pagedServer(rows: number, head: number) {
         throw new ApiError(0, 'timeout', 'The server took too long to answer.');
       }
       if (query.cursor !== '0')
-        return { changes: [], cursor: String(head), more: false, reset: false, bootstrap: null, lastMutationId: 0 };
+        return {
+          changes: [],
+          cursor: String(head),
+          more: false,
+          reset: false,
+          bootstrap: null,
+          lastMutationId: 0,
+          window: testWindow,
+        };
       const start = query.snapshot ? Number(query.snapshot.split('.')[3]) : 0;
       const end = Math.min(rows, start + query.limit);
       const changes = Array.from({ length: end - start }, (_, i) => userChange(start + i + 1));
@@ -56,7 +66,13 @@ function pagedServer(rows: number, head: number) {
         cursor: last ? String(head) : '0',
         more: !last,
         reset: start === 0,
-        bootstrap: { next: last ? null : `${head}.0.${idOf(end)}.${end}.${rows}`, done: end, total: rows },
+        window: testWindow,
+        bootstrap: {
+          next: last ? null : `${head}.0.${idOf(end)}.${end}.${rows}`,
+          done: end,
+          total: rows,
+          historyStarts: [],
+        },
         lastMutationId: 0,
       };
     },
@@ -65,7 +81,8 @@ function pagedServer(rows: number, head: number) {
   return transport;
 }
 
-describe('a paged bootstrap', () => {
+// Thousands of rows into fake-indexeddb: seconds of work, more on a loaded machine.
+describe('a paged bootstrap', { timeout: 30_000 }, () => {
   test('fills the tables page by page, keeps its progress and the next token, and ends at the cursor', async () => {
     db = freshDb(userId);
     const transport = pagedServer(2500, 40);
@@ -154,7 +171,8 @@ describe('a paged bootstrap', () => {
 
     engine.kick();
     await engine.settled();
-    expect(transport.pulls.map((q) => q.snapshot ?? null).slice(1)).toEqual([
+    // The download's pages; after it, the pulls the one more push of a gap asks for carry no snapshot.
+    expect(transport.pulls.map((q) => q.snapshot ?? null).filter((snapshot) => snapshot !== null)).toEqual([
       `40.0.${idOf(1000)}.1000.2500`,
       `40.0.${idOf(1000)}.1000.2500`,
       `40.0.${idOf(2000)}.2000.2500`,
@@ -172,6 +190,7 @@ describe('a paged bootstrap', () => {
       cursor: '7',
       more: false,
       reset: true,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });
@@ -181,13 +200,19 @@ describe('a paged bootstrap', () => {
     const engine = new SyncEngine(db, ctx, transport);
     engine.kick();
     await engine.settled();
-    expect(transport.pulls.map((q) => q.cursor)).toEqual(['0']);
+    // One bootstrap; the pulls after it (the one more push its queued write's gap asks for) start from its cursor.
+    const [first, ...after] = transport.pulls.map((q) => q.cursor);
+    expect(first).toBe('0');
+    expect(after.every((cursor) => cursor === '50')).toBe(true);
     expect(await readCursor(db)).toBe('50');
     expect(await db.users.get(userId)).toMatchObject({ name: 'Queued before the update', pending: 1 });
 
+    // The next sync pulls from the cursor: no second download.
+    const pullsBefore = transport.pulls.length;
     engine.kick();
     await engine.settled();
-    expect(transport.pulls.map((q) => q.cursor)).toEqual(['0', '50']);
+    expect(transport.pulls.slice(pullsBefore).map((q) => q.cursor)).toContain('50');
+    expect(transport.pulls.filter((q) => q.cursor === '0')).toHaveLength(1);
     engine.stop();
   });
 });
@@ -280,7 +305,8 @@ describe('live changes', () => {
     await engine.receiveLive('11', { entity: 'user', op: 'put', id: userId, data: aUser(userId, { version: 11 }) });
     expect(await readCursor(db)).toBe('10');
     await engine.settled();
-    expect(transport.pulls.length).toBe(pulls + 1);
+    // The push ends with its pull (and the scripted server's gap asks for one push and pull more).
+    expect(transport.pulls.length).toBeGreaterThan(pulls);
     engine.stop();
   });
 });
@@ -293,6 +319,7 @@ describe('the cost of a local write', () => {
       cursor: '5',
       more: false,
       reset: true,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });
@@ -308,6 +335,7 @@ describe('the cost of a local write', () => {
       cursor: '6',
       more: false,
       reset: false,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });
@@ -324,6 +352,7 @@ describe('the cost of a local write', () => {
       cursor: '1',
       more: false,
       reset: true,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });

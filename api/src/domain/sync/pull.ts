@@ -25,9 +25,11 @@ import type { Db, Tx } from '../../db/client';
 import { acknowledgedMutations } from '../../db/mutation-ack';
 import { transaction } from '../../db/transaction';
 import { syncClients } from '../../db/schema';
+import type { HistoryWindowSizes } from '../../config';
 import { compactableUpTo, restoredBelow } from '../change-log';
 import { indexChanges } from '../search/indexer';
-import { loadVisible, principalsOf, syncedEntities } from './entities';
+import { loadVisible, principalsOf } from './entities';
+import { historyStartsIn, snapshotParts, windowAt, type WindowAt } from './snapshot';
 
 export { changeLogFloor };
 
@@ -71,7 +73,7 @@ async function resumeAfterRestore(tx: Tx, clientId: string, actor: Actor): Promi
     .where(and(eq(syncClients.clientId, clientId), eq(syncClients.userId, actor.id)));
 }
 
-/** Where a bootstrap is: the place in the log its pages read from, the kind being sent, the last id sent of it, rows sent, rows in all. */
+/** Where a bootstrap is: the place in the log its pages read from, the part being sent, the last id sent of it, rows sent, rows in all. */
 interface SnapshotPlace {
   version: LogPosition;
   kind: number;
@@ -92,23 +94,12 @@ function decodePlace(token: string): SnapshotPlace | null {
   return { version: position, kind: k, after: after === '' ? null : after, done: d, total: t };
 }
 
-/** The order a bootstrap sends kinds in: what the first screens need first, the team chat (the largest) last. */
-const snapshotOrder: EntityName[] = [
-  'user',
-  'notificationMarker',
-  'notificationPreferences',
-  'task',
-  'conversation',
-  'directMessage',
-  'notification',
-  'chatMessage',
-];
-
 /**
- * One page of a bootstrap. The pages read the entities as they are when each is served, in keyset order from
- * where the previous page ended (the client's token), so a slow link resumes instead of starting over. The
- * last page hands over the version the first one started at: pulling from there brings whatever changed
- * while the pages were read (newer states replace older ones), so the device ends consistent.
+ * One page of a bootstrap: the window of the history (snapshot.ts). The pages read the entities as they are when
+ * each is served, in keyset order from where the previous page ended (the client's token), so a slow link resumes
+ * instead of starting over. The last page hands over the version the first one started at: pulling from there
+ * brings whatever changed while the pages were read (newer states replace older ones), so the device ends
+ * consistent.
  */
 async function bootstrapPage(
   tx: Tx,
@@ -117,6 +108,7 @@ async function bootstrapPage(
   lastMutationId: number,
   head: LogPosition,
   floor: LogPosition,
+  window: WindowAt,
 ): Promise<PullResponse> {
   const resumed = query.snapshot ? decodePlace(query.snapshot) : null;
   // A token from before a compaction, or from data since replaced, starts over.
@@ -124,20 +116,22 @@ async function bootstrapPage(
     resumed !== null &&
     comparePositions(resumed.version, floor) >= 0 &&
     comparePositions(resumed.version, head) <= 0 &&
-    resumed.kind < snapshotOrder.length;
+    resumed.kind < snapshotParts.length;
   let place: SnapshotPlace;
   if (usable) place = resumed;
   else {
     let total = 0;
-    for (const name of snapshotOrder) total += await syncedEntities[name].snapshotCount(tx, actor);
+    for (const part of snapshotParts) total += await part.count(tx, actor, window);
     place = { version: head, kind: 0, after: null, done: 0, total };
   }
   const changes: Change[] = [];
   let { kind, after } = place;
-  while (changes.length < query.limit && kind < snapshotOrder.length) {
-    const entity = snapshotOrder[kind] as EntityName;
+  while (changes.length < query.limit && kind < snapshotParts.length) {
+    const part = snapshotParts[kind];
+    if (!part) break;
+    const { entity } = part;
     const wanted = query.limit - changes.length;
-    const ids = await syncedEntities[entity].snapshotIds(tx, actor, after, wanted);
+    const ids = await part.ids(tx, actor, after, wanted, window);
     if (ids.length) {
       const loaded = new Map((await loadVisible(tx, actor, entity, ids)).map((change) => [change.id, change]));
       for (const id of ids) {
@@ -153,7 +147,7 @@ async function bootstrapPage(
   }
   const done = place.done + changes.length;
   const total = Math.max(place.total, done);
-  const last = kind >= snapshotOrder.length;
+  const last = kind >= snapshotParts.length;
   // Nothing changed since the first page read: the device is as far as what can be read now.
   const more = !last || (await changedBetween(tx, place.version, head));
   return {
@@ -161,17 +155,39 @@ async function bootstrapPage(
     cursor: last ? formatPosition(more ? place.version : head) : initialCursor,
     more,
     reset: !usable,
-    bootstrap: { next: last ? null : encodePlace({ version: place.version, kind, after, done, total }), done, total },
+    bootstrap: {
+      next: last ? null : encodePlace({ version: place.version, kind, after, done, total }),
+      done,
+      total,
+      historyStarts: await historyStartsIn(tx, changes),
+    },
     lastMutationId,
+    window: wireWindow(window),
   };
 }
+
+/** The window as a pull answer tells it. */
+const wireWindow = (window: WindowAt): PullResponse['window'] => ({
+  teamChatMessages: window.teamChatMessages,
+  directMessages: window.directMessages,
+  completedTaskDays: window.completedTaskDays,
+  notifications: window.notifications,
+  completedSince: window.completedSince,
+});
 
 /**
  * The changes after the client's cursor that `actor` may see, as the entities' current state, in one read
  * transaction: only those that can be read now (readablePosition), in the log's order, so a cursor never passes a
- * change that could still appear before it.
+ * change that could still appear before it. A bootstrap sends the window of history `sizes` sets; every answer
+ * tells the device that window.
  */
-export async function processPull(db: Db, actor: Actor, query: PullQuery): Promise<PullResponse> {
+export async function processPull(
+  db: Db,
+  actor: Actor,
+  query: PullQuery,
+  sizes: HistoryWindowSizes,
+): Promise<PullResponse> {
+  const window = windowAt(sizes);
   return transaction(
     db,
     async (tx) => {
@@ -184,7 +200,7 @@ export async function processPull(db: Db, actor: Actor, query: PullQuery): Promi
         const restored = after && (await restoredBelow(tx));
         if (after && restored && comparePositions(after, restored) < 0)
           await resumeAfterRestore(tx, query.clientId, actor);
-        return bootstrapPage(tx, actor, query, lastMutationId, readable, floor);
+        return bootstrapPage(tx, actor, query, lastMutationId, readable, floor, window);
       }
       const rows = await changesOf(tx, principalsOf(actor), after, readable, query.limit + 1);
       const more = rows.length > query.limit;
@@ -210,7 +226,15 @@ export async function processPull(db: Db, actor: Actor, query: PullQuery): Promi
       const changes = order.map(
         ({ entity, id }): Change => visible.get(`${entity}:${id}`) ?? { entity, op: 'delete', id },
       );
-      return { changes, cursor: formatPosition(cursor), more, reset: false, bootstrap: null, lastMutationId };
+      return {
+        changes,
+        cursor: formatPosition(cursor),
+        more,
+        reset: false,
+        bootstrap: null,
+        lastMutationId,
+        window: wireWindow(window),
+      };
     },
     { snapshot: true },
   );

@@ -7,6 +7,7 @@ import {
   canModerateChatMessage,
   chatFileAccept,
   mentionFinder,
+  teamChatKey,
   uuidv7,
   type Actor,
   type ReactionEmoji,
@@ -23,13 +24,15 @@ import { useHasSynced, useMutate, useOnline, useUsers } from '../../data/hooks';
 import { avatarOf, countOnline, nameOf } from '../../data/people';
 import { usePeople, usePresence } from '../../data/use-people';
 import { useQueuedReactions } from '../../data/reaction-hooks';
+import { httpHistory, loadHistory } from '../../sync/history';
 import { LocalWriteError } from '../../sync/mutate';
 import { useWorkspace } from '../../sync/sync-context';
 import type { OutboxEntry } from '../../data/db';
 import { draftKeys } from '../../data/drafts';
 import { groupMessagesByDate } from './chat-format';
 import { olderWindowStart } from './chat-window';
-import { showFoundMessage } from './found-message';
+import { HistoryEdge } from './history-edge';
+import { contentTop, messageElement, showFoundMessage } from './found-message';
 import { Composer } from './composer';
 import { chatEmojis } from './emojis';
 import { toQueuedFiles } from './selected-files';
@@ -49,12 +52,6 @@ const sendFailed = (withFiles: boolean): string =>
 const isChatUpload = (entry: OutboxEntry): boolean => entry.name === 'chat.sendFiles';
 /** Within this distance of the bottom the list follows new messages. */
 const followThresholdPx = 120;
-
-/** Where a message's element is in the list's content, in pixels from its top. */
-const contentTop = (list: HTMLElement, element: Element): number =>
-  element.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
-const messageElement = (list: HTMLElement, id: string): Element | null =>
-  list.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
 
 /** The empty list's sizes (chat.module.css). */
 const emptyClasses = {
@@ -84,7 +81,10 @@ export function ChatScreen() {
   const listRef = useRef<HTMLDivElement>(null);
   const atBottomRef = useRef(true);
   const [atBottom, setAtBottom] = useState(true);
-  const { chatWindow, loadOlder, showFrom } = useChatWindow(search, atBottom);
+  const { chatWindow, loadOlder, loadNewer, showNewest, olderLoad, newerLoad, showFrom } = useChatWindow(
+    search,
+    atBottom,
+  );
   const loadOlderWhenVisible = useWhenVisible(loadOlder);
   const [seenLastId, setSeenLastId] = useState<string | null>(null);
 
@@ -170,6 +170,16 @@ export function ChatScreen() {
     async () => (foundId === null ? null : { id: foundId, message: await db.chatMessages.get(foundId) }),
     [db, foundId],
   );
+  // A message the device does not hold (older than its window) comes from the server with the page around it.
+  const askedAround = useRef<string | null>(null);
+  useEffect(() => {
+    if (foundId === null || found?.id !== foundId || found.message || !online) return;
+    if (askedAround.current === foundId) return;
+    askedAround.current = foundId;
+    loadHistory(db, httpHistory, { key: teamChatKey, direction: 'around', messageId: foundId }).catch(
+      (error: unknown) => console.error('Loading the message failed', error),
+    );
+  }, [db, found, foundId, online]);
   useEffect(() => {
     const message = found?.id === foundId ? found.message : undefined;
     if (!message) return undefined;
@@ -214,6 +224,12 @@ export function ChatScreen() {
   const scrollToNewest = () => {
     const list = listRef.current;
     if (list) list.scrollTo({ top: list.scrollHeight, behavior: 'smooth' });
+  };
+  // From a stretch far back (a message reached from search) to the newest messages, which then stay in view.
+  const showNewestMessages = () => {
+    atBottomRef.current = true;
+    setAtBottom(true);
+    showNewest();
   };
   const showJump = !atBottom && lastId !== null && lastId !== seenLastId;
 
@@ -332,13 +348,17 @@ export function ChatScreen() {
                   </EmptyState>
                 ) : (
                   <>
-                    {chatWindow.hasOlder && (
+                    {chatWindow.hasOlder ? (
                       <div ref={loadOlderWhenVisible} className={styles.older}>
                         <button type="button" className={styles.loadOlder} onClick={loadOlder}>
                           <ArrowUp size={14} aria-hidden="true" />
                           Load older messages
                         </button>
                       </div>
+                    ) : (
+                      chatWindow.olderOnServer && (
+                        <HistoryEdge side="older" online={online} load={olderLoad} onLoad={loadOlder} />
+                      )
                     )}
                     <MessageDays groups={groups}>
                       {(message) => {
@@ -364,6 +384,15 @@ export function ChatScreen() {
                         );
                       }}
                     </MessageDays>
+                    {chatWindow.endsBeforeNewest && (
+                      <HistoryEdge
+                        side="newer"
+                        online={online}
+                        load={newerLoad}
+                        onLoad={loadNewer}
+                        onShowNewest={showNewestMessages}
+                      />
+                    )}
                   </>
                 )}
               </div>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { ArrowLeft, CircleAlert, MessageCircle } from 'lucide-react';
 import {
   directFileAccept,
@@ -9,8 +10,11 @@ import {
   type ReactionEmoji,
 } from '@office/sync-protocol';
 import type { LocalDirectMessage, LocalUser, OutboxEntry } from '../../data/db';
-import { useConversationMessages, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
-import { useMutate, useOutbox } from '../../data/hooks';
+import { useConversationWindow, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
+import { useMutate, useOnline, useOutbox } from '../../data/hooks';
+import { useWorkspace } from '../../sync/sync-context';
+import { httpHistory, loadHistory, markHistoryViewed, type HistoryLoad, type HistoryRequest } from '../../sync/history';
+import { HistoryEdge } from '../chat/history-edge';
 import { useDialogs } from '../../components/dialogs';
 import { deleteMessageConfirmation } from '../../app/confirmations';
 import { draftKeys } from '../../data/drafts';
@@ -26,7 +30,7 @@ import { chatEmojis } from '../chat/emojis';
 import { toQueuedFiles } from '../chat/selected-files';
 import { typingText } from '../chat/typing';
 import { useTypingUsers } from '../chat/use-chat-data';
-import { showFoundMessage } from '../chat/found-message';
+import { contentTop, messageElement, showFoundMessage } from '../chat/found-message';
 import { PresenceText } from '../employees/presence-text';
 import { isDirectFile } from './direct-format';
 import { DirectMessageItem } from './direct-message-item';
@@ -72,7 +76,21 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const mutate = useMutate();
   const { confirm } = useDialogs();
   const markRead = useMarkConversationRead();
-  const messages = useConversationMessages(conversationId);
+  const { db } = useWorkspace();
+  const online = useOnline();
+  // A message reached from search is shown with the stretch the device holds around it (it may lie far back),
+  // until the reader asks for the newest messages again.
+  const foundMessage = useLiveQuery(
+    async () => (found ? ((await db.directMessages.get(found.messageId)) ?? null) : null),
+    [db, found?.messageId],
+  );
+  const [leftFound, setLeftFound] = useState<string | null>(null);
+  const focus = found && foundMessage && leftFound !== found.key ? foundMessage.createdAt : null;
+  const conversationWindow = useConversationWindow(conversationId, focus);
+  const messages = conversationWindow?.messages;
+  const atNewest = conversationWindow !== undefined && !conversationWindow.endsBeforeNewest;
+  const [olderLoad, setOlderLoad] = useState<HistoryLoad>('idle');
+  const [newerLoad, setNewerLoad] = useState<HistoryLoad>('idle');
   // Until its dm.start reaches the server, the conversation has no room there.
   const outbox = useOutbox();
   const live = outbox !== undefined && !outbox.some((entry) => isStartOf(entry, other.id));
@@ -113,13 +131,13 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const newestUnread = messages?.findLast((message) => isUnreadBy(message, conversation, selfId))?.id ?? null;
   const markedUnread = useRef<string | null>(null);
   useEffect(() => {
-    if (!messages || newestUnread === null || newestUnread === markedUnread.current) return;
+    if (!messages || !atNewest || newestUnread === null || newestUnread === markedUnread.current) return;
     markedUnread.current = newestUnread;
     markRead(conversation, messages).catch((error: unknown) => {
       markedUnread.current = null;
       console.error('Marking the conversation read failed', error);
     });
-  }, [conversation, messages, newestUnread, markRead]);
+  }, [conversation, messages, atNewest, newestUnread, markRead]);
 
   const groups = useMemo(() => groupByDate(messages ?? [], (message) => message.createdAt, now), [messages, now]);
 
@@ -145,7 +163,62 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
     observer.observe(inner);
     return () => observer.disconnect();
   }, []);
-  // A message reached from search is scrolled into view (after the scroll to the newest above) and highlighted.
+  // Older messages added above keep the reader's place: the message that was first stays where it was.
+  const firstId = messages?.[0]?.id ?? null;
+  const firstPlace = useRef<{ id: string; top: number } | null>(null);
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    const previous = firstPlace.current;
+    const previousElement = previous ? messageElement(list, previous.id) : null;
+    if (previous && previousElement && previous.id !== firstId && !atBottom.current)
+      list.scrollTop += contentTop(list, previousElement) - previous.top;
+    const firstElement = firstId === null ? null : messageElement(list, firstId);
+    firstPlace.current = firstId !== null && firstElement ? { id: firstId, top: contentTop(list, firstElement) } : null;
+  }, [firstId]);
+
+  // Older history on demand (issue 46): a page before (or after) the stretch shown, from the server.
+  const loading = useRef(false);
+  const loadPage = useCallback(
+    (direction: 'older' | 'newer') => {
+      const edge = direction === 'older' ? messages?.find((message) => message.pending !== 1) : messages?.at(-1);
+      if (!edge || loading.current || !online) return;
+      loading.current = true;
+      const setLoad = direction === 'older' ? setOlderLoad : setNewerLoad;
+      setLoad('loading');
+      loadHistory(db, httpHistory, { key: conversationId, direction, time: edge.createdAt })
+        .then(() => setLoad('idle'))
+        .catch((error: unknown) => {
+          setLoad('failed');
+          console.error('Reading more messages failed', error);
+        })
+        .finally(() => {
+          loading.current = false;
+        });
+    },
+    [db, conversationId, messages, online],
+  );
+  const loadOlder = useCallback(() => loadPage('older'), [loadPage]);
+  const loadNewer = useCallback(() => loadPage('newer'), [loadPage]);
+  const showNewest = useCallback(() => {
+    atBottom.current = true;
+    setLeftFound(found?.key ?? null);
+  }, [found?.key]);
+
+  // A found message the device does not hold comes (online) with the page around it from the server. Then it is
+  // scrolled into view (after the scroll to the newest above) and highlighted.
+  const askedAround = useRef<string | null>(null);
+  useEffect(() => {
+    if (!found || foundMessage === undefined) return;
+    if (foundMessage) {
+      markHistoryViewed(db, conversationId).catch((error: unknown) => console.error('Keeping history failed', error));
+      return;
+    }
+    if (!online || askedAround.current === found.key) return;
+    askedAround.current = found.key;
+    const request: HistoryRequest = { key: conversationId, direction: 'around', messageId: found.messageId };
+    loadHistory(db, httpHistory, request).catch((error: unknown) => console.error('Loading the message failed', error));
+  }, [db, conversationId, found, foundMessage, online]);
   const shownFound = useRef<string | null>(null);
   useLayoutEffect(() => {
     const list = listRef.current;
@@ -244,7 +317,7 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
               <p className={chatStyles.loading} role="status">
                 Loading messages...
               </p>
-            ) : messages.length === 0 ? (
+            ) : messages.length === 0 && !conversationWindow?.olderOnServer ? (
               <EmptyState
                 icon={<MessageCircle size={30} />}
                 title="No messages yet"
@@ -258,30 +331,44 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
                 }}
               />
             ) : (
-              <MessageDays groups={groups}>
-                {(message) => {
-                  const isOwn = message.sender.id === selfId;
-                  const sender = usersById.get(message.sender.id);
-                  return (
-                    <DirectMessageItem
-                      key={message.id}
-                      message={message}
-                      isOwn={isOwn}
-                      senderName={sender?.name ?? message.sender.name}
-                      senderAvatar={sender ? sender.avatar : message.sender.avatar}
-                      read={isOwn && readByOf(message, conversation).length > 0}
-                      now={now}
-                      findMentions={findMentions}
-                      selfId={selfId}
-                      token={token}
-                      onDelete={handleDelete}
-                      people={usersById}
-                      queuedReactions={queuedReactions.get(message.id)}
-                      onReact={handleReact}
-                    />
-                  );
-                }}
-              </MessageDays>
+              <>
+                {conversationWindow?.olderOnServer && (
+                  <HistoryEdge side="older" online={online} load={olderLoad} onLoad={loadOlder} />
+                )}
+                <MessageDays groups={groups}>
+                  {(message) => {
+                    const isOwn = message.sender.id === selfId;
+                    const sender = usersById.get(message.sender.id);
+                    return (
+                      <DirectMessageItem
+                        key={message.id}
+                        message={message}
+                        isOwn={isOwn}
+                        senderName={sender?.name ?? message.sender.name}
+                        senderAvatar={sender ? sender.avatar : message.sender.avatar}
+                        read={isOwn && readByOf(message, conversation).length > 0}
+                        now={now}
+                        findMentions={findMentions}
+                        selfId={selfId}
+                        token={token}
+                        onDelete={handleDelete}
+                        people={usersById}
+                        queuedReactions={queuedReactions.get(message.id)}
+                        onReact={handleReact}
+                      />
+                    );
+                  }}
+                </MessageDays>
+                {conversationWindow?.endsBeforeNewest && (
+                  <HistoryEdge
+                    side="newer"
+                    online={online}
+                    load={newerLoad}
+                    onLoad={loadNewer}
+                    onShowNewest={showNewest}
+                  />
+                )}
+              </>
             )}
           </div>
         </div>
