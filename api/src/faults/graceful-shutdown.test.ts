@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ChatMessage, ErrorBody } from '@office/sync-protocol';
 import { connectSocket, waitUntil, type TestSocket } from '../test-support';
+import { sampleFile } from '../test-multipart';
 import type { ServerProcess } from '../test-process';
 import {
   getOnNewConnection,
@@ -65,7 +66,8 @@ describe('graceful shutdown', () => {
     const slowUpload = streamMultipartUpload<{ message: ChatMessage }>({
       url: `${server.url}/api/messages/upload`,
       token: bob.token,
-      file: { name: 'slow.mp4', type: 'video/mp4', size: SLOW_UPLOAD_BYTES },
+      // It starts as an MP4 does: uploads are typed by their bytes.
+      file: { name: 'slow.mp4', type: 'video/mp4', size: SLOW_UPLOAD_BYTES, head: sampleFile('slow.mp4') },
       fields: { text: 'sent over a slow line' },
       durationMs: SLOW_UPLOAD_MS,
     });
