@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { sleep, waitUntil } from '../test-support';
-import type { ServerProcess } from '../test-process';
+import { sleep, waitUntil } from '../../test/support';
+import type { ServerProcess } from '../../server-process';
 import {
   emptyWriteLog,
   integrityCheck,
@@ -11,7 +11,7 @@ import {
   SyncOutbox,
   useChildServers,
   type WriterSessions,
-} from './fault-support';
+} from '../../test/fault-support';
 
 const ROUNDS = 20;
 /**

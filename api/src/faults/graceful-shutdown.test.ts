@@ -2,9 +2,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ChatMessage, ErrorBody } from '@office/sync-protocol';
-import { connectSocket, waitUntil, type TestSocket } from '../test-support';
-import { sampleFile } from '../test-multipart';
-import type { ServerProcess } from '../test-process';
+import { connectSocket, waitUntil, type TestSocket } from '../../test/support';
+import { sampleFile } from '../../test/multipart';
+import type { ServerProcess } from '../../server-process';
 import {
   getOnNewConnection,
   integrityCheck,
@@ -16,7 +16,7 @@ import {
   useChildServers,
   type HttpSession,
   type WriterSessions,
-} from './fault-support';
+} from '../../test/fault-support';
 
 /** The limit from SIGTERM to the process gone. */
 const SHUTDOWN_LIMIT_MS = 10_000;

@@ -1,9 +1,9 @@
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
-import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../db/test-postgres';
-import { stopServerProcess } from '../test-process';
-import { callJson, signInOverHttp, useChildServers } from './fault-support';
+import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../../test/postgres';
+import { stopServerProcess } from '../../server-process';
+import { callJson, signInOverHttp, useChildServers } from '../../test/fault-support';
 
 const servers = useChildServers();
 let postgres: TestPostgres;

@@ -19,8 +19,8 @@ import {
 } from '../db/schema';
 import { currentVersion } from '../domain/change-log';
 import { changeLogFloor, compactChangeLog } from '../domain/sync/pull';
-import { inDays, sleep, startTestServer, uniqueText, waitUntil } from '../test-support';
-import { expectRefusal, useSeededServer, type Session } from '../test-api-client';
+import { inDays, sleep, startTestServer, uniqueText, waitUntil } from '../../test/support';
+import { expectRefusal, useSeededServer, type Session } from '../../test/api-client';
 import { loadVapidKeys } from './vapid';
 
 // One seeded server for the file and one push endpoint run by the test itself (on loopback, which

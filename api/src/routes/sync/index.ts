@@ -44,7 +44,8 @@ export const syncRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
 
   /** What lies before the edges of the device's window (issue 46): a read, POSTed for its list of conversations. */
   const windowCountsSchema = {
-    summary: "Counts of what lies before the edges of the device's window: unread notices and messages, completed tasks",
+    summary:
+      "Counts of what lies before the edges of the device's window: unread notices and messages, completed tasks",
     body: windowCountsQuerySchema,
     refuses: [],
   } as const;

@@ -31,7 +31,7 @@ import {
   type TestServer,
   type TestSocket,
   waitUntil,
-} from '../../test-support';
+} from '../../../test/support';
 
 const servers: TestServer[] = [];
 const sockets: TestSocket[] = [];

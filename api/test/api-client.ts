@@ -10,7 +10,7 @@ import {
   type PushResponse,
   type User,
 } from '@office/sync-protocol';
-import { bearer, signIn, useTestServer } from './test-support';
+import { bearer, signIn, useTestServer } from './support';
 
 /** A signed-in demo user: their token and user. */
 export type Session = { token: string; user: User };

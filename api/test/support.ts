@@ -7,15 +7,15 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { asc, eq, gt } from 'drizzle-orm';
 import { isoToday, type ClientToServerEvents, type ServerToClientEvents, type User } from '@office/sync-protocol';
-import { buildApp, type BuildOptions } from './app';
-import { loadConfig, type Config } from './config';
-import type { Db } from './db/client';
-import { dialect } from './db/dialect';
-import { openWorkspaceDatabase, type WorkspaceDatabase } from './db/open';
-import { createTestDatabase, dropTestDatabase } from './db/test-postgres';
-import { changeAudience, changeLog } from './db/schema';
-import { DEMO_PASSWORD, seedDemo } from './db/seed';
-import { UploadStore } from './domain/chat/uploads';
+import { buildApp, type BuildOptions } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import type { Db } from '../src/db/client';
+import { dialect } from '../src/db/dialect';
+import { openWorkspaceDatabase, type WorkspaceDatabase } from '../src/db/open';
+import { createTestDatabase, dropTestDatabase } from './postgres';
+import { changeAudience, changeLog } from '../src/db/schema';
+import { DEMO_PASSWORD, seedDemo } from '../src/db/seed';
+import { UploadStore } from '../src/domain/chat/uploads';
 
 export interface TestServer {
   app: FastifyInstance;
