@@ -92,8 +92,9 @@ export const MessageItem = memo(function MessageItem({
 
   const actions = useMemo(() => {
     const list: MessageAction[] = [];
-    if (onEdit)
+    if (onEdit) {
       list.push({ label: 'Edit', icon: <Pencil size={15} aria-hidden="true" />, onSelect: () => setEditing(true) });
+    }
     if (onDelete) {
       list.push({
         label: 'Delete',
