@@ -220,7 +220,7 @@ export async function measureWriteAxis(
   let answered = 0;
   for (let i = 0; i < runs; i++) {
     log(`${label}: ${CONCURRENT} in flight, run ${i + 1}/${runs}`);
-    const load = () => concurrentWrites({ url, sessions, quick }, path, label);
+    const load = () => concurrentWriteRun({ url, sessions, quick }, path, label);
     const run = await (watch ? watch.around(load) : load());
     throughputs.push(run.okPerSecond);
     p99s.push(percentiles(run.latencies).p99);
@@ -236,7 +236,7 @@ export async function measureWriteAxis(
 }
 
 /** One run of POSTs of `path` with 16 in flight, as fast as the server answers; any failed answer ends the bench. */
-async function concurrentWrites(
+export async function concurrentWriteRun(
   { url, sessions, quick }: Pick<WriteFigureOptions, 'url' | 'sessions' | 'quick'>,
   path: string,
   label: string,
@@ -268,7 +268,7 @@ export async function concurrentWriteRate(
   const rates: number[] = [];
   for (let i = 0; i < options.runs; i++) {
     options.log(`${label}: ${CONCURRENT} in flight, run ${i + 1}/${options.runs}`);
-    rates.push((await concurrentWrites(options, path, label)).okPerSecond);
+    rates.push((await concurrentWriteRun(options, path, label)).okPerSecond);
   }
   return median(rates);
 }

@@ -15,6 +15,7 @@ import {
   type WriteAxis,
 } from './http-load';
 import { measureLighthouse } from './lighthouse';
+import { measureOperations } from './operations';
 import { median, pairedRatio, watchAll, type Measure, type Watcher } from './measure';
 import { measurePostgresGroup, type Setup } from './postgres';
 import { measureFanOut, measureReconnectStorm } from './realtime';
@@ -312,6 +313,13 @@ async function main(): Promise<void> {
           } else {
             fanOut.fleet.close();
           }
+        }
+        if (wants('ops')) {
+          // Its own servers on this workspace, one at a time.
+          await stopServerProcess(server, 'SIGTERM');
+          server = null;
+          log('operations figures: metrics on and off, a backup while the server serves');
+          measures.push(...(await measureOperations({ bundle, dataDir, serverEnv, sessions, members, quick, log })));
         }
       } finally {
         if (server) await stopServerProcess(server, 'SIGTERM');

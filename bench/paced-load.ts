@@ -18,6 +18,8 @@ export interface PacedLoadOptions {
   connections: number;
   /** `[<id>]` in the body is replaced by a fresh number per request. */
   body?: string;
+  /** Told of each answer: when its request was due and how long it took (ms, on the performance clock). */
+  onAnswer?: (dueAt: number, latencyMs: number) => void;
 }
 
 /**
@@ -47,7 +49,9 @@ export async function runPacedLoad(options: PacedLoadOptions): Promise<LoadRun> 
         let bytes = 0;
         response.on('data', (chunk: Buffer) => (bytes += chunk.length));
         response.on('end', () => {
-          latencies.push(performance.now() - dueAt);
+          const latency = performance.now() - dueAt;
+          latencies.push(latency);
+          options.onAnswer?.(dueAt, latency);
           const status = response.statusCode ?? 0;
           if (status >= 200 && status < 300) {
             ok++;

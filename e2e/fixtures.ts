@@ -130,10 +130,15 @@ async function answerOf<T>(response: Awaited<ReturnType<APIRequestContext['get']
 
 /**
  * Signs in over HTTP (POST /api/auth/login) and returns a client that sends the bearer token.
- * Paths are absolute (`/api/auth/all-users`). Call `dispose()` when done, or use the `apiAs` fixture.
+ * Paths are absolute (`/api/auth/all-users`). Call `dispose()` when done, or use the `apiAs` fixture. `server` is
+ * the shared one unless a test started its own.
  */
-export async function createApiClient(email: string, password: string = DEMO_PASSWORD): Promise<ApiClient> {
-  const login = await request.newContext({ baseURL: baseUrl() });
+export async function createApiClient(
+  email: string,
+  password: string = DEMO_PASSWORD,
+  server: string = baseUrl(),
+): Promise<ApiClient> {
+  const login = await request.newContext({ baseURL: server });
   const response = await login.post('/api/auth/login', { data: { email, password } });
   const body = (await response.json()) as { user?: ApiClient['user']; token?: string; message?: string };
   await login.dispose();
@@ -142,7 +147,7 @@ export async function createApiClient(email: string, password: string = DEMO_PAS
   }
   const token = body.token;
   const api = await request.newContext({
-    baseURL: baseUrl(),
+    baseURL: server,
     extraHTTPHeaders: { Authorization: `Bearer ${token}` },
   });
   return {

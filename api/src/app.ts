@@ -22,6 +22,9 @@ import { inputGuardPlugin } from './plugins/input-guard';
 import { protocolVersionPlugin } from './plugins/protocol-version';
 import { staticPwaPlugin } from './plugins/static-pwa';
 import { metricsPlugin } from './metrics/metrics-plugin';
+import { openApiPlugin } from './openapi/openapi-plugin';
+import { referenceRoutes } from './openapi/reference-routes';
+import { apiReferencePagePath } from './openapi/route-docs';
 import { realtimePlugin } from './realtime/io';
 import { pushPlugin, type PushTuning } from './push/push-plugin';
 import { pushRoutes } from './routes/push/index';
@@ -136,8 +139,10 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
     xPermittedCrossDomainPolicies: false,
     xXssProtection: false,
   });
+  // The API reference's page is a document of this origin like the PWA's, under /api.
+  const isApiAnswer = (url: string) => url.startsWith('/api/') && url.split('?')[0] !== apiReferencePagePath;
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : documentHeaders);
+    reply.headers(isApiAnswer(request.url) ? apiHeaders : documentHeaders);
     done();
   });
   // Files stream to disk part by part; these limits end a request that goes past them (413).
@@ -155,6 +160,8 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
   // First among the request hooks: while draining, nothing else runs for a new request.
   await app.register(drainPlugin);
   await app.register(protocolVersionPlugin);
+  // Before any route: it documents each one as it is added.
+  await app.register(openApiPlugin);
   // Before the database: the write batcher and the push queue count into it.
   await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(dbPlugin, { config });
@@ -197,6 +204,7 @@ export async function buildApp({ config, throttle, logger = true, push }: BuildO
       await api.register(pushRoutes, { prefix: '/push' });
       await api.register(auditRoutes, { prefix: '/audit' });
       await api.register(searchRoutes, { prefix: '/search' });
+      await api.register(referenceRoutes);
     },
     { prefix: '/api' },
   );

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { parseDomainList, signupPolicies, signupSettingsSchema, type SignupSettings } from '@office/sync-protocol';
+import {
+  historyWindow,
+  parseDomainList,
+  signupPolicies,
+  signupSettingsSchema,
+  type SignupSettings,
+} from '@office/sync-protocol';
 import { makePrivateDir, privateFileMode } from './private-files';
 
 export interface Config {
@@ -31,6 +37,11 @@ export interface Config {
    * address): the balancers' addresses or ranges, or how many hops of balancers there are. False reads no header.
    */
   trustProxy: false | number | string[];
+  /**
+   * What devices keep of the history (issue 46): `historyWindow` unless HISTORY_TEAM_CHAT_MESSAGES,
+   * HISTORY_DIRECT_MESSAGES, HISTORY_COMPLETED_TASK_DAYS or HISTORY_NOTIFICATIONS set a window (tests lower it).
+   */
+  historyWindow: HistoryWindowSizes;
   /** METRICS_TOKEN: the bearer token `GET /metrics` asks for; null serves no metrics and counts nothing. */
   metricsToken: string | null;
   /** Scheduled backups: BACKUP_DIR (null: none), every BACKUP_EVERY_HOURS hours, the newest BACKUP_KEEP kept. */
@@ -44,6 +55,9 @@ export interface Config {
   signupDefaults: SignupSettings;
 }
 
+/** The sizes of the window of history devices keep. */
+export type HistoryWindowSizes = { -readonly [K in keyof typeof historyWindow]: number };
+
 /** A non-negative whole number from the environment, or the default when unset. */
 function countFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -53,6 +67,23 @@ function countFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): numb
     throw new Error(`${name} must be a whole number (0 turns it off), got ${raw}`);
   return value;
 }
+
+/** A window size from the environment: a whole number of at least `min`, or the default when unset. */
+function windowSizeFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${name} must be a whole number of at least ${min}, got ${raw}`);
+  return value;
+}
+
+const historyWindowFrom = (env: NodeJS.ProcessEnv): HistoryWindowSizes => ({
+  teamChatMessages: windowSizeFrom(env, 'HISTORY_TEAM_CHAT_MESSAGES', historyWindow.teamChatMessages, 1),
+  directMessages: windowSizeFrom(env, 'HISTORY_DIRECT_MESSAGES', historyWindow.directMessages, 1),
+  completedTaskDays: windowSizeFrom(env, 'HISTORY_COMPLETED_TASK_DAYS', historyWindow.completedTaskDays, 0),
+  notifications: windowSizeFrom(env, 'HISTORY_NOTIFICATIONS', historyWindow.notifications, 1),
+});
 
 const DEFAULT_GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs';
 
@@ -165,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     digestCheckSeconds: countFrom(env, 'DIGEST_CHECK_SECONDS', 60),
     databaseUrl,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    historyWindow: historyWindowFrom(env),
     metricsToken: metricsTokenFrom(env.METRICS_TOKEN),
     backup: {
       dir: env.BACKUP_DIR ? resolve(env.BACKUP_DIR) : null,

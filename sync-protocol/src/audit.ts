@@ -2,15 +2,22 @@ import { z } from 'zod';
 import { idSchema } from './ids';
 import type { Actor } from './policies/roles';
 
-/** The administrative acts the audit trail records. */
+/**
+ * The administrative acts the audit trail records, one record per act. Sessions an act ends (a password changed or
+ * reset, an employee deleted) are counted in its record's `details.sessionsEnded`.
+ */
 export const auditActions = [
   'sign_in',
   'sign_in_failed',
   'sign_out',
   'password_changed',
-  'role_changed',
+  'password_reset',
+  'password_chosen',
   'employee_deactivated',
-  'sessions_ended',
+  'signup_policy_changed',
+  'invitation_created',
+  'invitation_revoked',
+  'invitation_accepted',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Stable error codes of the API, with their HTTP status and the one sentence shown to people. */
 export const errorCatalogue = {
   invalid_input: { status: 400, message: 'Some fields are missing or invalid.' },
@@ -67,6 +69,21 @@ export interface ErrorBody {
   message: string;
   details?: { path: string; message: string }[];
 }
+
+/** Every stable error code, in the catalogue's order. */
+export const errorCodes = Object.keys(errorCatalogue) as [ErrorCode, ...ErrorCode[]];
+
+/**
+ * The body of a non-2xx answer carrying one of `codes` (all codes by default): what the API reference shows for each
+ * refusal of a route.
+ */
+export const errorBodySchema = (codes: readonly [ErrorCode, ...ErrorCode[]] = errorCodes) =>
+  z.object({
+    code: z.enum(codes),
+    message: z.string(),
+    /** The fields that were missing or invalid, for `invalid_input`. */
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  });
 
 /** Client-side conditions that never come from the server but share the same vocabulary. */
 export const clientErrorMessages = {

@@ -26,6 +26,7 @@ export * from './policies/access';
 export * from './commands/access';
 export * from './push';
 export * from './pull';
+export * from './window';
 export * from './realtime';
 export * from './audit';
 export * from './search';

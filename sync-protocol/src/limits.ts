@@ -28,6 +28,19 @@ export const limits = {
   resetCodeTtlHours: 72,
 } as const;
 
+/**
+ * What a device always holds of the workspace's history (issue 46), whatever its length: the newest messages of
+ * the team chat and of each direct conversation, the completed tasks changed in the last days (open tasks always)
+ * and its person's newest notices (unread ones always). Older history comes from the server on demand. A server
+ * may hold its devices to a smaller window (tests set it lower); each pull answer tells the device its window.
+ */
+export const historyWindow = {
+  teamChatMessages: 1000,
+  directMessages: 200,
+  completedTaskDays: 30,
+  notifications: 200,
+} as const;
+
 /** Splash screen timings (ms). */
 export const splashTimings = {
   stages: [100, 800, 1600, 2400],

@@ -32,6 +32,7 @@ const recordedHashes: readonly { protocolVersion: number; sha256: string }[] = [
   { protocolVersion: 8, sha256: '8eb3513d9b217a8b0a029439b1ff18139120d74d8ca8407fb5e5bc5661eeaed7' },
   { protocolVersion: 9, sha256: 'adce163e528df9dc6f2b4b6be4619dceb2e7ddb994c880446653d794bcc06fc2' },
   { protocolVersion: 10, sha256: '3dea5428386bd9700c842872032fb9abbf2ddc1f6449a41961e40510f302ede9' },
+  { protocolVersion: 11, sha256: 'fbd2286b9c33f6c1fdad055d3d48cf4251b500139613138e399eb564a793b257' },
 ];
 
 /** The same JSON whatever order an object's keys were built in. */

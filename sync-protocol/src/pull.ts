@@ -50,19 +50,38 @@ export const pullQuerySchema = z.object({
 });
 export type PullQuery = z.infer<typeof pullQuerySchema>;
 
-/** How far a bootstrap is: rows sent so far of all it holds, and the token of its next page (null: last page). */
+/**
+ * How far a bootstrap is: rows sent so far of all it holds, and the token of its next page (null: last page).
+ * `historyStarts` names the conversations whose first message this page holds (`teamChatKey` for the team
+ * chat, else a direct conversation's id): the device then holds their whole history, not only its window.
+ */
 export const bootstrapProgressSchema = z.object({
   next: snapshotTokenSchema.nullable(),
   done: z.number().int(),
   total: z.number().int(),
+  historyStarts: z.array(z.string()),
 });
 export type BootstrapProgress = z.infer<typeof bootstrapProgressSchema>;
+
+/**
+ * The window of history a server holds its devices to (`historyWindow`, or lower), with where its completed
+ * tasks end at the moment of the answer: those last changed before `completedSince` lie outside it.
+ */
+export const historyWindowSchema = z.object({
+  teamChatMessages: z.number().int().min(1),
+  directMessages: z.number().int().min(1),
+  completedTaskDays: z.number().int().min(0),
+  notifications: z.number().int().min(1),
+  completedSince: z.iso.datetime(),
+});
+export type HistoryWindow = z.infer<typeof historyWindowSchema>;
 
 /**
  * GET /api/sync/pull answer. `reset` starts a bootstrap: empty every entity table, then apply `changes`.
  * A bootstrap comes in pages (`bootstrap` set): the client keeps `bootstrap.next` and asks for it with
  * cursor 0 until it is null; that last page carries the cursor to pull from. `lastMutationId` is the
- * highest mutation of this client the server has processed.
+ * highest mutation of this client the server has processed. `window` is what the device keeps (issue 46): a
+ * change outside it moves the cursor without being stored.
  */
 export const pullResponseSchema = z.object({
   changes: z.array(changeSchema),
@@ -71,5 +90,6 @@ export const pullResponseSchema = z.object({
   reset: z.boolean(),
   bootstrap: bootstrapProgressSchema.nullable(),
   lastMutationId: z.number().int(),
+  window: historyWindowSchema,
 });
 export type PullResponse = z.infer<typeof pullResponseSchema>;

@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { idSchema } from './ids';
 import { limits } from './limits';
 import { mutationNames } from './commands/index';
-import { errorCatalogue, type ErrorCode } from './errors';
-
-const errorCodes = Object.keys(errorCatalogue) as [ErrorCode, ...ErrorCode[]];
+import { errorCodes } from './errors';
 
 /** One queued write: the client's next mutation id, the command name, its arguments, and when the user made it. */
 export const mutationSchema = z.object({

@@ -191,6 +191,14 @@ export const tasks = pgTable(
     index('tasks_due_date').on(t.dueDate),
     // The task list pages read the newest changes first.
     index('tasks_updated').on(t.updatedAt),
+    // A device holds every open task and the completed ones of the last days (issue 46): a bootstrap reads both by
+    // these, and the completed ones before a device's window are counted from the second alone (by assignee).
+    index('tasks_open')
+      .on(t.id)
+      .where(sql`${t.status} <> 'completed' AND ${t.deletedAt} IS NULL`),
+    index('tasks_completed')
+      .on(t.updatedAt, t.assignedTo)
+      .where(sql`${t.status} = 'completed' AND ${t.deletedAt} IS NULL`),
     // Full-text search (SQLite has an FTS5 table instead).
     index('tasks_search').using('gin', searchDocument(t.title, t.description)),
   ],

@@ -12,6 +12,11 @@ export interface CommandContext {
   now: Date;
   /** When the user made the change (a queued mutation's clamped `at`; otherwise `now`). */
   madeAt: Date;
+  /**
+   * The client's address as the request reached the server (`request.ip`, see TRUST_PROXY), for the audit trail;
+   * null where no request is behind the command (the seed, the jobs) or none is passed (the write batcher's chat).
+   */
+  ip: string | null;
   record(change: Omit<ChangeRef, 'seq'>): Promise<ChangeRef>;
   afterCommit(effect: () => void): void;
   /** Tells these rooms a spec event once the transaction has committed. */
@@ -80,6 +85,7 @@ export async function runInTransaction<S extends z.ZodType, O>(
   rawArgs: unknown,
   pending: PendingEffects,
   madeAt?: Date,
+  ip: string | null = null,
 ): Promise<O> {
   // Every way in (REST, a queued mutation, a socket event, a multipart field) stops here, so each refuses alike.
   const problem = inputProblem(rawArgs);
@@ -91,6 +97,7 @@ export async function runInTransaction<S extends z.ZodType, O>(
     actor,
     now,
     madeAt: madeAt ?? now,
+    ip,
     record: async (change) => {
       const ref = await recordChange(tx, change);
       pending.changes.push(ref);
@@ -112,16 +119,17 @@ export async function runInTransaction<S extends z.ZodType, O>(
  */
 export type EffectsFlusher = (pending: PendingEffects) => void;
 
-/** Runs a command in its own transaction, then publishes it: the path every REST write takes. */
+/** Runs a command in its own transaction, then publishes it: the path every REST write takes (`ip`: the request's). */
 export async function runCommand<S extends z.ZodType, O>(
   db: Db,
   flush: EffectsFlusher,
   actor: Actor,
   command: Command<S, O>,
   rawArgs: unknown,
+  ip: string | null = null,
 ): Promise<O> {
   const pending = newPendingEffects();
-  const result = await transaction(db, (tx) => runInTransaction(tx, actor, command, rawArgs, pending), {
+  const result = await transaction(db, (tx) => runInTransaction(tx, actor, command, rawArgs, pending, undefined, ip), {
     recordsChanges: true,
   });
   flush(pending);

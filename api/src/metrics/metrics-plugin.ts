@@ -47,7 +47,8 @@ export const metricsPlugin = fp<{ token: string | null }>(
       if (route.startsWith('/api/')) metrics.request(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
       hookDone();
     });
-    app.get('/metrics', async (request, reply) => {
+    const schema = { summary: "The server's metrics in Prometheus' text format (with METRICS_TOKEN)" };
+    app.get('/metrics', { schema }, async (request, reply) => {
       if (!bearerMatches(request.headers.authorization, token)) throw new DomainError('unauthenticated');
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });

@@ -3,6 +3,7 @@ import fastifyJwt from '@fastify/jwt';
 import { LRUCache } from 'lru-cache';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { limits, type Actor } from '@office/sync-protocol';
+import type { AuditEntry } from '../domain/audit/audit-trail';
 import { DomainError } from '../domain/errors';
 import { endedByPasswordReset, findLiveSession, startSession, type LiveSession } from '../domain/users/sessions';
 
@@ -27,8 +28,8 @@ declare module 'fastify' {
     authenticateDuringPasswordChange: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Checks a token, its session and the account behind it; rejects with a 401 DomainError. */
     verifyAccessToken: (token: string | undefined) => Promise<LiveSession>;
-    /** Starts a session for the user (a sign-in) and returns the token that names it. */
-    issueToken: (userId: string) => Promise<string>;
+    /** Starts a session for the user (a sign-in, recorded with it unless null) and returns the token that names it. */
+    issueToken: (userId: string, signIn: AuditEntry | null) => Promise<string>;
   }
   interface FastifyRequest {
     actor: Actor;
@@ -92,8 +93,8 @@ export const authPlugin = fp(
       return session;
     });
 
-    app.decorate('issueToken', async (userId: string): Promise<string> => {
-      const session = await startSession(app.db, userId);
+    app.decorate('issueToken', async (userId: string, signIn: AuditEntry | null): Promise<string> => {
+      const session = await startSession(app.db, userId, signIn);
       return app.jwt.sign({ sub: userId, sid: session.id });
     });
 

@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '../domain/errors';
 import { inMemoryLimiters, type LimiterFactory } from '../rate-limiters';
@@ -50,9 +49,9 @@ declare module 'fastify' {
   }
 }
 
-/** Monitoring probes and the public avatar images (plain <img> loads) are not counted. */
-const isUncounted = (request: FastifyRequest): boolean =>
-  request.url === '/api/health' || (request.method === 'GET' && request.url.startsWith('/api/auth/avatars/'));
+/** Monitoring probes and the public avatar images (plain <img> loads) are not counted; `url` is a path or a route. */
+export const isUncounted = (method: string, url: string): boolean =>
+  url === '/api/health' || (method === 'GET' && url.startsWith('/api/auth/avatars/'));
 
 /**
  * Limits API requests: per user for a live session, per IP otherwise; an ended, expired or forged token
@@ -63,7 +62,7 @@ export const rateLimitPlugin = fp<{ limiter: RequestLimiter }>(
   (app, { limiter }, done) => {
     app.decorate('requestLimiter', limiter);
     app.addHook('onRequest', async (request) => {
-      if (!request.url.startsWith('/api/') || isUncounted(request)) return;
+      if (!request.url.startsWith('/api/') || isUncounted(request.method, request.url)) return;
       const { credentials } = request;
       if (credentials && !(credentials instanceof DomainError)) await limiter.takeForUser(credentials.actor.id);
       else await limiter.takeForAddress(request.ip);

@@ -653,11 +653,16 @@ describe('team chat push: coalesced per person, skipped for whoever is in the ap
     await call(bob, 'POST', `/api/direct-messages/conversations/${started.body.conversation.id}/messages`, {
       text: 'Just for you',
     });
-    const [, direct, held] = await waitForRequests(subscriber.endpoint, 3);
-    if (!direct || !held) throw new Error('missing pushes');
-    expect(payloadOf(direct, subscriber)).toMatchObject({ body: 'Just for you' });
+    // Was the team chat window still open when the direct message was written? On a loaded machine it may not be.
+    const heldBeforeDirect = requestsTo(subscriber.endpoint).length > 1;
+    const [, ...later] = (await waitForRequests(subscriber.endpoint, 3)).map((request) =>
+      payloadOf(request, subscriber),
+    );
+    const direct: unknown = expect.objectContaining({ body: 'Just for you' });
     // One held message is pushed as itself when the window ends.
-    expect(payloadOf(held, subscriber)).toMatchObject({ title: `New message from ${bob.user.name}`, tag: 'team-chat' });
+    const held: unknown = expect.objectContaining({ title: `New message from ${bob.user.name}`, tag: 'team-chat' });
+    // While the window holds the team message, the direct one goes at once: ahead of it.
+    expect(later).toEqual(heldBeforeDirect ? [held, direct] : [direct, held]);
   });
 
   test('a mention is its own push at once, leading to the message, and no team chat push besides', async () => {

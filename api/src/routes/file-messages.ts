@@ -61,7 +61,7 @@ export async function receiveFileMessage<O>(
       { id: sync.mutationId, name: command.name, at: sync.at },
       async (tx, pending, madeAt) => {
         if (failed) throw failed;
-        await runInTransaction(tx, request.actor, command, args, pending, madeAt);
+        await runInTransaction(tx, request.actor, command, args, pending, madeAt, request.ip);
       },
     );
     // Only a first, applied run keeps its files.

@@ -1,5 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { canManageEmployees, canOpenMyTasks, canOpenWorkspaceSettings } from '@office/sync-protocol';
+import { canManageEmployees, canOpenMyTasks, canOpenWorkspaceSettings, canReadAuditLog } from '@office/sync-protocol';
 import { HomeRedirect, PublicOnly, RequireAuth, RequireRole } from './guards';
 import { RouteError } from './route-error';
 import { screens, type ScreenPath } from './screens';
@@ -38,6 +38,11 @@ export const routes: RouteObject[] = [
             // Who may join, invitations and password resets: managers (a tab of Employees) and admins.
             element: <RequireRole allow={canOpenWorkspaceSettings} />,
             children: [screenRoute('/employees/settings')],
+          },
+          {
+            // Who did what, when and from where: admins only (a tab beside the workspace's Settings).
+            element: <RequireRole allow={canReadAuditLog} />,
+            children: [screenRoute('/employees/audit')],
           },
           {
             element: <RequireRole allow={canOpenMyTasks} />,

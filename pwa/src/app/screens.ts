@@ -15,6 +15,9 @@ export const screens = {
   '/employees/settings': lazyChunk('workspace-settings-screen', () =>
     import('../screens/workspace-settings/workspace-settings-screen').then((m) => m.WorkspaceSettingsScreen),
   ),
+  '/employees/audit': lazyChunk('audit-log-screen', () =>
+    import('../screens/audit-log/audit-log-screen').then((m) => m.AuditLogScreen),
+  ),
   '/my-tasks': lazyChunk('my-tasks-screen', () =>
     import('../screens/my-tasks/my-tasks-screen').then((m) => m.MyTasksScreen),
   ),

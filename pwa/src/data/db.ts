@@ -1,9 +1,11 @@
 import { Dexie, type DBCore, type EntityTable, type Middleware } from 'dexie';
 import type {
+  AuditPage,
   ChatMessage,
   Conversation,
   DirectMessage,
   EntityName,
+  HistoryWindow,
   MutationName,
   Notification,
   NotificationMarker,
@@ -59,6 +61,15 @@ export interface DraftRow {
   savedAt: string;
 }
 
+/**
+ * A page of the audit log as an admin last read it (never synced: a copy for reading offline). `key` names its filters
+ * and position (`audit-cache.ts`); `savedAt` orders the copies, so the oldest go first past the cache's bound.
+ */
+export interface AuditPageRow extends AuditPage {
+  key: string;
+  savedAt: string;
+}
+
 /** How a bootstrap is going: rows received of all it holds (progress on a first sign-in). */
 export interface BootstrapState {
   /** The server's token for the next page; null once the last page is in. */
@@ -67,10 +78,57 @@ export interface BootstrapState {
   total: number;
 }
 
+/** A stretch of a conversation's messages the device holds whole: every message from `from` to `to` (null: now). */
+export interface HeldSpan {
+  /** A message time; '' is the conversation's beginning. */
+  from: string;
+  to: string | null;
+}
+
+/** What lies before a conversation's window, as the server counted it for the person (issue 46). */
+export interface BeforeWindow {
+  /** Messages there the person has not read (team chat: their notices). */
+  unread: number;
+  /** The read marker the server counted with (team chat: readThrough; a conversation: the person's read time). */
+  readAt: string | null;
+  /** Team chat messages there by author (managers: Employee Management). */
+  byAuthor: Record<string, number>;
+}
+
+/**
+ * What this device holds of one conversation's history (issue 46), by `teamChatKey` or the conversation's id. The
+ * window (every message from `edge` on) is always held and counted here; `spans` are what is held whole, the
+ * window's span last (the older part of it is the evictable cache, fetched on demand); what lies before the window
+ * is counted by the server (`before`). Without a row, the device holds the conversation's whole history.
+ */
+export interface HistoryRange {
+  key: string;
+  /** Null: every held message is the window (the device has never trimmed it). */
+  edge: string | null;
+  /** Oldest first, never overlapping; the last reaches now. */
+  spans: HeldSpan[];
+  /** Null until the server has counted it (and while `edge` is null, nothing lies before). */
+  before: BeforeWindow | null;
+  /** A change before the edge came by: `before` is counted again when online. */
+  stale: boolean;
+  /** When the person last read messages before the window (the cache is kept for a while after). */
+  viewedAt: string | null;
+}
+
+/** The completed tasks this device holds: those changed from `edge` on (null: all); the server counts the rest. */
+export interface TaskWindowState {
+  edge: string | null;
+  before: { completed: number; byAssignee: Record<string, number> } | null;
+  stale: boolean;
+}
+
 export type MetaRow =
   | { key: 'clientId'; value: string }
   | { key: 'cursor' | 'nextMutationId' | 'protocolVersion'; value: number }
-  | { key: 'bootstrap'; value: BootstrapState };
+  | { key: 'bootstrap'; value: BootstrapState }
+  | { key: 'window'; value: HistoryWindow }
+  | { key: 'taskWindow'; value: TaskWindowState }
+  | { key: 'storagePersisted'; value: boolean };
 
 /** Entity tables by the sync entity they hold. */
 export const entityTables = {
@@ -97,6 +155,8 @@ export type WorkspaceDb = Dexie & {
   outbox: EntityTable<OutboxEntry, 'id'>;
   meta: EntityTable<MetaRow, 'key'>;
   drafts: EntityTable<DraftRow, 'key'>;
+  historyRanges: EntityTable<HistoryRange, 'key'>;
+  auditPages: EntityTable<AuditPageRow, 'key'>;
 };
 
 /** The local database of one signed-in user: one user's outbox is never replayed as another's. */
@@ -178,6 +238,15 @@ export function openWorkspaceDb(userId: string, deps?: IndexedDbDeps): Workspace
   db.version(8).stores({ notificationPreferences: 'id' });
   // The dashboard counts tasks by status and finds the overdue ones by index: a manager holds every task.
   db.version(9).stores({ tasks: 'id, updatedAt, pending, status, [status+dueDate]' });
+  // Issue 46: the device holds a window of the history. What it holds of each conversation (a device updated from
+  // protocol 9 has none: it holds everything, and trims to the window without a download); completed tasks leave
+  // by the time they last changed; messages are read by time, and evicted oldest first.
+  db.version(10).stores({
+    historyRanges: 'key',
+    tasks: 'id, updatedAt, pending, status, [status+dueDate], [status+updatedAt]',
+  });
+  // An admin's audit log pages, kept to be read offline (issue 44), the oldest dropped past a bound.
+  db.version(11).stores({ auditPages: 'key, savedAt' });
   db.use(unreadKeyMiddleware);
   db.use(rowChangesMiddleware(db));
   return db;

@@ -2,7 +2,8 @@ import { useCallback, useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { MutationArgs, MutationName } from '@office/sync-protocol';
 import { isoToday } from '@office/sync-protocol';
-import type { LocalChatMessage, LocalTask, LocalUser, OutboxEntry } from './db';
+import type { LocalChatMessage, LocalTask, LocalUser, OutboxEntry, TaskWindowState } from './db';
+import { readTaskWindow } from '../sync/window';
 import { mutate } from '../sync/mutate';
 import { useWorkspace } from '../sync/sync-context';
 import type { SyncState } from '../sync/engine';
@@ -60,6 +61,12 @@ export const useOnline = (): boolean => useSyncExternalStore(subscribeOnline, ()
 export function useTasks(): LocalTask[] | undefined {
   const { db } = useWorkspace();
   return useLiveQuery(() => db.tasks.orderBy('updatedAt').reverse().toArray(), [db]);
+}
+
+/** Which completed tasks this device holds and what the server counted before them (issue 46), live. */
+export function useTaskWindow(): TaskWindowState | undefined {
+  const { db } = useWorkspace();
+  return useLiveQuery(() => readTaskWindow(db), [db]);
 }
 
 /** One task, live. */

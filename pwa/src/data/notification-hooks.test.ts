@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { ChatMessage, Notification, NotificationMarker } from '@office/sync-protocol';
+import { teamChatKey, type ChatMessage, type Notification, type NotificationMarker } from '@office/sync-protocol';
 import { mutate } from '../sync/mutate';
 import { freshDb } from '../sync/test-support';
 import { markAllThrough } from '../app/shell/notification-format';
@@ -281,4 +281,39 @@ test('the bell’s live list and count follow a team chat message that arrives w
   await expect.poll(() => counts.at(-1)).toBe(2);
   listing.unsubscribe();
   counting.unsubscribe();
+});
+
+describe('the bell with the history off the device (issue 46)', () => {
+  const edge = '2026-05-14T09:00:00.000Z';
+  async function trimmed(before: number, readThrough: string | null) {
+    db = freshDb(me);
+    await db.notificationMarkers.put(marker({ readThrough }));
+    await db.chatMessages.bulkPut([
+      aMessage('m11', '2026-05-14T09:00:00.000Z', 'At the edge'),
+      aMessage('m12', '2026-05-14T09:30:00.000Z', 'In the window'),
+      // Held from before the edge (read on demand): the server's count covers it already.
+      aMessage('m13', '2026-05-14T08:00:00.000Z', 'Cached'),
+    ]);
+    await db.historyRanges.put({
+      key: teamChatKey,
+      edge,
+      spans: [{ from: '2026-05-14T08:00:00.000Z', to: null }],
+      before: { unread: before, readAt: readThrough, byAuthor: {} },
+      stale: false,
+      viewedAt: null,
+    });
+    return db;
+  }
+
+  test('the unread count adds what the server counted before the window’s edge to the messages held', async () => {
+    const device = await trimmed(40, null);
+    expect(await countUnreadNotifications(device, me)).toBe(2 + 40);
+  });
+
+  test('a marker past the edge leaves nothing unread before it, whatever was counted', async () => {
+    const device = await trimmed(40, '2026-05-14T09:10:00.000Z');
+    expect(await countUnreadNotifications(device, me)).toBe(1);
+    await mutate(device, ctx, 'notification.markAllRead', {});
+    expect(await countUnreadNotifications(device, me)).toBe(0);
+  });
 });

@@ -4,10 +4,11 @@ import {
   chatNotice,
   defaultNotificationPreferences,
   readByMarker,
+  teamChatKey,
   type NotificationMarker,
   type NotificationPreferences,
 } from '@office/sync-protocol';
-import type { LocalChatMessage, LocalNotification, WorkspaceDb } from './db';
+import type { HistoryRange, LocalChatMessage, LocalNotification, WorkspaceDb } from './db';
 import { useWorkspace } from '../sync/sync-context';
 
 // The bell merges two sources, as GET /api/notifications does: the notifications stored for this person (task
@@ -122,9 +123,11 @@ export async function listMentions(
 }
 
 /**
- * How many of the person's notices are unread on this device, pending read marks included, from indexes only:
- * stored ones unread after the marker, plus the team chat messages after it (all less the person's own) less
- * those marked read one by one and less those whose notice is a mention of the person (counted with the stored).
+ * How many of the person's notices are unread, pending read marks included, from indexes only: stored ones unread
+ * after the marker (every unread one is on the device), plus the team chat messages after it (all less the person's
+ * own) less those marked read one by one and less those whose notice is a mention of the person (counted with the
+ * stored). The device holds the team chat from its window's edge on (issue 46): before the edge, the server's count
+ * of unread notices stands in for the messages it does not hold.
  */
 export async function countUnreadNotifications(db: WorkspaceDb, userId: string): Promise<number> {
   const marker = await markerOf(db, userId);
@@ -133,10 +136,14 @@ export async function countUnreadNotifications(db: WorkspaceDb, userId: string):
     .above(marker.readThrough ?? '')
     .count();
   if (!takesChatNotices(await db.notificationPreferences.get(userId))) return stored;
-  const after =
+  const range = await db.historyRanges.get(teamChatKey);
+  const edge = range?.edge ?? null;
+  const unreadFrom =
     marker.readThrough !== null && marker.readThrough >= marker.chatSince
       ? { from: marker.readThrough, open: true }
       : { from: marker.chatSince, open: false };
+  // Counted here: what the device holds of it, from the window's edge on.
+  const after = edge !== null && edge > unreadFrom.from ? { from: edge, open: false } : unreadFrom;
   const all = await db.chatMessages.where('timestamp').between(after.from, '\uffff', !after.open, true).count();
   const own = await db.chatMessages
     .where('[userId.id+timestamp]')
@@ -152,7 +159,16 @@ export async function countUnreadNotifications(db: WorkspaceDb, userId: string):
   const replaced = (await db.chatMessages.bulkGet(mentioned)).filter(
     (message) => counted(message) && !chatReads.has(message.id),
   ).length;
-  return stored + all - own - marked - replaced;
+  return stored + all - own - marked - replaced + unreadBeforeEdge(range, unreadFrom.from);
+}
+
+/**
+ * The team chat notices unread before the window's edge: none when the marker (or the person's start) is past it,
+ * else what the server counted (for the marker it names; a newer marker is counted again by the window keeper).
+ */
+function unreadBeforeEdge(range: HistoryRange | undefined, unreadFrom: string): number {
+  if (!range?.edge || unreadFrom >= range.edge) return 0;
+  return range.before?.unread ?? 0;
 }
 
 /** Whether the notice `id` (stored, or a team chat message's) is unread for the person on this device. */

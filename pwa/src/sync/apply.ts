@@ -11,10 +11,19 @@ import {
 } from '../data/db';
 import { readCursor, writeCursor } from './meta';
 import { applyMutator, type MutatorContext } from './mutators';
+import { admitUnheld, isBootstrapping, noteUnheldDeletes, settleBootstrapWindow } from './window';
 
 type VersionedRow = LocalRow & { id: string; version?: number };
 
-const allTables = (db: WorkspaceDb) => [db.outbox, db.meta, ...syncedTableNames.map((name) => db.table(name))];
+const allTables = (db: WorkspaceDb) => [
+  db.outbox,
+  db.meta,
+  db.historyRanges,
+  ...syncedTableNames.map((name) => db.table(name)),
+];
+
+/** How a page of changes is taken in: into emptied tables (a bootstrap's first page), whole (a bootstrap's page), or by the window's rule. */
+type Intake = 'fresh' | 'whole' | 'window' | 'windowWhileBootstrapping';
 
 /** The server's rows that changes put in place (null: removed), by `table:key`. */
 type ServerRows = Map<string, UndoRecord['row']>;
@@ -22,9 +31,10 @@ type ServerRows = Map<string, UndoRecord['row']>;
 /**
  * Applies a page of changes, table by table with bulk reads and writes (a bootstrap page holds a thousand).
  * Newer version wins: an older state of an entity never overwrites a newer one. A page names each entity
- * once, so grouping by table keeps every entity's outcome.
+ * once, so grouping by table keeps every entity's outcome. Outside a bootstrap's pages, a change of a row the
+ * device does not hold is taken in only inside its window (window.ts), or when a queued write names the row.
  */
-async function applyChanges(db: WorkspaceDb, changes: readonly Change[], emptyTables: boolean): Promise<ServerRows> {
+async function applyChanges(db: WorkspaceDb, changes: readonly Change[], intake: Intake): Promise<ServerRows> {
   const serverRows: ServerRows = new Map();
   const byTable = new Map<string, { puts: VersionedRow[]; deletes: string[] }>();
   for (const change of changes) {
@@ -34,15 +44,45 @@ async function applyChanges(db: WorkspaceDb, changes: readonly Change[], emptyTa
     if (change.op === 'delete') group.deletes.push(change.id);
     else group.puts.push(change.data);
   }
+  const windowed = intake === 'window' || intake === 'windowWhileBootstrapping';
+  const bootstrapping = intake === 'windowWhileBootstrapping';
   for (const [name, { puts, deletes }] of byTable) {
     const table = db.table<VersionedRow, string>(name);
+    if (deletes.length && windowed) {
+      const held = await table.bulkGet(deletes);
+      if (held.some((row) => row === undefined)) await noteUnheldDeletes(db, name, bootstrapping);
+    }
     if (deletes.length) await table.bulkDelete(deletes);
     for (const id of deletes) serverRows.set(rowKey(name, id), null);
-    const current = emptyTables ? [] : await table.bulkGet(puts.map((row) => row.id));
-    const newer = puts.flatMap((row, i) => {
-      const local = current[i];
-      if ((local?.version ?? 0) > (row.version ?? 0)) return [];
-      return [local ? withLocalPresence(name, row, local) : row];
+    const current = intake === 'fresh' ? [] : await table.bulkGet(puts.map((row) => row.id));
+    let admitted = puts;
+    if (windowed) {
+      const unheld = puts.filter((_row, i) => current[i] === undefined);
+      const named = await pendingWritesOf(
+        db,
+        unheld.map((row) => rowKey(name, row.id)),
+        'any',
+      );
+      const namedKeys = new Set([...named.values()].flatMap((entry) => entry.rowKeys));
+      const taken = new Set(
+        (
+          await admitUnheld(
+            db,
+            name,
+            unheld.filter((row) => !namedKeys.has(rowKey(name, row.id))),
+            bootstrapping,
+          )
+        ).map((row) => row.id),
+      );
+      admitted = puts.filter(
+        (row, i) => current[i] !== undefined || taken.has(row.id) || namedKeys.has(rowKey(name, row.id)),
+      );
+    }
+    const local = new Map(current.flatMap((row) => (row ? [[row.id, row] as const] : [])));
+    const newer = admitted.flatMap((row) => {
+      const held = local.get(row.id);
+      if ((held?.version ?? 0) > (row.version ?? 0)) return [];
+      return [held ? withLocalPresence(name, row, held) : row];
     });
     await table.bulkPut(newer);
     for (const row of newer) serverRows.set(rowKey(name, row.id), row);
@@ -50,11 +90,17 @@ async function applyChanges(db: WorkspaceDb, changes: readonly Change[], emptyTa
   return serverRows;
 }
 
-/** The queued writes (pending) of these rows, found on the outbox's row index, by id. */
-async function pendingWritesOf(db: WorkspaceDb, keys: Iterable<string>): Promise<Map<number, OutboxEntry>> {
+/** The queued writes (pending, or with `any` failed ones too) of these rows, found on the outbox's row index, by id. */
+async function pendingWritesOf(
+  db: WorkspaceDb,
+  keys: Iterable<string>,
+  which: 'pending' | 'any' = 'pending',
+): Promise<Map<number, OutboxEntry>> {
   const list = [...keys];
   const found = list.length ? await db.outbox.where('rowKeys').anyOf(list).toArray() : [];
-  return new Map(found.filter((entry) => entry.status === 'pending').map((entry) => [entry.id, entry]));
+  return new Map(
+    found.filter((entry) => which === 'any' || entry.status === 'pending').map((entry) => [entry.id, entry]),
+  );
 }
 
 /**
@@ -163,8 +209,13 @@ async function everyPendingRow(db: WorkspaceDb): Promise<string[]> {
  */
 export async function applyPull(db: WorkspaceDb, ctx: MutatorContext, page: PullResponse): Promise<void> {
   await db.transaction('rw', allTables(db), async () => {
-    if (page.reset) for (const name of syncedTableNames) await db.table(name).clear();
-    const serverRows = await applyChanges(db, page.changes, page.reset);
+    if (page.reset) {
+      for (const name of syncedTableNames) await db.table(name).clear();
+      await db.historyRanges.clear();
+      await db.meta.delete('taskWindow');
+    }
+    const serverRows = await applyChanges(db, page.changes, page.reset ? 'fresh' : page.bootstrap ? 'whole' : 'window');
+    await settleBootstrapWindow(db, page);
     await refreshRollbacks(db, serverRows, page.reset);
     await writeCursor(db, page.reset ? page.cursor : Math.max(page.cursor, await readCursor(db)));
     if (page.reset) await db.meta.put({ key: 'protocolVersion', value: PROTOCOL_VERSION });
@@ -222,7 +273,8 @@ export async function applyLiveChanges(
     const firstHeld = live.findIndex((each) => pendingKeys.has(keyOf(each)));
     // The newest state of each row: a page names each entity once (see applyChanges).
     const newest = new Map(live.map((each) => [keyOf(each), each.change]));
-    const serverRows = await applyChanges(db, [...newest.values()], false);
+    const intake = (await isBootstrapping(db)) ? 'windowWhileBootstrapping' : 'window';
+    const serverRows = await applyChanges(db, [...newest.values()], intake);
     await refreshRollbacks(db, serverRows, false);
     await rebase(db, ctx, serverRows.keys(), new Set(serverRows.keys()));
     const followed = firstHeld === -1 ? live : live.slice(0, firstHeld);

@@ -3,6 +3,7 @@ import type { WorkspaceDb } from '../data/db';
 import { ApiError, isNetworkError } from '../api/http';
 import { acknowledgeEntries, applyLiveChanges, applyPull, pendingEntries, rejectEntry, type LiveChange } from './apply';
 import { backoffDelay } from './backoff';
+import { StorageFullError, withRoomToStore } from './storage';
 import { clientIdOf, readBootstrap, readCursor, requireProtocol } from './meta';
 import type { MutatorContext } from './mutators';
 import type { SyncTransport } from './transport';
@@ -13,7 +14,7 @@ const readersTurnMs = 100;
 const carriesFiles = (name: MutationName): boolean => (fileMutationNames as readonly string[]).includes(name);
 
 /** What the sync loop is doing, for the header indicator. */
-export type SyncPhase = 'idle' | 'syncing' | 'offline' | 'retrying' | 'signed-out';
+export type SyncPhase = 'idle' | 'syncing' | 'offline' | 'retrying' | 'signed-out' | 'storage-full';
 
 export interface SyncState {
   phase: SyncPhase;
@@ -131,7 +132,10 @@ export class SyncEngine {
       while (this.liveQueue.length && !this.stopped) {
         const batch = this.liveQueue.splice(0);
         try {
-          if ((await applyLiveChanges(this.db, this.ctx, batch, this.streamComplete)) === 'held') {
+          const outcome = await withRoomToStore(this.db, () =>
+            applyLiveChanges(this.db, this.ctx, batch, this.streamComplete),
+          );
+          if (outcome === 'held') {
             // The push of the pending write ends with a pull, which brings this change again.
             this.holds += 1;
             this.streamComplete = false;
@@ -196,11 +200,13 @@ export class SyncEngine {
       this.setState({ phase: 'signed-out', retryAt: null });
       return;
     }
-    if (!(error instanceof ApiError)) console.error('sync failed', error);
+    if (!(error instanceof ApiError) && !(error instanceof StorageFullError)) console.error('sync failed', error);
     this.attempt += 1;
     const delay = backoffDelay(this.attempt, this.options.random);
     const offline = isNetworkError(error) || !(this.options.isOnline?.() ?? true);
-    this.setState({ phase: offline ? 'offline' : 'retrying', retryAt: Date.now() + delay });
+    // A full disk even without the cache: the outbox stays as it is; the header says so until there is room.
+    const phase = error instanceof StorageFullError ? 'storage-full' : offline ? 'offline' : 'retrying';
+    this.setState({ phase, retryAt: Date.now() + delay });
     if (!this.stopped) this.retryTimer = setTimeout(this.kick, delay);
   }
 
@@ -287,7 +293,7 @@ export class SyncEngine {
         limit: limits.pullPageMax,
         ...(snapshot ? { snapshot } : {}),
       });
-      await applyPull(this.db, this.ctx, page);
+      await withRoomToStore(this.db, () => applyPull(this.db, this.ctx, page));
       if (page.more) {
         // A write made during a first download goes out between its pages rather than after the last one. The
         // pages read the server's rows as they are when served, so the pages after the push already hold it.

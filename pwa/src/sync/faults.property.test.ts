@@ -18,6 +18,7 @@ import { clientIdOf } from './meta';
 import { mutate } from './mutate';
 import type { MutatorContext } from './mutators';
 import { freshDb } from './test-support';
+import { WindowKeeper } from './window-keeper';
 import {
   copyWorkspace,
   diffAgainstBootstrap,
@@ -42,7 +43,10 @@ import {
  * The property test of issue 9: three clients (a manager and two employees) write, go offline, lose
  * answers, send pushes twice and out of order, see the server killed mid-batch and their tokens
  * expire, in a random interleaving per seed. Once everyone is back, each device must hold exactly
- * what the server says its user may see, and no mutation may have taken effect twice.
+ * what the server says its user may see, and no mutation may have taken effect twice. Issue 46: the
+ * server holds devices to a small window of the history and each device's window keeper moves its
+ * edges and evicts, between the steps and at the end: a device holds the server's window as the
+ * server has it, whatever else it still holds is as the server has it now, and no queued write is lost.
  * FAULT_SEEDS sets how many seeds run (default 200); FAULT_SEED=<n> replays one; FAULT_TRACE=1
  * prints every seed's trace. The `pwa` project runs it on SQLite; `pwa-pg` runs it again with the
  * servers on PostgreSQL.
@@ -154,6 +158,8 @@ interface Client {
   ctx: MutatorContext;
   engine: SyncEngine;
   transport: FaultTransport;
+  /** Keeps the device to its window (issue 46): moves its edges and evicts, between and after the syncs. */
+  keeper: WindowKeeper;
   /** The writes this client made, by mutation id. */
   writes: Map<number, Write>;
 }
@@ -351,8 +357,10 @@ async function newClient(name: ClientName, world: World, random: Random): Promis
     injected: (kind) => world.faults.add(kind),
   });
   const engine = new SyncEngine(db, ctx, transport, { random: () => 0.5 });
+  // Evicts at once what leaves the window, in small transactions, so evictions meet pulls and queued writes.
+  const keeper = new WindowKeeper(db, userId, transport, { cacheKeepMs: 0, batch: 2 });
   await clientIdOf(db);
-  return { name, session, userId, db, ctx, engine, transport, writes: new Map() };
+  return { name, session, userId, db, ctx, engine, transport, keeper, writes: new Map() };
 }
 
 /** One step of the interleaving; a step does not wait for the syncs it starts unless it settles. */
@@ -366,6 +374,7 @@ async function step(world: World, random: Random, index: number): Promise<void> 
     pushFault: 12,
     expireToken: 4,
     signInAgain: 6,
+    keepWindow: 6,
   });
   const client = world.clients[random.int(world.clients.length)];
   // The step's own draws come from a generator of their own, so every step draws the same count here.
@@ -422,7 +431,22 @@ async function step(world: World, random: Random, index: number): Promise<void> 
       say('signs in again');
       client.engine.kick();
       return;
+    case 'keepWindow':
+      // Not awaited: the pass moves edges and evicts while pulls and pushes run.
+      say('keeps its window in idle time');
+      client.keeper.schedule();
+      return;
   }
+}
+
+/** A last pass of every window keeper once all is synced, then a last sync: what each device ends holding. */
+async function keepWindows(world: World): Promise<string[]> {
+  world.trace.add('every device keeps its window');
+  for (const client of world.clients) {
+    await client.keeper.settled();
+    await client.keeper.runNow();
+  }
+  return reconnectAll(world);
 }
 
 /** Everyone online with a valid token, syncing until no write is pending and a last pull has run. */
@@ -459,7 +483,9 @@ async function checkInvariants(world: World, sinceSeq: number): Promise<string[]
     world.clients.map(async (client) => {
       const bootstrap = await server.bootstrapFor(client.session.token);
       world.lab.lastBootstraps[client.name] = bootstrap;
-      return (await diffAgainstBootstrap(client.db, bootstrap)).map(
+      const current = (entity: 'chatMessage' | 'directMessage', row: Record<string, unknown>) =>
+        server.currentMessage(client.session.token, entity, row);
+      return (await diffAgainstBootstrap(client.db, bootstrap, current)).map(
         (difference) => `${client.name} differs from the server: ${difference}`,
       );
     }),
@@ -701,13 +727,16 @@ async function runSeed(seed: number): Promise<{ violations: string[]; trace: Tra
     trace.add('steps done');
     const violations = [...world.violations, ...(await reconnectAll(world))];
     trace.add('reconnected');
+    if (violations.length === 0) violations.push(...(await keepWindows(world)));
     if (violations.length === 0) violations.push(...(await checkInvariants(world, sinceSeq)));
     trace.add('checked');
     return { violations, trace, faults: world.faults };
   } finally {
     for (const client of world.clients) {
       client.engine.stop();
+      client.keeper.stop();
       await client.engine.settled();
+      await client.keeper.settled();
       client.db.close();
     }
   }

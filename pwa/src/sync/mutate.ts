@@ -1,4 +1,4 @@
-import { clientErrorMessages, mutationArgsSchemas, type MutationArgs, type MutationName } from '@office/sync-protocol';
+import { mutationArgsSchemas, type MutationArgs, type MutationName } from '@office/sync-protocol';
 import {
   rowKey,
   rowKeysOf,
@@ -9,6 +9,7 @@ import {
   type WorkspaceDb,
 } from '../data/db';
 import { mutators, type Mutator, type MutatorContext } from './mutators';
+import { StorageFullError, withRoomToStore } from './storage';
 
 /** A local write that could not be queued; `code` says why (invalid input, full disk). */
 export class LocalWriteError extends Error {
@@ -19,11 +20,6 @@ export class LocalWriteError extends Error {
     super(message);
   }
 }
-
-const isQuotaError = (error: unknown): boolean => {
-  const names = [(error as { name?: string })?.name, (error as { inner?: { name?: string } })?.inner?.name];
-  return names.includes('QuotaExceededError');
-};
 
 /**
  * A local write: validates with the contract's schema, applies the optimistic change and appends
@@ -38,8 +34,8 @@ export async function mutate<N extends MutationName>(
   const parsed = mutationArgsSchemas[name].safeParse(args);
   if (!parsed.success) throw new LocalWriteError('invalid_input', parsed.error.issues[0]?.message ?? 'Invalid input');
   const mutator = mutators[name] as Mutator<N>;
-  try {
-    return await db.transaction('rw', [db.outbox, db.meta, ...syncedTableNames], async () => {
+  const write = () =>
+    db.transaction('rw', [db.outbox, db.meta, ...syncedTableNames], async () => {
       const touched = mutator.touches(args, ctx);
       // The reads go out together: each request is a round trip to the browser's IndexedDB, which the person
       // waits out before the screen shows the write.
@@ -56,8 +52,11 @@ export async function mutate<N extends MutationName>(
       ]);
       return id;
     });
+  try {
+    // A full disk costs the cache of older messages first (storage.ts).
+    return await withRoomToStore(db, write);
   } catch (error) {
-    if (isQuotaError(error)) throw new LocalWriteError('storage_full', clientErrorMessages.storage_full);
+    if (error instanceof StorageFullError) throw new LocalWriteError('storage_full', error.message);
     throw error;
   }
 }

@@ -6,7 +6,7 @@ import { applyLiveChanges, applyPull } from './apply';
 import { SyncEngine } from './engine';
 import { mutate } from './mutate';
 import { discardFailed, retryFailed } from './outbox-actions';
-import { aUser, freshDb } from './test-support';
+import { aUser, freshDb, testWindow } from './test-support';
 import type { SyncTransport } from './transport';
 
 const userId = '01900000-0000-7000-8000-000000000001';
@@ -22,6 +22,7 @@ async function seeded(): Promise<WorkspaceDb> {
     cursor: 1,
     more: false,
     reset: true,
+    window: testWindow,
     bootstrap: null,
     lastMutationId: 0,
   });
@@ -52,7 +53,7 @@ function scriptedTransport(
       return { outcomes, lastMutationId, version: 1 };
     },
     async pull(): Promise<PullResponse> {
-      return { changes: [], cursor: 1, more: false, reset: false, bootstrap: null, lastMutationId };
+      return { changes: [], cursor: 1, more: false, reset: false, bootstrap: null, lastMutationId, window: testWindow };
     },
     upload: () => Promise.reject(new Error('no files in these tests')),
   };
@@ -265,6 +266,7 @@ describe('applying server changes', () => {
       cursor: 9,
       more: false,
       reset: false,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 1,
     });
@@ -291,6 +293,7 @@ describe('applying server changes', () => {
       cursor: 3,
       more: false,
       reset: true,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });
@@ -320,6 +323,7 @@ describe('applying server changes', () => {
       cursor: 2,
       more: false,
       reset: false,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 1,
     });
@@ -358,6 +362,7 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
       cursor: 9,
       more: false,
       reset: false,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });
@@ -375,7 +380,15 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
     await seeded();
     await mutate(db, ctx, 'user.updateDetails', { name: 'Refused unheard', email: 'alice@demo.local' });
     // The push answer was lost; the server refused the write, so the pull brings no change for the row.
-    await applyPull(db, ctx, { changes: [], cursor: 1, more: false, reset: false, bootstrap: null, lastMutationId: 1 });
+    await applyPull(db, ctx, {
+      changes: [],
+      cursor: 1,
+      more: false,
+      reset: false,
+      bootstrap: null,
+      lastMutationId: 1,
+      window: testWindow,
+    });
     const row = await db.users.get(userId);
     expect(row).toMatchObject({ name: 'Alice Johnson', version: 1 });
     expect(row?.pending).toBeUndefined();
@@ -412,6 +425,7 @@ describe('rolling back a refused write (found by faults.property.test.ts)', () =
       cursor: 3,
       more: false,
       reset: false,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });

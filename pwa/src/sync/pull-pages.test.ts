@@ -7,7 +7,7 @@ import { SyncEngine } from './engine';
 import { readBootstrap, readCursor } from './meta';
 import { mutate } from './mutate';
 import { mutators } from './mutators';
-import { aUser, freshDb } from './test-support';
+import { aUser, freshDb, testWindow } from './test-support';
 import type { SyncTransport } from './transport';
 
 // The device side of issue 14: a paged, resumable bootstrap; a live stream that moves the cursor without
@@ -46,7 +46,15 @@ function pagedServer(rows: number, head: number) {
         throw new ApiError(0, 'timeout', 'The server took too long to answer.');
       }
       if (query.cursor > 0)
-        return { changes: [], cursor: head, more: false, reset: false, bootstrap: null, lastMutationId: 0 };
+        return {
+          changes: [],
+          cursor: head,
+          more: false,
+          reset: false,
+          bootstrap: null,
+          lastMutationId: 0,
+          window: testWindow,
+        };
       const start = query.snapshot ? Number(query.snapshot.split('.')[3]) : 0;
       const end = Math.min(rows, start + query.limit);
       const changes = Array.from({ length: end - start }, (_, i) => userChange(start + i + 1));
@@ -56,7 +64,13 @@ function pagedServer(rows: number, head: number) {
         cursor: last ? head : 0,
         more: !last,
         reset: start === 0,
-        bootstrap: { next: last ? null : `${head}.0.${idOf(end)}.${end}.${rows}`, done: end, total: rows },
+        window: testWindow,
+        bootstrap: {
+          next: last ? null : `${head}.0.${idOf(end)}.${end}.${rows}`,
+          done: end,
+          total: rows,
+          historyStarts: [],
+        },
         lastMutationId: 0,
       };
     },
@@ -173,6 +187,7 @@ describe('a paged bootstrap', () => {
       cursor: 7,
       more: false,
       reset: true,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });
@@ -275,6 +290,7 @@ describe('the cost of a local write', () => {
       cursor: 5,
       more: false,
       reset: true,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });
@@ -290,6 +306,7 @@ describe('the cost of a local write', () => {
       cursor: 6,
       more: false,
       reset: false,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });
@@ -306,6 +323,7 @@ describe('the cost of a local write', () => {
       cursor: 1,
       more: false,
       reset: true,
+      window: testWindow,
       bootstrap: null,
       lastMutationId: 0,
     });

@@ -7,8 +7,11 @@ import { dispatchAvatarUpdated } from '../app/auth/avatar-events';
 import { openWorkspaceDb } from '../data/db';
 import { applyPresenceSnapshot, reportPresence } from '../realtime/presence';
 import { connectRealtime } from '../realtime/socket';
+import { whenIdle } from '../app/when-idle';
 import { SyncEngine } from './engine';
 import { httpTransport } from './transport';
+import { WindowKeeper } from './window-keeper';
+import { persistAfterFirstDownload } from './storage';
 import { WorkspaceContext, type Workspace } from './sync-context';
 
 /** Opens the signed-in user's database, starts the sync loop and the socket, and tears them down on sign-out. */
@@ -34,6 +37,14 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     const engine = new SyncEngine(db, ctx, httpTransport, {
       locks: typeof navigator.locks === 'undefined' ? undefined : navigator.locks,
       isOnline: () => navigator.onLine,
+    });
+    // After each sync, in idle time: the device keeps to its window of the history (issue 46).
+    const keeper = new WindowKeeper(db, userId, httpTransport, { whenIdle: (run) => void whenIdle(run) });
+    const stopKeeping = engine.subscribe(() => {
+      if (engine.getState().phase !== 'idle') return;
+      keeper.schedule();
+      // The first download is in: ask the browser to keep it (once).
+      void persistAfterFirstDownload(db).catch(() => undefined);
     });
     socketTokenRef.current = tokenRef.current;
     const socket = connectRealtime(() => tokenRef.current);
@@ -75,9 +86,6 @@ export function SyncProvider({ children }: { children: ReactNode }) {
     };
     window.addEventListener('online', handleOnline);
     document.addEventListener('visibilitychange', handleVisibility);
-    // Ask the browser not to evict this user's unsynced writes under storage pressure.
-    void navigator.storage?.persist?.().catch(() => false);
-
     engine.kick();
     setOpened({ userId, workspace: { db, engine, ctx, socket } });
     return () => {
@@ -85,6 +93,8 @@ export function SyncProvider({ children }: { children: ReactNode }) {
       window.removeEventListener('online', handleOnline);
       document.removeEventListener('visibilitychange', handleVisibility);
       stopPresence();
+      stopKeeping();
+      keeper.stop();
       engine.stop();
       socket.close();
       db.close();

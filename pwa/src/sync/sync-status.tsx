@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { AlertTriangle, CloudOff, RefreshCw, UploadCloud } from 'lucide-react';
+import { clientErrorMessages } from '@office/sync-protocol';
 import { refusalMessage } from '../app/failure-messages';
 import { useOnline, useOutbox, useSyncState } from '../data/hooks';
 import { useOptionalWorkspace, useWorkspace } from './sync-context';
@@ -29,6 +30,8 @@ function SignedInSyncStatus({ compact }: { compact: boolean }) {
   const pending = outbox.filter((entry) => entry.status === 'pending');
   const failed = outbox.filter((entry) => entry.status === 'failed');
   const offline = !online || phase === 'offline';
+  // The disk is full even without the cache of older messages: nothing is lost, nothing new is stored (issue 46).
+  const storageFull = !offline && phase === 'storage-full';
   // "2 unsynced changes"; on a phone "2 unsynced", the noun for screen readers only.
   const unsynced = compact ? (
     <>
@@ -44,6 +47,9 @@ function SignedInSyncStatus({ compact }: { compact: boolean }) {
   if (offline) {
     label = pending.length ? <>Offline · {unsynced}</> : 'Offline';
     icon = <CloudOff size={16} aria-hidden="true" />;
+  } else if (storageFull) {
+    label = 'Storage full';
+    icon = <AlertTriangle size={16} aria-hidden="true" />;
   } else if (pending.length && phase === 'syncing') {
     label = 'Syncing...';
     icon = <RefreshCw size={16} aria-hidden="true" className={styles.spin} />;
@@ -59,9 +65,13 @@ function SignedInSyncStatus({ compact }: { compact: boolean }) {
       aria-label="Sync status"
     >
       {label ? (
-        <span className={`${styles.pill} ${offline ? styles.offline : styles.pending}`}>
+        <span
+          className={`${styles.pill} ${offline ? styles.offline : storageFull ? styles.full : styles.pending}`}
+          title={storageFull ? clientErrorMessages.storage_full : undefined}
+        >
           {icon}
           <span className={styles.label}>{label}</span>
+          {storageFull ? <span className={styles.srOnly}>{clientErrorMessages.storage_full}</span> : null}
         </span>
       ) : null}
       {failed.length ? (

@@ -2,6 +2,7 @@ import {
   pullResponseSchema,
   pushResponseSchema,
   uploadOutcomeResponseSchema,
+  windowCountsSchema,
   type MutationOutcome,
   type PullQuery,
   type PullResponse,
@@ -9,6 +10,8 @@ import {
   type PushResponse,
   type SendChatFilesArgs,
   type SendDirectFilesArgs,
+  type WindowCounts,
+  type WindowCountsQuery,
 } from '@office/sync-protocol';
 import { api } from '../api/http';
 import type { OutboxEntry } from '../data/db';
@@ -19,6 +22,11 @@ export interface SyncTransport {
   pull(query: PullQuery): Promise<PullResponse>;
   /** A queued message with files, sent as multipart with its client and mutation ids. */
   upload(clientId: string, entry: OutboxEntry): Promise<MutationOutcome | 'gap'>;
+}
+
+/** Where the device asks what lies before the edges of its window (issue 46). */
+export interface WindowCountsSource {
+  windowCounts(query: WindowCountsQuery): Promise<WindowCounts>;
 }
 
 /** The multipart body of a queued message with files. */
@@ -36,7 +44,7 @@ export function uploadForm(clientId: string, entry: OutboxEntry): FormData {
   return form;
 }
 
-export const httpTransport: SyncTransport = {
+export const httpTransport: SyncTransport & WindowCountsSource = {
   // Answers are parsed with the protocol's schemas: a server that answers something else is a failed call
   // (bad_answer, retried with backoff), never rows written to IndexedDB on trust.
   push: (request) => api.post('/sync/push', request, { answer: pushResponseSchema }),
@@ -45,6 +53,7 @@ export const httpTransport: SyncTransport = {
       `/sync/pull?clientId=${clientId}&cursor=${cursor}&limit=${limit}${snapshot ? `&snapshot=${snapshot}` : ''}`,
       { answer: pullResponseSchema },
     ),
+  windowCounts: (query) => api.post('/sync/window-counts', query, { answer: windowCountsSchema }),
   async upload(clientId, entry) {
     // The entry's args passed its schema (chat.sendFiles or dm.sendFiles) when it was queued.
     const args = entry.args as SendChatFilesArgs | SendDirectFilesArgs;

@@ -36,11 +36,51 @@ export type EditChatArgs = z.input<typeof editChatArgsSchema>;
 /** GET /api/messages: at most this many messages an answer (the newest; `before` pages back). */
 export const chatPageMax = 200;
 
-/** GET /api/messages query: `before` is the id of the oldest message of the previous page. */
-export const chatMessagesQuerySchema = z.object({
-  before: idSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(chatPageMax).default(chatPageMax),
-});
+const anchorsText = 'Use one of before, after and around at most.';
+const oneAnchorAtMost = (query: {
+  before?: string | undefined;
+  after?: string | undefined;
+  around?: string | undefined;
+}) => [query.before, query.after, query.around].filter((id) => id !== undefined).length <= 1;
+
+/**
+ * GET /api/direct-messages/conversations/{id}/messages query: without any field, every message of the
+ * conversation (the spec's call); with one, a page as `messagePageQuerySchema` reads it.
+ */
+export const directMessagesQuerySchema = z
+  .object({
+    before: idSchema.optional(),
+    after: idSchema.optional(),
+    around: idSchema.optional(),
+    limit: z.coerce.number().int().min(1).max(chatPageMax).optional(),
+  })
+  .refine(oneAnchorAtMost, anchorsText);
+
+/**
+ * A page of a conversation's messages (GET /api/messages, and a direct conversation's messages): the newest
+ * `limit`, or those before the message `before` (the oldest of the previous page), after the message `after`,
+ * or around the message `around` (it and the messages before and after it, a half page each way). One of the
+ * three at most.
+ */
+export const messagePageQuerySchema = z
+  .object({
+    before: idSchema.optional(),
+    after: idSchema.optional(),
+    around: idSchema.optional(),
+    limit: z.coerce.number().int().min(1).max(chatPageMax).default(chatPageMax),
+  })
+  .refine(oneAnchorAtMost, anchorsText);
+export type MessagePageQuery = z.output<typeof messagePageQuerySchema>;
+
+/** GET /api/messages query (see `messagePageQuerySchema`). */
+export const chatMessagesQuerySchema = messagePageQuerySchema;
+
+/**
+ * Where a page sits: the id to ask `before` for the older messages (null: none is older) and `after` for the
+ * newer ones (null: none is newer). A page never ends inside a run of messages of one time: it holds them all.
+ */
+export const messagePagePlaceSchema = z.object({ nextBefore: idSchema.nullable(), nextAfter: idSchema.nullable() });
+export type MessagePagePlace = z.infer<typeof messagePagePlaceSchema>;
 
 /** `chat.delete`: DELETE /api/messages/{id}. */
 export const deleteChatArgsSchema = z.object({ id: idSchema });

@@ -192,3 +192,13 @@ describe('summarizeEmployees', () => {
     ]);
   });
 });
+
+describe('completed tasks a device does not hold (issue 46)', () => {
+  test('count in the total, the completed tasks and the rate as if they were there', () => {
+    const employee = person(1);
+    const tasks = [task(employee.id, 'working', '2030-07-01'), task(employee.id, 'completed', '2030-06-01')];
+    const [summary] = summarizeEmployees([employee], tasks, new Map(), today, new Map([[employee.id, 8]]));
+    expect(summary?.taskCounts).toMatchObject({ total: 10, completed: 9, working: 1, inProgress: 1 });
+    expect(summary?.completionRate).toBe(90);
+  });
+});

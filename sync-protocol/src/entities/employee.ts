@@ -56,13 +56,15 @@ type SummaryTask = Pick<Task, 'id' | 'title' | 'status' | 'dueDate' | 'priority'
 
 /**
  * The cards of Employee Management from the directory, the tasks and the chat-message counts: the
- * server and the PWA (offline, from IndexedDB) compute them with this one function.
+ * server and the PWA (offline, from IndexedDB) compute them with this one function. A device holds the
+ * completed tasks of its window only (issue 46): `completedElsewhere` counts, by assignee, those it does not.
  */
 export function summarizeEmployees(
   people: readonly SummaryUser[],
   tasks: readonly SummaryTask[],
   chatMessagesByUser: ReadonlyMap<string, number>,
   today: string,
+  completedElsewhere: ReadonlyMap<string, number> = new Map(),
 ): EmployeeSummary[] {
   const tasksByUser = new Map<string, SummaryTask[]>();
   for (const task of tasks) {
@@ -75,14 +77,16 @@ export function summarizeEmployees(
     .filter((user) => user.role === 'employee')
     .map((user) => {
       const own = tasksByUser.get(user.id) ?? [];
-      const completed = own.filter((task) => task.status === 'completed').length;
+      const elsewhere = completedElsewhere.get(user.id) ?? 0;
+      const completed = own.filter((task) => task.status === 'completed').length + elsewhere;
+      const total = own.length + elsewhere;
       const taskCounts: EmployeeTaskCounts = {
-        total: own.length,
+        total,
         completed,
         working: own.filter((task) => task.status === 'working').length,
         pending: own.filter((task) => task.status === 'pending').length,
         waiting: own.filter((task) => task.status === 'waiting').length,
-        inProgress: own.length - completed,
+        inProgress: total - completed,
         overdue: own.filter((task) => isOverdue(task, today)).length,
       };
       const recentTasks = [...own]
@@ -102,7 +106,7 @@ export function summarizeEmployees(
         lastSeen: user.lastSeen,
         taskCounts,
         teamChatMessages: chatMessagesByUser.get(user.id) ?? 0,
-        completionRate: completionRate(completed, own.length),
+        completionRate: completionRate(completed, total),
         recentTasks,
       };
     });

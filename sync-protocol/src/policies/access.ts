@@ -5,6 +5,8 @@ import { isStaff, type Actor } from './roles';
 export const canOpenWorkspaceSettings = (actor: Actor): boolean => isStaff(actor);
 /** Only admins change who may join. */
 export const canChangeSignupPolicy = (actor: Actor): boolean => actor.role === 'admin';
+/** Only admins read the API reference (GET /api/openapi.json and the page at /api/docs). */
+export const canReadApiReference = (actor: Actor): boolean => actor.role === 'admin';
 /** Managers and admins create, list and withdraw invitations. */
 export const canManageInvitations = (actor: Actor): boolean => isStaff(actor);
 

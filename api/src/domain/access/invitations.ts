@@ -13,10 +13,11 @@ import {
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { invitations, users } from '../../db/schema';
+import { personNamed, recordAct } from '../audit/audit-trail';
 import { defineCommand } from '../commands';
 import { DomainError } from '../errors';
 
-type InvitationRow = typeof invitations.$inferSelect;
+export type InvitationRow = typeof invitations.$inferSelect;
 
 /** How many invitations the Settings list shows, newest first. */
 export const invitationsListed = 100;
@@ -46,6 +47,14 @@ const toInvitation = (row: InvitationRow, createdBy: Invitation['createdBy'], no
   uses: row.uses,
   revokedAt: row.revokedAt,
   status: invitationStatus(row, now),
+});
+
+/** What an invitation's records say of it (never its token): which one, for whom, how many uses, until when. */
+export const invitationDetails = (row: InvitationRow): Record<string, string> => ({
+  invitation: row.id,
+  ...(row.email === null ? {} : { email: row.email }),
+  maxUses: String(row.maxUses),
+  expiresAt: row.expiresAt,
 });
 
 /** GET /api/workspace/invitations: the newest invitations with who made them. */
@@ -88,11 +97,9 @@ export const createInvitationCommand = defineCommand({
       })
       .returning();
     if (!row) throw new Error('the new invitation was not returned');
-    const [creator] = await ctx.tx
-      .select({ id: users.id, name: users.name })
-      .from(users)
-      .where(eq(users.id, ctx.actor.id));
-    return { invitation: toInvitation(row, creator ?? null, ctx.now), token };
+    await recordAct(ctx, { action: 'invitation_created', details: invitationDetails(row) });
+    const creator = await personNamed(ctx.tx, ctx.actor.id);
+    return { invitation: toInvitation(row, creator, ctx.now), token };
   },
 });
 
@@ -107,7 +114,10 @@ export const revokeInvitationCommand = defineCommand({
       .set({ revokedAt: ctx.now.toISOString() })
       .where(and(eq(invitations.id, id), isNull(invitations.revokedAt)))
       .returning();
-    if (row) return { id: row.id };
+    if (row) {
+      await recordAct(ctx, { action: 'invitation_revoked', details: invitationDetails(row) });
+      return { id: row.id };
+    }
     const [known] = await ctx.tx.select({ id: invitations.id }).from(invitations).where(eq(invitations.id, id));
     if (!known) throw new DomainError('not_found', 'Invitation not found.');
     return { id };
@@ -147,7 +157,7 @@ export async function describeInvitation(
 }
 
 /**
- * Checks an invitation for a sign-up of `email` and, with `consume`, spends one use of it in the transaction. The
+ * Checks an invitation for a sign-up of `email` (resolving with it) and, with `consume`, spends one use of it in the transaction. The
  * spending update re-checks every condition, so of two sign-ups racing for the last use one gets it and the other
  * is told it was used (on PostgreSQL the second waits on the row and re-reads it).
  */
@@ -156,9 +166,9 @@ export async function admitInvitation(
   token: string,
   email: string,
   { now, consume }: { now: Date; consume: boolean },
-): Promise<void> {
+): Promise<InvitationRow> {
   const row = await admittingInvitation(tx, token, email, now);
-  if (!consume) return;
+  if (!consume) return row;
   const spent = await tx
     .update(invitations)
     .set({ uses: sql`${invitations.uses} + 1` })
@@ -172,4 +182,5 @@ export async function admitInvitation(
     )
     .returning({ id: invitations.id });
   if (!spent.length) throw new DomainError('invitation_used');
+  return row;
 }

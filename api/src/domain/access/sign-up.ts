@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { invitationTokenSchema, signupSettingsSchema } from '@office/sync-protocol';
+import { personNamed, recordAct } from '../audit/audit-trail';
 import { defineCommand } from '../commands';
 import { insertUser, newUserArgsSchema } from '../users/commands';
 import { admitSignUp, readSignupSettings } from './signup-policy';
@@ -7,7 +8,8 @@ import { admitSignUp, readSignupSettings } from './signup-policy';
 /**
  * `user.signUp`: registration and a Google sign-in that makes an account. The workspace's sign-up policy decides
  * (`signupDefaults` until an admin has set one); an invitation is spent in the same transaction as the account is
- * made, so a refused or failed sign-up (the email taken) spends nothing.
+ * made, so a refused or failed sign-up (the email taken) spends nothing. An account an invitation made is recorded in
+ * the audit trail, with the invitation and who made it.
  */
 export const signUpCommand = defineCommand({
   name: 'user.signUp',
@@ -17,8 +19,16 @@ export const signUpCommand = defineCommand({
   }),
   async run(ctx, { invitation, signupDefaults, ...user }) {
     const settings = await readSignupSettings(ctx.tx, signupDefaults);
-    await admitSignUp(ctx.tx, settings, user.email, invitation, { now: ctx.now, consume: true });
-    return insertUser(ctx, user);
+    const admitting = await admitSignUp(ctx.tx, settings, user.email, invitation, { now: ctx.now, consume: true });
+    const created = await insertUser(ctx, user);
+    if (admitting) {
+      const inviter = await personNamed(ctx.tx, admitting.createdBy);
+      await recordAct(ctx, {
+        action: 'invitation_accepted',
+        details: { invitation: admitting.id, ...(inviter ? { invitedBy: inviter.name } : {}) },
+      });
+    }
+    return created;
   },
 });
 

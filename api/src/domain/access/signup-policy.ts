@@ -11,7 +11,8 @@ import type { Db, Tx } from '../../db/client';
 import { users, workspaceSettings } from '../../db/schema';
 import { defineCommand } from '../commands';
 import { DomainError } from '../errors';
-import { admitInvitation } from './invitations';
+import { recordAct } from '../audit/audit-trail';
+import { admitInvitation, type InvitationRow } from './invitations';
 
 /** The one row of workspace_settings. */
 const SETTINGS_ID = 'workspace';
@@ -43,6 +44,10 @@ export async function readWorkspaceSettings(db: Db, defaults: SignupSettings): P
   };
 }
 
+/** What a sign-up setting's record says: the policy, and the domains when they decide. */
+const signupDetails = ({ policy, domains }: SignupSettings): Record<string, string> =>
+  policy === 'domains' ? { policy, domains: domains.join(', ') } : { policy };
+
 /** `workspace.setSignupPolicy`: PUT /api/workspace/signup-policy. Admins only; one row, whatever the team's size. */
 export const setSignupPolicyCommand = defineCommand({
   name: 'workspace.setSignupPolicy',
@@ -60,12 +65,14 @@ export const setSignupPolicyCommand = defineCommand({
       .insert(workspaceSettings)
       .values({ id: SETTINGS_ID, ...values })
       .onConflictDoUpdate({ target: workspaceSettings.id, set: values });
+    await recordAct(ctx, { action: 'signup_policy_changed', details: signupDetails(args) });
     return { policy: args.policy, domains: args.domains };
   },
 });
 
 /**
- * Whether `email` may create an account now, with the invitation it brings (a token, or null). An invitation admits
+ * Whether `email` may create an account now, with the invitation it brings (a token, or null): resolves with that
+ * invitation when one admits it, null when the policy does, and refuses otherwise. An invitation admits
  * whatever the policy (it is how a manager lets in someone from outside the listed domains); with `consume` the
  * invitation is spent in the caller's transaction, so an account is made only with a use of it, and never twice
  * from one use.
@@ -76,16 +83,13 @@ export async function admitSignUp(
   email: string,
   invitation: string | null,
   { now, consume }: { now: Date; consume: boolean },
-): Promise<void> {
-  if (invitation !== null) {
-    await admitInvitation(tx, invitation, email, { now, consume });
-    return;
-  }
+): Promise<InvitationRow | null> {
+  if (invitation !== null) return admitInvitation(tx, invitation, email, { now, consume });
   switch (settings.policy) {
     case 'open':
-      return;
+      return null;
     case 'domains':
-      if (settings.domains.includes(emailDomain(email))) return;
+      if (settings.domains.includes(emailDomain(email))) return null;
       throw new DomainError('signup_domain_not_allowed', accessTexts.domainRefused(settings.domains));
     case 'invite':
       throw new DomainError('signup_invitation_required');

@@ -1,8 +1,9 @@
 import { and, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
 import { uuidv7, type AuditAction, type AuditPage, type AuditQuery, type AuditRecord } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { auditRecords } from '../../db/schema';
+import { auditRecords, users } from '../../db/schema';
 import { transaction } from '../../db/transaction';
+import type { CommandContext } from '../commands';
 
 /** What a command says of an act it records. */
 export interface AuditEntry {
@@ -27,6 +28,20 @@ export async function recordAudit(tx: Tx, entry: AuditEntry, now = new Date()): 
     ip: entry.ip,
     details: JSON.stringify(entry.details ?? {}),
   });
+}
+
+/** The name a person goes by now, for a record that keeps it as it was at the act; null for an unknown id. */
+export async function personNamed(tx: Db | Tx, id: string): Promise<{ id: string; name: string } | null> {
+  const [row] = await tx.select({ id: users.id, name: users.name }).from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
+/** Records a command's act: its actor as named now, its request's address, in its transaction and at its time. */
+export async function recordAct(
+  ctx: CommandContext,
+  act: Pick<AuditEntry, 'action' | 'target' | 'details'>,
+): Promise<void> {
+  await recordAudit(ctx.tx, { ...act, actor: await personNamed(ctx.tx, ctx.actor.id), ip: ctx.ip }, ctx.now);
 }
 
 /** Records an act that writes nothing else (a failed sign-in), in a transaction of its own. */

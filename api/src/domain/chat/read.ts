@@ -1,9 +1,10 @@
-import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Attachment, ChatMessage } from '@office/sync-protocol';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Attachment, ChatMessage, ChatMessagePage, MessagePageQuery } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
 import { reactionsByMessage } from '../reactions/store';
+import { readMessagePage } from '../message-page';
 import { inSlices, usersById, type UserBrief } from '../read-support';
 import { toAttachment, type StoredFile } from './uploads';
 
@@ -95,36 +96,28 @@ export async function loadChatMessages(db: Db | Tx, ids: string[]): Promise<Chat
 }
 
 /**
- * A page of the team room: the newest `limit` live messages before the message `before` (or the newest of all),
- * oldest first, and the id to ask for the page before it (null: no older message).
+ * A page of the team room (see `messagePageQuerySchema`): the newest `limit` live messages, or those before,
+ * after or around a message, oldest first, with the ids to ask for the pages beside it. An unknown message (or,
+ * around, a deleted one) names no page: the page is empty rather than the newest again.
  */
-export async function listChatMessagePage(
-  db: Db | Tx,
-  { before, limit }: { before?: string | undefined; limit: number },
-): Promise<{ messages: ChatMessage[]; nextBefore: string | null }> {
-  const [from] = before
-    ? await db
-        .select({ createdAt: chatMessages.createdAt, id: chatMessages.id })
-        .from(chatMessages)
-        .where(eq(chatMessages.id, before))
-    : [];
-  // An unknown `before` names nothing older: the page is empty rather than the newest again.
-  if (before && !from) return { messages: [], nextBefore: null };
-  const older = from
-    ? or(
-        lt(chatMessages.createdAt, from.createdAt),
-        and(eq(chatMessages.createdAt, from.createdAt), lt(chatMessages.id, from.id)),
-      )
-    : undefined;
-  const rows = await db
-    .select()
-    .from(chatMessages)
-    .where(and(live, older))
-    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
+export async function listChatMessagePage(db: Db | Tx, query: MessagePageQuery): Promise<ChatMessagePage> {
+  const page = await readMessagePage(
+    db,
+    { table: chatMessages, createdAt: chatMessages.createdAt, id: chatMessages.id, where: live },
+    query,
+    async (id) =>
+      (
+        await db
+          .select({ createdAt: chatMessages.createdAt, id: chatMessages.id })
+          .from(chatMessages)
+          .where(eq(chatMessages.id, id))
+      )[0],
+  );
+  if (!page) return { messages: [], nextBefore: null, nextAfter: null };
+  const byId = new Map((await loadChatMessages(db, page.ids)).map((message) => [message.id, message]));
   return {
-    messages: await toChatMessages(db, page.reverse()),
-    nextBefore: rows.length > limit ? (page[0]?.id ?? null) : null,
+    messages: page.ids.flatMap((id) => byId.get(id) ?? []),
+    nextBefore: page.nextBefore,
+    nextAfter: page.nextAfter,
   };
 }

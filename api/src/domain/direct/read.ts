@@ -4,13 +4,16 @@ import {
   type Conversation,
   type ConversationForViewer,
   type DirectMessage,
+  type DirectMessagePage,
   type DirectMessageWithReads,
+  type MessagePageQuery,
 } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
 import { conversations, directAttachments, directMessages, directReactions } from '../../db/schema';
 import { reactionsByMessage } from '../reactions/store';
 import { toAttachment } from '../chat/uploads';
 import { usersById } from '../read-support';
+import { readMessagePage } from '../message-page';
 import { idsParam, inIdsParam, prepared } from '../../db/prepared';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -194,4 +197,39 @@ export async function conversationMessages(db: Db | Tx, conversation: Conversati
     .where(and(live, eq(directMessages.conversationId, conversation.id)))
     .orderBy(asc(directMessages.createdAt), asc(directMessages.id));
   return (await toDirectMessages(db, rows)).map((message) => ({ ...message, readBy: readByOf(message, conversation) }));
+}
+
+/**
+ * A page of one conversation (see `messagePageQuerySchema`), oldest first, with read records and the ids to ask
+ * for the pages beside it; an unknown message (or, around, a deleted one) names no page.
+ */
+export async function conversationMessagePage(
+  db: Db | Tx,
+  conversation: Conversation,
+  query: MessagePageQuery,
+): Promise<DirectMessagePage> {
+  const inConversation = and(live, eq(directMessages.conversationId, conversation.id));
+  const page = await readMessagePage(
+    db,
+    { table: directMessages, createdAt: directMessages.createdAt, id: directMessages.id, where: inConversation },
+    query,
+    async (id) =>
+      (
+        await db
+          .select({ createdAt: directMessages.createdAt, id: directMessages.id })
+          .from(directMessages)
+          .where(and(eq(directMessages.conversationId, conversation.id), eq(directMessages.id, id)))
+      )[0],
+  );
+  if (!page) return { success: true, messages: [], nextBefore: null, nextAfter: null };
+  const byId = new Map((await loadDirectMessages(db, page.ids)).map((message) => [message.id, message]));
+  return {
+    success: true,
+    messages: page.ids.flatMap((id) => {
+      const message = byId.get(id);
+      return message ? [{ ...message, readBy: readByOf(message, conversation) }] : [];
+    }),
+    nextBefore: page.nextBefore,
+    nextAfter: page.nextAfter,
+  };
 }

@@ -87,7 +87,7 @@ const chatNoticesOn = async (db: Db | Tx, userId: string): Promise<boolean> =>
  * The message has no stored notice of this person: one that mentions them is their mention notice, which replaces
  * its team chat notice (one notice per message). Read by the `notifications_message` index.
  */
-const noStoredNotice = (db: Db | Tx, userId: string): SQL =>
+export const noStoredNotice = (db: Db | Tx, userId: string): SQL =>
   notExists(
     db
       .select({ one: sql`1` })

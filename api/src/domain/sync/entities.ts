@@ -1,8 +1,7 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import type { AnySQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { and, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { canSeeTask, type Actor, type EntityName, type PutChange } from '@office/sync-protocol';
 import type { Db, Tx } from '../../db/client';
-import { chatMessages, conversations, directMessages, notifications, tasks, users } from '../../db/schema';
+import { chatMessages, conversations, directMessages, notifications, users } from '../../db/schema';
 import { loadChatMessages } from '../chat/read';
 import { involving, loadConversations, loadDirectMessages } from '../direct/read';
 import { markersOf } from '../notifications/notices';
@@ -17,35 +16,6 @@ interface SyncedEntity {
   load(db: Db | Tx, ids: string[]): Promise<PutChange[]>;
   /** Whether `actor` may see this state of the entity. */
   visibleTo(actor: Actor, change: PutChange): boolean;
-  /** A bootstrap page: the ids `actor` may see after `after`, in this kind's order (id order, or newest first). */
-  snapshotIds(db: Db | Tx, actor: Actor, after: string | null, limit: number): Promise<string[]>;
-  /** How many of this kind a bootstrap of `actor` holds. */
-  snapshotCount(db: Db | Tx, actor: Actor): Promise<number>;
-}
-
-/** One kind's bootstrap, read in pages by id (keyset, so a page costs the same wherever it starts). */
-function snapshotOf(
-  table: SQLiteTable & { id: AnySQLiteColumn },
-  visible: (actor: Actor) => SQL | undefined,
-  newestFirst = false,
-): Pick<SyncedEntity, 'snapshotIds' | 'snapshotCount'> {
-  return {
-    snapshotIds: async (db, actor, after, limit) => {
-      const rows = await db
-        .select({ id: table.id })
-        .from(table)
-        .where(
-          and(visible(actor), after === null ? undefined : newestFirst ? lt(table.id, after) : gt(table.id, after)),
-        )
-        .orderBy(newestFirst ? desc(table.id) : asc(table.id))
-        .limit(limit);
-      return rows.map((row) => String(row.id));
-    },
-    snapshotCount: async (db, actor) => {
-      const [row] = await db.select({ n: count() }).from(table).where(visible(actor));
-      return row?.n ?? 0;
-    },
-  };
 }
 
 /**
@@ -78,21 +48,17 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
         .map(userChange),
     // Every signed-in user sees the whole active directory (spec section 6).
     visibleTo: () => true,
-    ...snapshotOf(users, () => isNull(users.deactivatedAt)),
   },
   task: {
     load: async (db, ids) =>
       (await loadTasks(db, ids)).map((data) => ({ entity: 'task', op: 'put', id: data.id, data })),
     visibleTo: (actor, change) => change.entity === 'task' && canSeeTask(actor, change.data),
-    ...snapshotOf(tasks, visibleRowsOf.task),
   },
   chatMessage: {
     load: async (db, ids) =>
       (await loadChatMessages(db, ids)).map((data) => ({ entity: 'chatMessage', op: 'put', id: data.id, data })),
     // The team chat is the whole team's.
     visibleTo: () => true,
-    // Newest first: the chat and the dashboard's preview show the latest messages while older ones arrive.
-    ...snapshotOf(chatMessages, visibleRowsOf.chatMessage, true),
   },
   conversation: {
     load: async (db, ids) =>
@@ -100,13 +66,11 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     // Security: a conversation is its two participants' alone.
     visibleTo: (actor, change) =>
       change.entity === 'conversation' && change.data.participants.some((p) => p.id === actor.id),
-    ...snapshotOf(conversations, (actor) => involving(actor.id)),
   },
   directMessage: {
     load: async (db, ids) =>
       (await loadDirectMessages(db, ids)).map((data) => ({ entity: 'directMessage', op: 'put', id: data.id, data })),
     visibleTo: (actor, change) => change.entity === 'directMessage' && change.data.participantIds.includes(actor.id),
-    ...snapshotOf(directMessages, visibleRowsOf.directMessage),
   },
   notification: {
     // `read` is the notice's own mark: devices combine it with the person's marker, which travels on its own
@@ -122,7 +86,6 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
     },
     // Security: a notification is its recipient's alone.
     visibleTo: (actor, change) => change.entity === 'notification' && change.data.recipient === actor.id,
-    ...snapshotOf(notifications, (actor) => eq(notifications.recipientId, actor.id)),
   },
   notificationMarker: {
     // Everyone has one, stored or not yet (before their first read mark).
@@ -135,8 +98,6 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
       })),
     // Security: a person's read state is theirs alone.
     visibleTo: (actor, change) => change.entity === 'notificationMarker' && change.id === actor.id,
-    snapshotIds: (_db, actor, after) => Promise.resolve(after === null ? [actor.id] : []),
-    snapshotCount: () => Promise.resolve(1),
   },
   notificationPreferences: {
     // Everyone has them, stored or the defaults.
@@ -149,8 +110,6 @@ export const syncedEntities: Record<EntityName, SyncedEntity> = {
       })),
     // Security: a person's preferences are theirs alone.
     visibleTo: (actor, change) => change.entity === 'notificationPreferences' && change.id === actor.id,
-    snapshotIds: (_db, actor, after) => Promise.resolve(after === null ? [actor.id] : []),
-    snapshotCount: () => Promise.resolve(1),
   },
 };
 

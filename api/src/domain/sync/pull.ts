@@ -3,9 +3,11 @@ import { type Actor, type Change, type EntityName, type PullQuery, type PullResp
 import type { Db, Tx } from '../../db/client';
 import { transaction } from '../../db/transaction';
 import { changeAudience, changeLog, meta, syncClients } from '../../db/schema';
+import type { HistoryWindowSizes } from '../../config';
 import { CHANGE_LOG_FLOOR_KEY, changeLogFloor, compactableUpTo, currentVersion, restoredBelow } from '../change-log';
 import { indexChanges } from '../search/indexer';
-import { loadVisible, principalsOf, syncedEntities } from './entities';
+import { loadVisible, principalsOf } from './entities';
+import { historyStartsIn, snapshotParts, windowAt, type WindowAt } from './snapshot';
 
 export { changeLogFloor };
 
@@ -53,7 +55,7 @@ async function resumeAfterRestore(tx: Tx, clientId: string, actor: Actor): Promi
     .where(and(eq(syncClients.clientId, clientId), eq(syncClients.userId, actor.id)));
 }
 
-/** Where a bootstrap is: the version its pages read, the kind being sent, the last id sent of it, rows sent, rows in all. */
+/** Where a bootstrap is: the version its pages read, the part being sent, the last id sent of it, rows sent, rows in all. */
 interface SnapshotPlace {
   version: number;
   kind: number;
@@ -73,23 +75,12 @@ function decodePlace(token: string): SnapshotPlace | null {
   return { version: v, kind: k, after: after === '' ? null : after, done: d, total: t };
 }
 
-/** The order a bootstrap sends kinds in: what the first screens need first, the team chat (the largest) last. */
-const snapshotOrder: EntityName[] = [
-  'user',
-  'notificationMarker',
-  'notificationPreferences',
-  'task',
-  'conversation',
-  'directMessage',
-  'notification',
-  'chatMessage',
-];
-
 /**
- * One page of a bootstrap. The pages read the entities as they are when each is served, in keyset order from
- * where the previous page ended (the client's token), so a slow link resumes instead of starting over. The
- * last page hands over the version the first one started at: pulling from there brings whatever changed
- * while the pages were read (newer states replace older ones), so the device ends consistent.
+ * One page of a bootstrap: the window of the history (snapshot.ts). The pages read the entities as they are when
+ * each is served, in keyset order from where the previous page ended (the client's token), so a slow link resumes
+ * instead of starting over. The last page hands over the version the first one started at: pulling from there
+ * brings whatever changed while the pages were read (newer states replace older ones), so the device ends
+ * consistent.
  */
 async function bootstrapPage(
   tx: Tx,
@@ -98,24 +89,27 @@ async function bootstrapPage(
   lastMutationId: number,
   head: number,
   floor: number,
+  window: WindowAt,
 ): Promise<PullResponse> {
   const resumed = query.snapshot ? decodePlace(query.snapshot) : null;
   // A token from before a compaction, or from data since replaced, starts over.
   const usable =
-    resumed !== null && resumed.version >= floor && resumed.version <= head && resumed.kind < snapshotOrder.length;
+    resumed !== null && resumed.version >= floor && resumed.version <= head && resumed.kind < snapshotParts.length;
   let place: SnapshotPlace;
   if (usable) place = resumed;
   else {
     let total = 0;
-    for (const name of snapshotOrder) total += await syncedEntities[name].snapshotCount(tx, actor);
+    for (const part of snapshotParts) total += await part.count(tx, actor, window);
     place = { version: head, kind: 0, after: null, done: 0, total };
   }
   const changes: Change[] = [];
   let { kind, after } = place;
-  while (changes.length < query.limit && kind < snapshotOrder.length) {
-    const entity = snapshotOrder[kind] as EntityName;
+  while (changes.length < query.limit && kind < snapshotParts.length) {
+    const part = snapshotParts[kind];
+    if (!part) break;
+    const { entity } = part;
     const wanted = query.limit - changes.length;
-    const ids = await syncedEntities[entity].snapshotIds(tx, actor, after, wanted);
+    const ids = await part.ids(tx, actor, after, wanted, window);
     if (ids.length) {
       const loaded = new Map((await loadVisible(tx, actor, entity, ids)).map((change) => [change.id, change]));
       for (const id of ids) {
@@ -131,19 +125,43 @@ async function bootstrapPage(
   }
   const done = place.done + changes.length;
   const total = Math.max(place.total, done);
-  const last = kind >= snapshotOrder.length;
+  const last = kind >= snapshotParts.length;
   return {
     changes,
     cursor: last ? place.version : 0,
     more: last ? head > place.version : true,
     reset: !usable,
-    bootstrap: { next: last ? null : encodePlace({ version: place.version, kind, after, done, total }), done, total },
+    bootstrap: {
+      next: last ? null : encodePlace({ version: place.version, kind, after, done, total }),
+      done,
+      total,
+      historyStarts: await historyStartsIn(tx, changes),
+    },
     lastMutationId,
+    window: wireWindow(window),
   };
 }
 
-/** The changes after `cursor` that `actor` may see, as the entities' current state, in one read transaction. */
-export async function processPull(db: Db, actor: Actor, query: PullQuery): Promise<PullResponse> {
+/** The window as a pull answer tells it. */
+const wireWindow = (window: WindowAt): PullResponse['window'] => ({
+  teamChatMessages: window.teamChatMessages,
+  directMessages: window.directMessages,
+  completedTaskDays: window.completedTaskDays,
+  notifications: window.notifications,
+  completedSince: window.completedSince,
+});
+
+/**
+ * The changes after `cursor` that `actor` may see, as the entities' current state, in one read transaction; a
+ * bootstrap sends the window of history `sizes` sets. Every answer tells the device that window.
+ */
+export async function processPull(
+  db: Db,
+  actor: Actor,
+  query: PullQuery,
+  sizes: HistoryWindowSizes,
+): Promise<PullResponse> {
+  const window = windowAt(sizes);
   return transaction(
     db,
     async (tx) => {
@@ -154,7 +172,7 @@ export async function processPull(db: Db, actor: Actor, query: PullQuery): Promi
       if (query.cursor === 0 || query.cursor < floor || query.cursor > head) {
         if (query.cursor > 0 && query.cursor < (await restoredBelow(tx)))
           await resumeAfterRestore(tx, query.clientId, actor);
-        return bootstrapPage(tx, actor, query, lastMutationId, head, floor);
+        return bootstrapPage(tx, actor, query, lastMutationId, head, floor, window);
       }
       // A change's audience is on its own row when it is one principal, in change_audience when it is several.
       const principals = principalsOf(actor);
@@ -195,7 +213,7 @@ export async function processPull(db: Db, actor: Actor, query: PullQuery): Promi
       const changes = order.map(
         ({ entity, id }): Change => visible.get(`${entity}:${id}`) ?? { entity, op: 'delete', id },
       );
-      return { changes, cursor, more, reset: false, bootstrap: null, lastMutationId };
+      return { changes, cursor, more, reset: false, bootstrap: null, lastMutationId, window: wireWindow(window) };
     },
     { snapshot: true },
   );

@@ -176,12 +176,16 @@ export async function applyClientMutation(
   return (await applyBatch(db, flush, clientId, [{ ...mutation, run }])).outcomes[0] ?? 'gap';
 }
 
-/** Applies a push batch in order; a gap stops it (the route answers 503 on anything unexpected). */
+/**
+ * Applies a push batch in order; a gap stops it (the route answers 503 on anything unexpected). `ip` is the push
+ * request's address: each mutation's command sees it as its REST route's would.
+ */
 export async function processPush(
   db: Db,
   flush: EffectsFlusher,
   actor: Actor,
   request: PushRequest,
+  ip: string | null = null,
 ): Promise<PushResponse> {
   await claimClient(db, request.clientId, actor);
   const { outcomes, lastMutationId } = await applyBatch(
@@ -193,7 +197,7 @@ export async function processPush(
       name: mutation.name,
       at: mutation.at,
       run: (tx, pending, madeAt) =>
-        runInTransaction(tx, actor, mutationCommands[mutation.name], mutation.args, pending, madeAt),
+        runInTransaction(tx, actor, mutationCommands[mutation.name], mutation.args, pending, madeAt, ip),
     })),
   );
   return { outcomes, lastMutationId, version: await currentVersion(db) };

@@ -4,6 +4,7 @@ import { idSchema, personNameSchema, roles, updateDetailsArgsSchema, type User }
 import type { Tx } from '../../db/client';
 import { isUniqueViolation } from '../../db/dialect';
 import { users } from '../../db/schema';
+import { recordAct } from '../audit/audit-trail';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { forgetAuthor } from '../read-support';
@@ -99,7 +100,8 @@ export const updateDetailsCommand = defineCommand({
 /**
  * `user.setPassword`: the password route, once the current password was verified, and the choice of a new one after
  * a reset (argon2 runs outside the transaction, which awaits nothing but its queries). Every session of the user ends
- * but `keepSessionId`, the one that made the change, which is no longer restricted to choosing a password.
+ * but `keepSessionId`, the one that made the change, which is no longer restricted to choosing a password. Recorded in
+ * the audit trail as a password changed, or chosen after a reset, with how many other sessions ended.
  */
 export const setPasswordCommand = defineCommand({
   name: 'user.setPassword',
@@ -112,7 +114,11 @@ export const setPasswordCommand = defineCommand({
       .update(users)
       .set({ passwordHash: args.passwordHash, mustChangePassword: false, updatedAt: ctx.now.toISOString() })
       .where(eq(users.id, ctx.actor.id));
-    await endOtherSessions(ctx.tx, ctx.actor.id, args.keepSessionId);
+    const ended = await endOtherSessions(ctx.tx, ctx.actor.id, args.keepSessionId, ctx.now);
+    await recordAct(ctx, {
+      action: current.mustChangePassword ? 'password_chosen' : 'password_changed',
+      details: { sessionsEnded: String(ended) },
+    });
     return { id: ctx.actor.id };
   },
 });

@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { chatMessages, tasks, users } from '../../db/schema';
+import { recordAct } from '../audit/audit-trail';
 import { defineCommand } from '../commands';
 import { DomainError } from '../errors';
 import { taskAudience } from '../tasks/read';
@@ -54,7 +55,7 @@ export async function listEmployeeSummaries(db: Db | Tx, now: Date = new Date())
 /**
  * `user.deactivate`: DELETE /api/auth/users/{id}. Managers only, employees only, never oneself. The account
  * stops (no sign-in, its tokens refused at once) and leaves every list, while its messages, comments and
- * task history keep its name; its open tasks are left unassigned.
+ * task history keep its name; its open tasks are left unassigned. The audit trail records who deleted whom.
  */
 export const deactivateEmployeeCommand = defineCommand({
   name: 'user.deactivate',
@@ -73,7 +74,7 @@ export const deactivateEmployeeCommand = defineCommand({
       .update(users)
       .set({ deactivatedAt: stamp, status: 'offline', updatedAt: stamp })
       .where(eq(users.id, id));
-    await endAllSessions(ctx.tx, id);
+    const sessionsEnded = await endAllSessions(ctx.tx, id, ctx.now);
     await ctx.record({ entity: 'user', id, op: 'delete', audience: USER_AUDIENCE });
     const open = await ctx.tx
       .select()
@@ -89,6 +90,11 @@ export const deactivateEmployeeCommand = defineCommand({
         formerAudience: taskAudience(task),
       });
     }
+    await recordAct(ctx, {
+      action: 'employee_deactivated',
+      target: { id, name: target.name },
+      details: { sessionsEnded: String(sessionsEnded), tasksUnassigned: String(open.length) },
+    });
     return { id, name: target.name, unassignedTasks: open.length };
   },
 });

@@ -15,6 +15,7 @@ import {
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { transaction } from '../../db/transaction';
+import { recordAct } from '../audit/audit-trail';
 import { defineCommand, runCommand, type EffectsFlusher } from '../commands';
 import { DomainError } from '../errors';
 import { setPasswordCommand } from './commands';
@@ -49,7 +50,8 @@ async function loadTarget(db: Db, id: string): Promise<UserRow> {
 
 /**
  * `user.resetPassword`: the password becomes the one-time code (hashed before the transaction), to be changed at the
- * next sign-in; every session of the person ends. Nothing the team sees changes, so nothing goes to the change log.
+ * next sign-in; every session of the person ends. Nothing the team sees changes, so nothing goes to the change log;
+ * the audit trail records who reset whose password (never the code) and how many sessions ended.
  */
 export const resetPasswordCommand = defineCommand({
   name: 'user.resetPassword',
@@ -67,7 +69,12 @@ export const resetPasswordCommand = defineCommand({
       .update(users)
       .set({ passwordHash: codeHash, mustChangePassword: true, passwordResetAt: resetAt, passwordResetUsedAt: null })
       .where(eq(users.id, id));
-    await endAllSessions(ctx.tx, id);
+    const ended = await endAllSessions(ctx.tx, id, ctx.now);
+    await recordAct(ctx, {
+      action: 'password_reset',
+      target: { id, name: target.name },
+      details: { sessionsEnded: String(ended) },
+    });
     return { id, name: target.name, expiresAt: codeExpiry(resetAt).toISOString() };
   },
 });
@@ -81,11 +88,13 @@ export async function resetPassword(
   flush: EffectsFlusher,
   actor: Actor,
   id: string,
+  ip: string,
 ): Promise<{ code: string; name: string; expiresAt: string }> {
   const refusal = resetRefusal(actor, await loadTarget(db, id));
   if (refusal) throw refusal;
   const code = newResetCode();
-  const result = await runCommand(db, flush, actor, resetPasswordCommand, { id, codeHash: await hashPassword(code) });
+  const args = { id, codeHash: await hashPassword(code) };
+  const result = await runCommand(db, flush, actor, resetPasswordCommand, args, ip);
   return { code, name: result.name, expiresAt: result.expiresAt };
 }
 
@@ -128,15 +137,17 @@ export async function choosePassword(
   actor: Actor,
   sessionId: string,
   { newPassword }: ChoosePasswordRequest,
+  ip: string,
 ): Promise<void> {
   const row = await loadTarget(db, actor.id);
   if (!row.mustChangePassword) throw new DomainError('invalid_input', accessTexts.noPendingChange);
   if (row.passwordHash !== null && (await verifyPassword(row.passwordHash, passwordCandidate(row, newPassword)))) {
     throw new DomainError('invalid_input', accessTexts.sameAsCode);
   }
-  await runCommand(db, flush, actor, setPasswordCommand, {
+  const args = {
     passwordHash: await hashPassword(newPassword),
     verifiedHash: row.passwordHash,
     keepSessionId: sessionId,
-  });
+  };
+  await runCommand(db, flush, actor, setPasswordCommand, args, ip);
 }

@@ -6,6 +6,7 @@ import { KeptRows } from '../../db/kept-rows';
 import { preparedSelect } from '../../db/prepared';
 import { sessions, users } from '../../db/schema';
 import { transaction } from '../../db/transaction';
+import { personNamed, recordAudit, type AuditEntry } from '../audit/audit-trail';
 
 /** A session as a token names it, with who acts through it. */
 export interface LiveSession {
@@ -16,15 +17,21 @@ export interface LiveSession {
 }
 
 /**
- * Starts a session for a sign-in. The user's expired sessions go at the same time, so the table holds
- * each person's live devices plus those that expired since their last sign-in.
+ * Starts a session for a sign-in, with the sign-in's audit record in the same transaction. The user's expired sessions
+ * go at the same time, so the table holds each person's live devices plus those that expired since their last sign-in.
  */
-export async function startSession(db: Db, userId: string, now = new Date()): Promise<{ id: string; expiresAt: Date }> {
+export async function startSession(
+  db: Db,
+  userId: string,
+  signIn: AuditEntry | null,
+  now = new Date(),
+): Promise<{ id: string; expiresAt: Date }> {
   const id = uuidv7(now.getTime());
   const expiresAt = new Date(now.getTime() + limits.tokenTtlSeconds * 1000);
   await transaction(db, async (tx) => {
     await tx.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, now.toISOString())));
     await tx.insert(sessions).values({ id, userId, createdAt: now.toISOString(), expiresAt: expiresAt.toISOString() });
+    if (signIn) await recordAudit(tx, signIn, now);
   });
   return { id, expiresAt };
 }
@@ -69,26 +76,39 @@ export async function findLiveSession(
   return session;
 }
 
-/** Logout: this session ends. */
-export const endSession = (db: Db, id: string): Promise<void> =>
+/** Logout: this session ends, recorded as a sign-out from `ip` (once, however many sign-outs of it race). */
+export const endSession = (db: Db, session: { id: string; userId: string }, ip: string | null): Promise<void> =>
   transaction(db, async (tx) => {
-    await tx.delete(sessions).where(eq(sessions.id, id));
-    liveSessions.forgetKey(db, id);
+    const ended = await tx.delete(sessions).where(eq(sessions.id, session.id)).returning({ id: sessions.id });
+    liveSessions.forgetKey(db, session.id);
+    if (ended.length) await recordAudit(tx, { action: 'sign_out', actor: await personNamed(tx, session.userId), ip });
   });
+
+/** How many of the sessions an act ended were live (not merely expired and not yet cleared): its record says so. */
+const liveAmong = (ended: { expiresAt: string }[], now: Date): number =>
+  ended.filter(({ expiresAt }) => expiresAt > now.toISOString()).length;
 
 /**
  * A password change: every session of the user ends but the one that made it, which is read again (a restriction
- * to choosing a password has just lifted).
+ * to choosing a password has just lifted). Resolves with how many live sessions ended.
  */
-export const endOtherSessions = async (tx: Tx, userId: string, keep: string): Promise<void> => {
-  await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, keep)));
+export const endOtherSessions = async (tx: Tx, userId: string, keep: string, now = new Date()): Promise<number> => {
+  const ended = await tx
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keep)))
+    .returning({ expiresAt: sessions.expiresAt });
   liveSessions.forget(tx, (_id, { session }) => session.actor.id === userId);
+  return liveAmong(ended, now);
 };
 
-/** Deactivation: every session of the user ends. */
-export const endAllSessions = async (tx: Tx, userId: string): Promise<void> => {
-  await tx.delete(sessions).where(eq(sessions.userId, userId));
+/** Deactivation and a password reset: every session of the user ends. Resolves with how many live sessions ended. */
+export const endAllSessions = async (tx: Tx, userId: string, now = new Date()): Promise<number> => {
+  const ended = await tx
+    .delete(sessions)
+    .where(eq(sessions.userId, userId))
+    .returning({ expiresAt: sessions.expiresAt });
   liveSessions.forget(tx, (_id, { session }) => session.actor.id === userId);
+  return liveAmong(ended, now);
 };
 
 /** When a session started: its id is a UUIDv7 made at that millisecond. */

@@ -3,7 +3,7 @@ import type { AuditPage } from '@office/sync-protocol';
 import { expectRefusal, useSeededServer } from '../../test-api-client';
 import { pruneAuditTrail, recordAuditAlone } from '../../domain/audit/audit-trail';
 
-const { server, people, call } = useSeededServer();
+const { server, people, call, registerEmployee } = useSeededServer();
 
 describe('GET /api/audit', () => {
   test('only an admin reads the audit trail', async () => {
@@ -14,7 +14,10 @@ describe('GET /api/audit', () => {
   });
 
   test('pages newest first and filters by person and by kind', async () => {
-    const { alice, bob, manager } = people;
+    // Two people nothing has been recorded of yet (a registration is not a sign-in).
+    const bob = await registerEmployee('Paged Bob');
+    const alice = await registerEmployee('Filtered Alice');
+    const { manager } = people;
     const ip = '203.0.113.7';
     for (let i = 0; i < 3; i++)
       await recordAuditAlone(server.app.db, {

@@ -7,7 +7,14 @@ import { readAuditTrail } from '../../domain/audit/audit-trail';
 export const auditRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   app.get(
     '/',
-    { onRequest: app.authenticate, schema: { querystring: auditQuerySchema } },
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'The audit trail, newest first, filtered by person and kind (admins)',
+        querystring: auditQuerySchema,
+        refuses: ['forbidden'],
+      },
+    },
     async (request): Promise<AuditPage> => {
       if (!canReadAuditLog(request.actor)) throw new DomainError('forbidden');
       return readAuditTrail(app.db, request.query);

@@ -21,7 +21,12 @@ export const accessRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> =
   /** Public, for the sign-up screen: who may join, and whom the invitation it was opened with is for. */
   app.get(
     '/signup-options',
-    { schema: { querystring: z.object({ invitation: invitationTokenSchema.optional() }) } },
+    {
+      schema: {
+        summary: 'Who may sign up, and whom an invitation link is for (public, for the sign-up screen)',
+        querystring: z.object({ invitation: invitationTokenSchema.optional() }),
+      },
+    },
     async (request): Promise<SignupOptionsResponse> => {
       const { policy, domains } = await readSignupSettings(app.db, accounts.signupDefaults);
       const options: SignupOptionsResponse = {
@@ -45,9 +50,17 @@ export const accessRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> =
   /** Managers reset employees' passwords, admins anyone's but their own: the one-time code is in this answer only. */
   app.post(
     '/users/:id/reset-password',
-    { onRequest: app.authenticate, schema: { params: z.object({ id: idSchema }) } },
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: "Reset a person's password (managers: employees; admins: anyone but themselves): a one-time code",
+        params: z.object({ id: idSchema }),
+        refuses: ['forbidden', 'user_not_found'],
+      },
+    },
     async (request): Promise<PasswordResetResponse> => {
-      const { code, name, expiresAt } = await resetPassword(app.db, app.flush, request.actor, request.params.id);
+      const reset = await resetPassword(app.db, app.flush, request.actor, request.params.id, request.ip);
+      const { code, name, expiresAt } = reset;
       app.realtime.dropSessions({ userId: request.params.id });
       return { success: true, message: `${name}'s password was reset.`, code, expiresAt };
     },
@@ -56,9 +69,16 @@ export const accessRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> =
   /** After a sign-in with a one-time code: the new password; this session then goes on, unrestricted. */
   app.put(
     '/choose-password',
-    { onRequest: app.authenticateDuringPasswordChange, schema: { body: jsonBody(choosePasswordRequestSchema) } },
+    {
+      onRequest: app.authenticateDuringPasswordChange,
+      schema: {
+        summary: 'Choose a new password after signing in with a one-time code',
+        body: jsonBody(choosePasswordRequestSchema),
+        refuses: ['user_not_found'],
+      },
+    },
     async (request): Promise<SuccessResponse> => {
-      await choosePassword(app.db, app.flush, request.actor, request.sessionId, request.body);
+      await choosePassword(app.db, app.flush, request.actor, request.sessionId, request.body, request.ip);
       app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
       return { success: true, message: accountTexts.passwordUpdated };
     },

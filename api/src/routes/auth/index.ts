@@ -44,11 +44,11 @@ import { accessRoutes } from './access';
 const active = isNull(users.deactivatedAt);
 
 export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (app, { accounts }, done) => {
-  /** A sign-in's answer: each one starts a session, which its token names. */
-  const answer = async ({ user, passwordChangeRequired }: SignIn, message: string): Promise<AuthResponse> => ({
+  /** A sign-in's answer: each one starts a session, which its token names (recorded with it). */
+  const answer = async ({ user, passwordChangeRequired, record }: SignIn, message: string): Promise<AuthResponse> => ({
     ok: true,
     user,
-    token: await app.issueToken(user.id),
+    token: await app.issueToken(user.id, record),
     message,
     passwordChangeRequired,
   });
@@ -62,48 +62,112 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
     return rows.map(toUserDto);
   };
 
-  app.post('/register', { schema: { body: jsonBody(registerRequestSchema) } }, async (request, reply) => {
-    const signIn = await register(accounts, request.body);
-    keepDeviceProof(request, reply, signIn.deviceProof);
-    return reply.status(201).send(await answer(signIn, 'Account created successfully'));
-  });
+  app.post(
+    '/register',
+    {
+      schema: {
+        summary: 'Create an account and sign in (201): the user and a session token',
+        body: jsonBody(registerRequestSchema),
+        refuses: [
+          'email_taken',
+          'signup_invitation_required',
+          'signup_domain_not_allowed',
+          'invitation_invalid',
+          'invitation_expired',
+          'invitation_used',
+          'invitation_revoked',
+          'invitation_email_mismatch',
+        ],
+      },
+    },
+    async (request, reply) => {
+      const signIn = await register(accounts, request.body, request.ip);
+      keepDeviceProof(request, reply, signIn.deviceProof);
+      return reply.status(201).send(await answer(signIn, 'Account created successfully'));
+    },
+  );
 
   /** A browser that signed in as the account before carries a device proof of it (see device-cookie.ts). */
-  app.post('/login', { schema: { body: jsonBody(loginRequestSchema) } }, async (request, reply) => {
-    const signIn = await login(accounts, request.body, request.ip, deviceProofsOf(request));
-    keepDeviceProof(request, reply, signIn.deviceProof);
-    return answer(signIn, 'Signed in successfully');
-  });
+  app.post(
+    '/login',
+    {
+      schema: {
+        summary: 'Sign in with email and password (or a one-time code): the user and a session token',
+        body: jsonBody(loginRequestSchema),
+        refuses: ['invalid_credentials', 'reset_code_used', 'reset_code_expired'],
+      },
+    },
+    async (request, reply) => {
+      const signIn = await login(accounts, request.body, request.ip, deviceProofsOf(request));
+      keepDeviceProof(request, reply, signIn.deviceProof);
+      return answer(signIn, 'Signed in successfully');
+    },
+  );
 
-  app.post('/google', { schema: { body: jsonBody(googleLoginRequestSchema) } }, async (request) =>
-    answer(await googleLogin(accounts, request.body), 'Signed in with Google'),
+  const googleSchema = {
+    summary: 'Sign in (or sign up) with a Google ID token: the user and a session token',
+    body: jsonBody(googleLoginRequestSchema),
+    refuses: [
+      'google_not_configured',
+      'google_token_invalid',
+      'invalid_credentials',
+      'signup_invitation_required',
+      'signup_domain_not_allowed',
+    ],
+  } as const;
+  app.post('/google', { schema: googleSchema }, async (request) =>
+    answer(await googleLogin(accounts, request.body, request.ip), 'Signed in with Google'),
   );
 
   /** Ends this device's session: its token and its sockets stop at once (also one waiting for a new password). */
   app.post(
     '/logout',
-    { onRequest: app.authenticateDuringPasswordChange },
+    {
+      onRequest: app.authenticateDuringPasswordChange,
+      schema: { summary: "Sign out: this device's session and its sockets end" },
+    },
     async (request): Promise<SuccessResponse> => {
-      await endSession(app.db, request.sessionId);
+      await endSession(app.db, { id: request.sessionId, userId: request.actor.id }, request.ip);
       app.realtime.dropSessions({ sessionId: request.sessionId });
       return { success: true, message: accountTexts.signedOut };
     },
   );
 
-  app.get('/me', auth, async (request) => {
-    const [row] = await app.db.select().from(users).where(eq(users.id, request.actor.id));
-    if (!row) throw new DomainError('user_not_found');
-    return { user: toUserDto(row) };
-  });
+  app.get(
+    '/me',
+    { ...auth, schema: { summary: 'The signed-in user', refuses: ['user_not_found'] } },
+    async (request) => {
+      const [row] = await app.db.select().from(users).where(eq(users.id, request.actor.id));
+      if (!row) throw new DomainError('user_not_found');
+      return { user: toUserDto(row) };
+    },
+  );
 
   /** Everyone but the caller: the people one can start a conversation with. */
-  app.get('/users', auth, async (request) => ({ users: await listActive(request, true) }));
+  app.get(
+    '/users',
+    { ...auth, schema: { summary: 'The active users but the caller, by name: whom one can message' } },
+    async (request) => ({ users: await listActive(request, true) }),
+  );
 
-  app.get('/all-users', auth, async (request) => ({ users: await listActive(request, false) }));
+  app.get(
+    '/all-users',
+    { ...auth, schema: { summary: 'Every active user, by name (the directory)' } },
+    async (request) => ({ users: await listActive(request, false) }),
+  );
 
-  app.get('/team-members', auth, async (request) => ({ users: await listActive(request, false) }));
+  app.get(
+    '/team-members',
+    { ...auth, schema: { summary: 'Every active user, by name (whom a task can be assigned to)' } },
+    async (request) => ({ users: await listActive(request, false) }),
+  );
 
-  app.put('/updatedetails', { ...auth, schema: { body: jsonBody(updateDetailsArgsSchema) } }, async (request) => {
+  const detailsSchema = {
+    summary: "Change the caller's name, email and profile details: the user",
+    body: jsonBody(updateDetailsArgsSchema),
+    refuses: ['email_taken', 'user_not_found'],
+  } as const;
+  app.put('/updatedetails', { ...auth, schema: detailsSchema }, async (request) => {
     const user = await runCommand(app.db, app.flush, request.actor, updateDetailsCommand, request.body);
     return { user, message: 'Profile updated successfully!' };
   });
@@ -112,9 +176,22 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
   const passwordBody = jsonBody(updatePasswordRequestSchema);
   app.put(
     '/updatepassword',
-    { ...auth, schema: { body: passwordBody } },
+    {
+      ...auth,
+      schema: {
+        summary: "Change the caller's password; their other sessions end",
+        body: passwordBody,
+        refuses: ['invalid_credentials', 'user_not_found'],
+      },
+    },
     async (request, reply): Promise<SuccessResponse> => {
-      const { deviceProof } = await changePassword(accounts, request.actor, request.sessionId, request.body);
+      const { deviceProof } = await changePassword(
+        accounts,
+        request.actor,
+        request.sessionId,
+        request.body,
+        request.ip,
+      );
       app.realtime.dropSessions({ userId: request.actor.id, except: request.sessionId });
       keepDeviceProof(request, reply, deviceProof);
       return { success: true, message: accountTexts.passwordUpdated };
@@ -123,7 +200,11 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
 
   const avatars = new AvatarStore(app.config.dataDir);
 
-  app.post('/upload-avatar', auth, async (request): Promise<AvatarResponse> => {
+  const avatarSchema = {
+    summary: "Set the caller's photo (multipart, field `avatar`): its URL and the user",
+    refuses: ['unsupported_media_type', 'payload_too_large', 'user_not_found'],
+  } as const;
+  app.post('/upload-avatar', { ...auth, schema: avatarSchema }, async (request): Promise<AvatarResponse> => {
     if (!request.isMultipart()) throw new DomainError('unsupported_media_type', accountTexts.invalidImage);
     const part = await request.file({ limits: avatarLimits });
     if (!part || part.fieldname !== 'avatar') {
@@ -149,7 +230,12 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
   });
 
   /** Photos are public by unguessable name: an <img> sends no bearer token. */
-  app.get('/avatars/:filename', { schema: { params: fileParams } }, (request, reply) => {
+  const photoSchema = {
+    summary: 'A profile photo, by its unguessable name (no sign-in: an <img> sends no token)',
+    params: fileParams,
+    refuses: ['not_found'],
+  } as const;
+  app.get('/avatars/:filename', { schema: photoSchema }, (request, reply) => {
     const { filename } = request.params;
     if (!avatarNamePattern.test(filename)) throw new DomainError('not_found', 'File not found.');
     const stream = avatars.open(filename);
@@ -169,9 +255,17 @@ export const authRoutes: FastifyPluginCallbackZod<{ accounts: AccountDeps }> = (
   /** Managers delete employees: the account is deactivated, its history stays (spec section 6). */
   app.delete(
     '/users/:id',
-    { ...auth, schema: { params: z.object({ id: idSchema }) } },
+    {
+      ...auth,
+      schema: {
+        summary: 'Delete an employee (managers, admins): the account is deactivated, its history stays',
+        params: z.object({ id: idSchema }),
+        refuses: ['forbidden', 'user_not_found'],
+      },
+    },
     async (request): Promise<SuccessResponse> => {
-      await runCommand(app.db, app.flush, request.actor, deactivateEmployeeCommand, { id: request.params.id });
+      const args = { id: request.params.id };
+      await runCommand(app.db, app.flush, request.actor, deactivateEmployeeCommand, args, request.ip);
       app.realtime.dropSessions({ userId: request.params.id });
       return { success: true, message: accountTexts.employeeDeleted };
     },

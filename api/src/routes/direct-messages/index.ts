@@ -2,6 +2,8 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { and, eq, isNull } from 'drizzle-orm';
 import {
+  chatPageMax,
+  directMessagesQuerySchema,
   idSchema,
   reactionBodySchema,
   reactionEmojiSchema,
@@ -24,6 +26,7 @@ import {
   startConversationCommand,
 } from '../../domain/direct/commands';
 import {
+  conversationMessagePage,
   conversationMessages,
   conversationsForViewer,
   loadConversations,
@@ -40,14 +43,23 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
   const auth = { onRequest: app.authenticate };
   const uploads = new UploadStore(app.config.dataDir);
 
-  app.get('/conversations', auth, async (request) => ({
-    success: true,
-    conversations: await conversationsForViewer(app.db, request.actor.id),
-  }));
+  app.get(
+    '/conversations',
+    { ...auth, schema: { summary: "The caller's conversations, newest first" } },
+    async (request) => ({
+      success: true,
+      conversations: await conversationsForViewer(app.db, request.actor.id),
+    }),
+  );
 
   /** Starts the conversation with `recipientId`, or returns the one that exists (200 then, 201 when new). */
   const startBody = jsonBody(startConversationArgsSchema);
-  app.post('/conversations', { ...auth, schema: { body: startBody } }, async (request, reply) => {
+  const startSchema = {
+    summary: 'Start a conversation with someone (201), or get the one that exists (200)',
+    body: startBody,
+    refuses: ['invalid_input', 'user_not_found', 'duplicate_id'],
+  } as const;
+  app.post('/conversations', { ...auth, schema: startSchema }, async (request, reply) => {
     const { conversation, created } = await runCommand(
       app.db,
       app.flush,
@@ -58,11 +70,26 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
     return reply.status(created ? 201 : 200).send({ success: true, conversation });
   });
 
-  app.get('/conversations/:id/messages', { ...auth, schema: { params: conversationParams } }, async (request) => {
+  /** Every message (the spec's call), or with `before`, `after`, `around` or `limit` one page (issue 46). */
+  const historySchema = {
+    summary: "A conversation's messages, for its participants: all of them, or one page before, after or around one",
+    params: conversationParams,
+    querystring: directMessagesQuerySchema,
+    refuses: ['forbidden', 'not_found'],
+  } as const;
+  app.get('/conversations/:id/messages', { ...auth, schema: historySchema }, async (request) => {
     await requireParticipation(app.db, request.actor, request.params.id);
     const [conversation] = await loadConversations(app.db, [request.params.id]);
     if (!conversation) throw new DomainError('not_found');
-    return { success: true, messages: await conversationMessages(app.db, conversation) };
+    const { before, after, around, limit } = request.query;
+    if (before === undefined && after === undefined && around === undefined && limit === undefined)
+      return { success: true, messages: await conversationMessages(app.db, conversation) };
+    return conversationMessagePage(app.db, conversation, {
+      before,
+      after,
+      around,
+      limit: limit ?? chatPageMax,
+    });
   });
 
   /**
@@ -70,7 +97,12 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
    * write). A multipart request has no parsed body: its parts are read below.
    */
   const sendBody = sendDirectArgsSchema.omit({ conversationId: true }).extend({ id: idSchema.optional() }).partial();
-  const sendSchema = { params: conversationParams, body: sendBody.nullish() };
+  const sendSchema = {
+    summary: 'Send a direct message (201): JSON `{ text }`, or multipart with `files` and optional `text`',
+    params: conversationParams,
+    body: sendBody.nullish(),
+    refuses: ['forbidden', 'not_found', 'duplicate_id', 'payload_too_large', 'unsupported_media_type'],
+  } as const;
   app.post('/conversations/:id/messages', { ...auth, schema: sendSchema }, async (request, reply) => {
     const conversationId = request.params.id;
     if (request.isMultipart()) {
@@ -101,7 +133,14 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
 
   app.delete(
     '/conversations/:id/messages/:messageId',
-    { ...auth, schema: { params: messageParams } },
+    {
+      ...auth,
+      schema: {
+        summary: "Delete one's own direct message",
+        params: messageParams,
+        refuses: ['forbidden', 'not_found', 'message_not_found'],
+      },
+    },
     async (request) => {
       await runCommand(app.db, app.flush, request.actor, deleteDirectCommand, {
         conversationId: request.params.id,
@@ -115,7 +154,15 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
   const reactionParams = messageParams.extend({ emoji: reactionEmojiSchema });
   app.put(
     '/conversations/:id/messages/:messageId/reactions/:emoji',
-    { ...auth, schema: { params: reactionParams, body: jsonBody(reactionBodySchema) } },
+    {
+      ...auth,
+      schema: {
+        summary: "Set the caller's reaction on a direct message on or off: the message",
+        params: reactionParams,
+        body: jsonBody(reactionBodySchema),
+        refuses: ['forbidden', 'not_found', 'message_not_found'],
+      },
+    },
     async (request) => {
       const { id, messageId, emoji } = request.params;
       const message = await runCommand(app.db, app.flush, request.actor, reactDirectCommand, {
@@ -128,7 +175,12 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
     },
   );
 
-  app.patch('/conversations/:id/read', { ...auth, schema: { params: conversationParams } }, async (request) => {
+  const readSchema = {
+    summary: 'Mark a conversation read up to now: when',
+    params: conversationParams,
+    refuses: ['forbidden', 'not_found'],
+  } as const;
+  app.patch('/conversations/:id/read', { ...auth, schema: readSchema }, async (request) => {
     const { readAt } = await runCommand(app.db, app.flush, request.actor, markReadCommand, {
       conversationId: request.params.id,
     });
@@ -138,7 +190,15 @@ export const directMessageRoutes: FastifyPluginCallbackZod = (app, _opts, done) 
   /** Downloads an attachment; only the conversation's participants may. */
   app.get(
     '/attachments/:filename',
-    { ...auth, ...fileDownloadOptions, schema: { params: fileParams } },
+    {
+      ...auth,
+      ...fileDownloadOptions,
+      schema: {
+        summary: "A direct message's file, for the conversation's participants",
+        params: fileParams,
+        refuses: ['forbidden', 'not_found'],
+      },
+    },
     async (request, reply) => {
       const { filename } = request.params;
       // Security: only names this server generated; anything else (../, slashes, encodings) is simply unknown.

@@ -5,7 +5,11 @@ import { listEmployeeSummaries } from '../../domain/users/employees';
 
 /** GET /api/employees: Employee Management's cards, for managers only (spec section 6). */
 export const employeeRoutes: FastifyPluginCallback = (app, _opts, done) => {
-  app.get('/', { onRequest: app.authenticate }, async (request) => {
+  const schema = {
+    summary: "Employee Management's cards: each employee's presence and task figures (managers, admins)",
+    refuses: ['forbidden'],
+  } as const;
+  app.get('/', { onRequest: app.authenticate, schema }, async (request) => {
     if (!canManageEmployees(request.actor)) throw new DomainError('forbidden');
     // Presence comes from the users' rows, which the socket layer keeps current.
     return { success: true, employees: await listEmployeeSummaries(app.db) };

@@ -38,13 +38,20 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const uploads = new UploadStore(app.config.dataDir);
 
   /** The newest 200 messages, oldest first; `before` pages back to older ones (issue 15: bounded answers). */
-  app.get('/', { ...auth, schema: { querystring: chatMessagesQuerySchema } }, async (request) =>
-    listChatMessagePage(app.db, request.query),
-  );
+  const pageSchema = {
+    summary: "Team chat's newest messages, oldest first; `before`, `after` or `around` one page",
+    querystring: chatMessagesQuerySchema,
+  };
+  app.get('/', { ...auth, schema: pageSchema }, async (request) => listChatMessagePage(app.db, request.query));
 
   // The author is always the signed-in user: userId, userName, userAvatar and type of the spec's payload are not read.
   const sendBody = jsonBody(sendChatArgsSchema.extend({ id: idSchema.optional() }));
-  app.post('/', { ...auth, schema: { body: sendBody } }, async (request, reply) => {
+  const sendSchema = {
+    summary: 'Send a message to team chat (201): the message',
+    body: sendBody,
+    refuses: ['duplicate_id'],
+  } as const;
+  app.post('/', { ...auth, schema: sendSchema }, async (request, reply) => {
     const { id, text } = request.body;
     const message = await app.write(request.actor, sendChatCommand, { id: id ?? uuidv7(), text });
     return reply.status(201).send({ message });
@@ -55,7 +62,11 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const uploadErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     void sendError(error, request, reply, (body) => ({ success: false, error: body.message }));
   };
-  app.post('/upload', { ...auth, errorHandler: uploadErrorHandler }, async (request, reply) => {
+  const uploadSchema = {
+    summary: 'Send a message with files to team chat (multipart: `files`, optional `text`) (201): the message',
+    refuses: ['unsupported_media_type', 'payload_too_large', 'duplicate_id'],
+  } as const;
+  app.post('/upload', { ...auth, errorHandler: uploadErrorHandler, schema: uploadSchema }, async (request, reply) => {
     const answer = await receiveFileMessage(
       app,
       request,
@@ -74,7 +85,11 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
 
   app.get(
     '/download/:filename',
-    { ...auth, ...fileDownloadOptions, schema: { params: fileParams } },
+    {
+      ...auth,
+      ...fileDownloadOptions,
+      schema: { summary: "A team chat message's file", params: fileParams, refuses: ['not_found'] },
+    },
     async (request, reply) => {
       const { filename } = request.params;
       // Security: only names this server generated; anything else (../, slashes, encodings) is simply unknown.
@@ -95,7 +110,13 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   );
 
   const editBody = jsonBody(editChatArgsSchema.omit({ id: true }));
-  app.put('/:id', { ...auth, schema: { params: messageParams, body: editBody } }, async (request) => {
+  const editSchema = {
+    summary: "Edit one's own team chat message: the message",
+    params: messageParams,
+    body: editBody,
+    refuses: ['forbidden', 'message_not_found'],
+  } as const;
+  app.put('/:id', { ...auth, schema: editSchema }, async (request) => {
     const { text } = request.body;
     const message = await runCommand(app.db, app.flush, request.actor, editChatCommand, {
       id: request.params.id,
@@ -104,7 +125,12 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     return { message };
   });
 
-  app.delete('/:id', { ...auth, schema: { params: messageParams } }, async (request) => {
+  const deleteSchema = {
+    summary: 'Delete a team chat message (its author, managers, admins)',
+    params: messageParams,
+    refuses: ['forbidden', 'message_not_found'],
+  } as const;
+  app.delete('/:id', { ...auth, schema: deleteSchema }, async (request) => {
     await runCommand(app.db, app.flush, request.actor, deleteChatCommand, { id: request.params.id });
     return { success: true, message: 'Message deleted' };
   });
@@ -113,7 +139,15 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const reactionParams = messageParams.extend({ emoji: reactionEmojiSchema });
   app.put(
     '/:id/reactions/:emoji',
-    { ...auth, schema: { params: reactionParams, body: jsonBody(reactionBodySchema) } },
+    {
+      ...auth,
+      schema: {
+        summary: "Set the caller's reaction on a team chat message on or off: the message",
+        params: reactionParams,
+        body: jsonBody(reactionBodySchema),
+        refuses: ['message_not_found'],
+      },
+    },
     async (request) => {
       const { id, emoji } = request.params;
       const message = await runCommand(app.db, app.flush, request.actor, reactChatCommand, {
@@ -126,7 +160,11 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   );
 
   /** Typing is live state: told to the others' sockets, never stored. */
-  app.post('/typing', { ...auth, schema: { body: jsonBody(typingArgsSchema) } }, async (request) => {
+  const typingSchema = {
+    summary: 'Tell the team the caller is typing, or has stopped (live only, never stored)',
+    body: jsonBody(typingArgsSchema),
+  };
+  app.post('/typing', { ...auth, schema: typingSchema }, async (request) => {
     const { isTyping } = request.body;
     const me = request.actor.id;
     const others = app.realtime.io.to(rooms.team).except(rooms.user(me));
@@ -139,7 +177,8 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     return { success: true };
   });
 
-  app.get('/active-users', auth, async () => {
+  const presenceListSchema = { summary: "Every active user's presence: status and when last seen" };
+  app.get('/active-users', { ...auth, schema: presenceListSchema }, async () => {
     const active = await app.db
       .select({ id: users.id, name: users.name, status: users.status, lastSeen: users.lastSeen, avatar: users.avatar })
       .from(users)
@@ -147,7 +186,11 @@ export const messageRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     return { success: true, data: active.map((user) => ({ ...user, _id: user.id })) };
   });
 
-  app.post('/status', { ...auth, schema: { body: jsonBody(presenceArgsSchema) } }, async (request) => {
+  const statusSchema = {
+    summary: "Set the caller's presence (online or away); the team is told",
+    body: jsonBody(presenceArgsSchema),
+  };
+  app.post('/status', { ...auth, schema: statusSchema }, async (request) => {
     const { status } = request.body;
     const lastSeen = await app.realtime.presence.store(request.actor.id, status);
     app.realtime.io.to(rooms.team).emit('user-presence-update', { userId: request.actor.id, status, lastSeen });

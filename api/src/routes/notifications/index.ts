@@ -19,7 +19,11 @@ export const notificationRoutes: FastifyPluginCallbackZod = (app, _opts, done) =
   const auth = { onRequest: app.authenticate };
 
   /** The caller's notices (stored and team chat), newest first, a page at a time, with their unread count. */
-  app.get('/', { ...auth, schema: { querystring: notificationsQuerySchema } }, async (request) => {
+  const listSchema = {
+    summary: "The caller's notices, newest first, a page at a time, with the unread count",
+    querystring: notificationsQuerySchema,
+  };
+  app.get('/', { ...auth, schema: listSchema }, async (request) => {
     const { limit, before } = request.query;
     const marker = await markerOf(app.db, request.actor.id);
     const { notices, nextBefore } = await listNotices(app.db, marker, { limit, after: before });
@@ -27,7 +31,12 @@ export const notificationRoutes: FastifyPluginCallbackZod = (app, _opts, done) =
   });
 
   /** The spec's client asks for a direct message's notice; it exists already (dm.send made it): that one is the answer. */
-  app.post('/', { ...auth, schema: { body: sendNotificationArgsSchema } }, async (request, reply) => {
+  const sendSchema = {
+    summary: "A direct message's notice to its recipient (201 when new, 200 when it exists)",
+    body: sendNotificationArgsSchema,
+    refuses: ['forbidden', 'message_not_found', 'user_not_found'],
+  } as const;
+  app.post('/', { ...auth, schema: sendSchema }, async (request, reply) => {
     const { notification, created } = await runCommand(
       app.db,
       app.flush,
@@ -39,12 +48,20 @@ export const notificationRoutes: FastifyPluginCallbackZod = (app, _opts, done) =
   });
 
   /** The caller's notification preferences (the spec's defaults until they change one). */
-  app.get('/preferences', auth, async (request) => {
-    const preferences = (await preferencesOf(app.db, [request.actor.id])).get(request.actor.id);
-    return { success: true, preferences };
-  });
+  app.get(
+    '/preferences',
+    { ...auth, schema: { summary: "The caller's notification preferences" } },
+    async (request) => {
+      const preferences = (await preferencesOf(app.db, [request.actor.id])).get(request.actor.id);
+      return { success: true, preferences };
+    },
+  );
 
-  app.put('/preferences', { ...auth, schema: { body: setNotificationPreferencesArgsSchema } }, async (request) => {
+  const preferencesSchema = {
+    summary: "Change the caller's notification preferences: all of them",
+    body: setNotificationPreferencesArgsSchema,
+  };
+  app.put('/preferences', { ...auth, schema: preferencesSchema }, async (request) => {
     const preferences = await runCommand(
       app.db,
       app.flush,
@@ -55,12 +72,21 @@ export const notificationRoutes: FastifyPluginCallbackZod = (app, _opts, done) =
     return { success: true, preferences };
   });
 
-  app.patch('/read-all', auth, async (request) => {
-    const { marked } = await runCommand(app.db, app.flush, request.actor, markAllNotificationsReadCommand, {});
-    return { success: true, marked };
-  });
+  app.patch(
+    '/read-all',
+    { ...auth, schema: { summary: "Mark all the caller's notices read: how many" } },
+    async (request) => {
+      const { marked } = await runCommand(app.db, app.flush, request.actor, markAllNotificationsReadCommand, {});
+      return { success: true, marked };
+    },
+  );
 
-  app.patch('/:id/read', { ...auth, schema: { params: z.object({ id: idSchema }) } }, async (request) => {
+  const readSchema = {
+    summary: 'Mark one notice read: the notice',
+    params: z.object({ id: idSchema }),
+    refuses: ['not_found'],
+  } as const;
+  app.patch('/:id/read', { ...auth, schema: readSchema }, async (request) => {
     const notification = await runCommand(app.db, app.flush, request.actor, markNotificationReadCommand, {
       id: request.params.id,
     });

@@ -26,10 +26,18 @@ function encryptableKeys({ p256dh, auth }: { p256dh: string; auth: string }): bo
 export const pushRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
 
-  app.get('/public-key', () => ({ publicKey: app.push.keys.publicKey }));
+  app.get(
+    '/public-key',
+    { schema: { summary: "The server's VAPID public key, for a browser's push subscription" } },
+    () => ({ publicKey: app.push.keys.publicKey }),
+  );
 
   /** Stores (or moves to this user) a browser's subscription; the same endpoint twice is one subscription. */
-  app.post('/subscribe', { ...auth, schema: { body: pushSubscriptionSchema } }, async (request, reply) => {
+  const subscribeSchema = {
+    summary: "Keep a browser's push subscription for the caller (201); the same endpoint twice is one",
+    body: pushSubscriptionSchema,
+  };
+  app.post('/subscribe', { ...auth, schema: subscribeSchema }, async (request, reply) => {
     const subscription = request.body;
     // Refused here, not stored: every push to keys it cannot encrypt to would fail, and no push service says 410.
     if (!encryptableKeys(subscription.keys))
@@ -59,7 +67,13 @@ export const pushRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   /** Removes one of the caller's subscriptions; another user's endpoint is left alone. */
   app.delete(
     '/subscribe',
-    { ...auth, schema: { body: z.object({ endpoint: z.string().min(1).max(2048) }) } },
+    {
+      ...auth,
+      schema: {
+        summary: "Remove one of the caller's push subscriptions, by endpoint: how many were removed",
+        body: z.object({ endpoint: z.string().min(1).max(2048) }),
+      },
+    },
     async (request) => {
       const { endpoint } = request.body;
       const removed = await transaction(app.db, async (tx) => {

@@ -17,7 +17,13 @@ export const searchRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
 
   app.get(
     '/',
-    { onRequest: app.authenticate, schema: { querystring: searchQuerySchema } },
+    {
+      onRequest: app.authenticate,
+      schema: {
+        summary: 'Full-text search of team chat, direct messages and tasks the caller may see',
+        querystring: searchQuerySchema,
+      },
+    },
     async (request): Promise<SearchResponse> => {
       // What was written a moment ago is found too: the indexer catches up first (a bounded step on SQLite).
       await indexer.catchUp();

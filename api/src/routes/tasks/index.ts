@@ -24,7 +24,11 @@ const taskParams = z.object({ id: idSchema });
 
 export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
-  app.get('/', { ...auth, schema: { querystring: tasksPageQuerySchema } }, async (request) => {
+  const listSchema = {
+    summary: 'The tasks the caller may see: all of them, or a page with `page` and `limit`',
+    querystring: tasksPageQuerySchema,
+  };
+  app.get('/', { ...auth, schema: listSchema }, async (request) => {
     const { page, limit } = request.query;
     if (page === undefined && limit === undefined) return { tasks: await listVisibleTasks(app.db, request.actor) };
     return listVisibleTaskPage(app.db, request.actor, { page: page ?? 1, limit: limit ?? tasksPageDefaultLimit });
@@ -32,7 +36,12 @@ export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
 
   // The author is always the signed-in user: `assignedBy` in the spec's payload is not read. REST clients may omit the id.
   const createBody = jsonBody(createTaskArgsSchema.extend({ id: idSchema.optional() }));
-  app.post('/', { ...auth, schema: { body: createBody } }, async (request, reply) => {
+  const createSchema = {
+    summary: 'Create a task (201): the task as stored',
+    body: createBody,
+    refuses: ['forbidden', 'user_not_found', 'duplicate_id'],
+  } as const;
+  app.post('/', { ...auth, schema: createSchema }, async (request, reply) => {
     const task = await writtenTask(
       app.db,
       await runCommand(app.db, app.flush, request.actor, createTaskCommand, {
@@ -44,7 +53,13 @@ export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   });
 
   const editBody = jsonBody(editTaskArgsSchema.omit({ id: true }));
-  app.put('/:id', { ...auth, schema: { params: taskParams, body: editBody } }, async (request) => {
+  const editSchema = {
+    summary: "Edit a task's fields or status (what the caller's role allows): the task",
+    params: taskParams,
+    body: editBody,
+    refuses: ['forbidden', 'task_not_found', 'user_not_found'],
+  } as const;
+  app.put('/:id', { ...auth, schema: editSchema }, async (request) => {
     const task = await writtenTask(
       app.db,
       await runCommand(app.db, app.flush, request.actor, editTaskCommand, {
@@ -55,13 +70,24 @@ export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
     return { success: true, task, message: 'Task updated successfully' };
   });
 
-  app.delete('/:id', { ...auth, schema: { params: taskParams } }, async (request) => {
+  const deleteSchema = {
+    summary: 'Delete a task (its creator, managers, admins)',
+    params: taskParams,
+    refuses: ['forbidden', 'task_not_found'],
+  } as const;
+  app.delete('/:id', { ...auth, schema: deleteSchema }, async (request) => {
     await runCommand(app.db, app.flush, request.actor, deleteTaskCommand, { id: request.params.id });
     return { success: true, message: 'Task deleted successfully' };
   });
 
   const commentBody = jsonBody(addCommentArgsSchema.omit({ taskId: true }).extend({ id: idSchema.optional() }));
-  app.post('/:id/comments', { ...auth, schema: { params: taskParams, body: commentBody } }, async (request, reply) => {
+  const commentSchema = {
+    summary: 'Comment on a task (201): the task with its comments',
+    params: taskParams,
+    body: commentBody,
+    refuses: ['forbidden', 'task_not_found', 'duplicate_id'],
+  } as const;
+  app.post('/:id/comments', { ...auth, schema: commentSchema }, async (request, reply) => {
     const task = await writtenTask(
       app.db,
       await runCommand(app.db, app.flush, request.actor, addCommentCommand, {

@@ -19,6 +19,8 @@ export interface NavItem {
   to: string;
   label: string;
   icon: LucideIcon;
+  /** Other paths that are this item's pages (tabs of its screen): the item is marked current there too. */
+  alsoAt?: readonly string[];
   /** Shown only when this holds for the signed-in user; always shown when absent. */
   visibleTo?: (actor: Actor) => boolean;
 }
@@ -28,7 +30,13 @@ export const navItems: readonly NavItem[] = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/tasks', label: 'Tasks', icon: ListChecks },
   { to: '/employees', label: 'Employees', icon: UserCog, visibleTo: canManageEmployees },
-  { to: '/employees/settings', label: 'Workspace Settings', icon: ShieldCheck, visibleTo: isAdmin },
+  {
+    to: '/employees/settings',
+    label: 'Workspace Settings',
+    icon: ShieldCheck,
+    alsoAt: ['/employees/audit'],
+    visibleTo: isAdmin,
+  },
   { to: '/my-tasks', label: 'My Tasks', icon: ClipboardList, visibleTo: canOpenMyTasks },
   { to: '/team-members', label: 'Team Members', icon: Users },
   { to: '/chat', label: 'Chat', icon: MessagesSquare },
@@ -41,5 +49,5 @@ export const navItems: readonly NavItem[] = [
  */
 export function sectionOf(pathname: string): Pick<NavItem, 'label' | 'icon'> | null {
   if (pathname === '/profile-settings') return { label: 'Settings', icon: Settings };
-  return navItems.find((item) => item.to === pathname) ?? null;
+  return navItems.find((item) => item.to === pathname || item.alsoAt?.includes(pathname)) ?? null;
 }

@@ -20,7 +20,8 @@ interface SidebarProps {
 /** The signed-in navigation: fixed on desktop, sliding in over an overlay on mobile. */
 export function Sidebar({ id, user, avatarVersion, open, onNavigate, onLogout }: SidebarProps) {
   const navigate = useNavigate();
-  const onSettings = useLocation().pathname === '/profile-settings';
+  const { pathname } = useLocation();
+  const onSettings = pathname === '/profile-settings';
   const items = navItems.filter((item) => !item.visibleTo || item.visibleTo(user));
 
   const handleSettings = (): void => {
@@ -40,11 +41,13 @@ export function Sidebar({ id, user, avatarVersion, open, onNavigate, onLogout }:
 
       <nav className={styles.nav} aria-label="Main navigation">
         <ul className={styles.navList}>
-          {items.map(({ to, label, icon: Icon }) => (
+          {items.map(({ to, label, icon: Icon, alsoAt }) => (
             <li key={to}>
               <NavLink
                 to={to}
-                className={({ isActive }) => `${styles.navItem} ${isActive ? styles.active : ''}`}
+                className={({ isActive }) =>
+                  `${styles.navItem} ${isActive || alsoAt?.includes(pathname) ? styles.active : ''}`
+                }
                 onClick={onNavigate}
               >
                 <Icon size={19} aria-hidden="true" className={styles.navIcon} />

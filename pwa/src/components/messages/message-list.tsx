@@ -11,18 +11,14 @@ import {
 } from 'react';
 import { ArrowDown } from 'lucide-react';
 import { EmptyState } from '../empty-state';
-import { showFoundMessage } from './found-message';
+import { useOnline } from '../../data/hooks';
+import { contentTop, messageElement, showFoundMessage } from './found-message';
+import { HistoryEdge, type MessageHistory } from './history-edge';
 import type { DateGroup } from './message-format';
 import styles from './message-list.module.css';
 
 /** Within this distance of the bottom the list follows new messages. */
 const followThresholdPx = 120;
-
-/** Where a message's element is in the list's content, in pixels from its top. */
-const contentTop = (list: HTMLElement, element: Element): number =>
-  element.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
-const messageElement = (list: HTMLElement, id: string): Element | null =>
-  list.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
 
 /** Whether a message list follows its newest messages, shared by the list and the screen that reads its window. */
 export interface ListFollowing {
@@ -71,17 +67,17 @@ interface MessageListProps<T extends { id: string }> {
   /** The message `foundId` has been shown. */
   onFoundShown: () => void;
   loading: boolean;
-  /** Shown when there are no messages (a `MessageListEmpty`). */
+  /** Shown when there are no messages and no history to load (a `MessageListEmpty`). */
   empty: ReactNode;
-  /** Above the oldest message (loading older ones). */
-  before?: ReactNode;
+  /** Older and newer messages beyond those shown (issue 46): the list's edges load them. */
+  history?: MessageHistory | undefined;
 }
 
 /**
  * A scrolling list of messages by day. It opens at the newest message and follows new ones while the reader is
  * at the bottom or when they are the reader's own; someone reading older messages gets a "New messages" button
  * instead, and keeps their place when older messages are added above. A found message is scrolled to and
- * highlighted.
+ * highlighted. Where the messages shown end before the first or the newest ones, an edge loads more (`HistoryEdge`).
  */
 export function MessageList<T extends { id: string }>({
   following,
@@ -94,7 +90,7 @@ export function MessageList<T extends { id: string }>({
   onFoundShown,
   loading,
   empty,
-  before,
+  history,
 }: MessageListProps<T>) {
   const { listRef, atBottomRef, scrolledOnceRef, atBottom, setAtBottom } = following;
   const innerRef = useRef<HTMLDivElement>(null);
@@ -163,6 +159,15 @@ export function MessageList<T extends { id: string }>({
   };
   const showJump = !atBottom && lastId !== null && lastId !== seenLastId;
 
+  const online = useOnline();
+  const older = history?.older ?? 'none';
+  const endsBeforeNewest = history?.endsBeforeNewest ?? false;
+  // The newest messages stay in view once they are back.
+  const showNewest = () => {
+    setAtBottom(true);
+    history?.showNewest();
+  };
+
   return (
     <div className={styles.listWrap}>
       <div ref={listRef} className={styles.list} role="log" aria-label={label} tabIndex={0} onScroll={handleScroll}>
@@ -171,11 +176,18 @@ export function MessageList<T extends { id: string }>({
             <p className={styles.loading} role="status">
               Loading messages...
             </p>
-          ) : groups.length === 0 ? (
+          ) : groups.length === 0 && older === 'none' && !endsBeforeNewest ? (
             empty
           ) : (
             <>
-              {before}
+              {history && older !== 'none' && (
+                <HistoryEdge
+                  side="older"
+                  canLoad={online || older === 'device'}
+                  load={history.olderLoad}
+                  onLoad={history.loadOlder}
+                />
+              )}
               {groups.map((group) => (
                 <section key={group.key} className={styles.day} aria-label={group.label}>
                   <div className={styles.separator}>
@@ -184,6 +196,15 @@ export function MessageList<T extends { id: string }>({
                   <ul className={styles.messages}>{group.messages.map(children)}</ul>
                 </section>
               ))}
+              {history && endsBeforeNewest && (
+                <HistoryEdge
+                  side="newer"
+                  canLoad={online}
+                  load={history.newerLoad}
+                  onLoad={history.loadNewer}
+                  onShowNewest={showNewest}
+                />
+              )}
             </>
           )}
         </div>

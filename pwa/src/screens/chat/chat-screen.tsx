@@ -1,20 +1,26 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { ArrowUp, MessagesSquare, SearchX, Users, X } from 'lucide-react';
+import { MessagesSquare, SearchX, Users, X } from 'lucide-react';
 import { SearchField } from '../../components/search-field';
-import { canModerateChatMessage, mentionFinder, type Actor, type ReactionEmoji } from '@office/sync-protocol';
+import {
+  canModerateChatMessage,
+  mentionFinder,
+  teamChatKey,
+  type Actor,
+  type ReactionEmoji,
+} from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { mobileMediaQuery } from '../../app/shell/use-is-mobile';
 import { useDialogs } from '../../components/dialogs';
 import { deleteMessageConfirmation } from '../../app/confirmations';
 import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
-import { useWhenVisible } from '../../components/use-when-visible';
 import { useHasSynced, useMutate, useOnline, useUsers } from '../../data/hooks';
 import { avatarOf, countOnline, nameOf } from '../../data/people';
 import { usePeople, usePresence } from '../../data/use-people';
 import { useQueuedReactions } from '../../data/reaction-hooks';
+import { httpHistory, loadHistory } from '../../sync/history';
 import { LocalWriteError } from '../../sync/mutate';
 import { useWorkspace } from '../../sync/sync-context';
 import { groupMessagesByDate } from './chat-format';
@@ -49,8 +55,7 @@ export function ChatScreen() {
   const [membersOpen, setMembersOpen] = useState(() => !window.matchMedia(mobileMediaQuery).matches);
   const following = useListFollowing();
   const { atBottom, stopFollowing } = following;
-  const { chatWindow, loadOlder, showFrom } = useChatWindow(search, atBottom);
-  const loadOlderWhenVisible = useWhenVisible(loadOlder);
+  const { chatWindow, history, showFrom } = useChatWindow(search, atBottom);
 
   const usersById = usePeople();
   const queuedReactions = useQueuedReactions('chat.react');
@@ -89,6 +94,16 @@ export function ChatScreen() {
     async () => (foundId === null ? null : { id: foundId, message: await db.chatMessages.get(foundId) }),
     [db, foundId],
   );
+  // A message the device does not hold (older than its window) comes from the server with the page around it.
+  const askedAround = useRef<string | null>(null);
+  useEffect(() => {
+    if (foundId === null || found?.id !== foundId || found.message || !online) return;
+    if (askedAround.current === foundId) return;
+    askedAround.current = foundId;
+    loadHistory(db, httpHistory, { key: teamChatKey, direction: 'around', messageId: foundId }).catch(
+      (error: unknown) => console.error('Loading the message failed', error),
+    );
+  }, [db, found, foundId, online]);
   useEffect(() => {
     const message = found?.id === foundId ? found.message : undefined;
     if (!message) return undefined;
@@ -231,16 +246,7 @@ export function ChatScreen() {
                 </MessageListEmpty>
               )
             }
-            before={
-              chatWindow?.hasOlder && (
-                <div ref={loadOlderWhenVisible} className={styles.older}>
-                  <button type="button" className={styles.loadOlder} onClick={loadOlder}>
-                    <ArrowUp size={14} aria-hidden="true" />
-                    Load older messages
-                  </button>
-                </div>
-              )
-            }
+            history={history}
           >
             {(message) => {
               const isOwn = message.userId.id === selfId;

@@ -1,8 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from '../../api/http';
-import { useSyncState } from '../../data/hooks';
+import { teamChatKey } from '@office/sync-protocol';
+import { useOnline, useSyncState } from '../../data/hooks';
+import { httpHistory, loadHistory, markHistoryViewed, type HistoryLoad } from '../../sync/history';
 import { useWorkspace } from '../../sync/sync-context';
+import type { MessageHistory } from '../../components/messages/history-edge';
 import { olderWindowStart, readChatWindow, type ChatWindow } from './chat-window';
 import { TypingAnnouncer } from './typing-announcer';
 import { addTypingEntry, expireTypingEntries, removeTypingEntry, typingCheckMs, type TypingEntry } from './typing';
@@ -11,8 +14,12 @@ import { addTypingEntry, expireTypingEntries, removeTypingEntry, typingCheckMs, 
 export interface ChatWindowState {
   /** Undefined until the first read; while a new search is read, the previous search's window. */
   chatWindow: ChatWindow | undefined;
-  /** Adds the next `chatWindowSize` older (matching) messages; repeated calls before they arrive add them once. */
-  loadOlder: () => void;
+  /**
+   * The window's edges. Its `loadOlder` adds the next `chatWindowSize` older (matching) messages: from the device,
+   * or when it holds no older ones, a page from the server while online; repeated calls before they arrive add
+   * them once.
+   */
+  history: MessageHistory | undefined;
   /** Widens the window without a search back to `start` at least (a message reached from search). */
   showFrom: (start: string) => void;
 }
@@ -24,10 +31,13 @@ export interface ChatWindowState {
  */
 export function useChatWindow(search: string, following: boolean): ChatWindowState {
   const { db } = useWorkspace();
+  const online = useOnline();
   const needle = search.trim();
   const [anchor, setAnchor] = useState<{ search: string; since: string } | null>(null);
   const since = anchor?.search === needle ? anchor.since : null;
   const chatWindow = useLiveQuery(() => readChatWindow(db, needle, since, following), [db, needle, since, following]);
+  const [olderLoad, setOlderLoad] = useState<HistoryLoad>('idle');
+  const [newerLoad, setNewerLoad] = useState<HistoryLoad>('idle');
 
   // Keep the start the current read chose (the newest window's, or a cut-back one) for the reads after it.
   // Not while a download runs under a reader at the newest message: a new device's first sync brings
@@ -38,16 +48,50 @@ export function useChatWindow(search: string, following: boolean): ChatWindowSta
 
   const requestedFrom = useRef<string | null>(null);
   const loadOlder = useCallback(() => {
-    if (!isCurrent || !chatWindow.hasOlder || requestedFrom.current === chatWindow.since) return;
+    if (!isCurrent || requestedFrom.current === chatWindow.since) return;
+    const fromServer = !chatWindow.hasOlder && chatWindow.olderOnServer;
+    if (!chatWindow.hasOlder && !(fromServer && online)) return;
     const { search: windowSearch, since: windowSince } = chatWindow;
     requestedFrom.current = windowSince;
-    olderWindowStart(db, windowSearch, windowSince)
-      .then((start) => setAnchor({ search: windowSearch, since: start }))
+    if (fromServer) setOlderLoad('loading');
+    (fromServer
+      ? loadHistory(db, httpHistory, { key: teamChatKey, direction: 'older', time: windowSince })
+      : markHistoryViewed(db, teamChatKey)
+    )
+      .then(() => olderWindowStart(db, windowSearch, windowSince))
+      .then((start) => {
+        setOlderLoad('idle');
+        // Nothing older after all (the server's beginning): the window stays, and says so.
+        if (start === windowSince) requestedFrom.current = null;
+        setAnchor({ search: windowSearch, since: start });
+      })
       .catch((error: unknown) => {
         requestedFrom.current = null;
+        if (fromServer) setOlderLoad('failed');
         console.error('Reading older chat messages failed', error);
       });
-  }, [db, isCurrent, chatWindow]);
+  }, [db, isCurrent, chatWindow, online]);
+
+  const requestedAfter = useRef<string | null>(null);
+  const loadNewer = useCallback(() => {
+    const last = chatWindow?.messages.at(-1);
+    if (!isCurrent || !chatWindow.endsBeforeNewest || !online || !last) return;
+    if (requestedAfter.current === last.id) return;
+    requestedAfter.current = last.id;
+    setNewerLoad('loading');
+    loadHistory(db, httpHistory, { key: teamChatKey, direction: 'newer', time: last.timestamp })
+      .then(() => {
+        requestedAfter.current = null;
+        setNewerLoad('idle');
+      })
+      .catch((error: unknown) => {
+        requestedAfter.current = null;
+        setNewerLoad('failed');
+        console.error('Reading newer chat messages failed', error);
+      });
+  }, [db, isCurrent, chatWindow, online]);
+
+  const showNewest = useCallback(() => setAnchor(null), []);
 
   const showFrom = useCallback(
     (start: string) =>
@@ -57,7 +101,21 @@ export function useChatWindow(search: string, following: boolean): ChatWindowSta
     [],
   );
 
-  return { chatWindow, loadOlder, showFrom };
+  const history = useMemo<MessageHistory | undefined>(
+    () =>
+      chatWindow && {
+        older: chatWindow.hasOlder ? 'device' : chatWindow.olderOnServer ? 'server' : 'none',
+        endsBeforeNewest: chatWindow.endsBeforeNewest,
+        olderLoad,
+        newerLoad,
+        loadOlder,
+        loadNewer,
+        showNewest,
+      },
+    [chatWindow, olderLoad, newerLoad, loadOlder, loadNewer, showNewest],
+  );
+
+  return { chatWindow, history, showFrom };
 }
 
 /**

@@ -107,3 +107,22 @@ describe('readTaskOverview', () => {
     });
   });
 });
+
+describe('the dashboard with completed tasks off the device (issue 46)', () => {
+  test('completed tasks before the window’s edge come from the server’s count, held or not', async () => {
+    const tasks = [
+      aTask(1, 'pending', '2026-11-01', '2026-11-20T00:00:00.000Z'),
+      aTask(2, 'completed', '2026-11-01', '2026-11-20T00:00:00.000Z'),
+      // Still held, though before the edge: counted by the server, not twice.
+      aTask(3, 'completed', '2026-10-01', '2026-10-10T00:00:00.000Z'),
+    ];
+    db = freshDb(id(900_001));
+    await db.tasks.bulkPut(tasks);
+    await db.meta.put({
+      key: 'taskWindow',
+      value: { edge: '2026-10-29T00:00:00.000Z', before: { completed: 250, byAssignee: {} }, stale: false },
+    });
+    const { counts } = await readTaskOverview(db, today, shown);
+    expect(counts).toMatchObject({ total: 1 + 1 + 250, completed: 1 + 250, pending: 1, overdue: 1 });
+  });
+});

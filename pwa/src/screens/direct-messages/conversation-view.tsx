@@ -1,9 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
 import { ArrowLeft, CircleAlert, MessageCircle } from 'lucide-react';
 import { isUnreadBy, mentionFinder, readByOf, type ReactionEmoji } from '@office/sync-protocol';
 import type { LocalUser, OutboxEntry } from '../../data/db';
-import { useConversationMessages, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
-import { useMutate, useOutbox } from '../../data/hooks';
+import { useConversationWindow, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
+import { useMutate, useOnline, useOutbox } from '../../data/hooks';
+import { useWorkspace } from '../../sync/sync-context';
+import { httpHistory, loadHistory, markHistoryViewed, type HistoryLoad, type HistoryRequest } from '../../sync/history';
+import type { MessageHistory } from '../../components/messages/history-edge';
 import { useDialogs } from '../../components/dialogs';
 import { deleteMessageConfirmation } from '../../app/confirmations';
 import { whoIsWho } from '../../data/people';
@@ -54,7 +58,21 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const mutate = useMutate();
   const { confirm } = useDialogs();
   const markRead = useMarkConversationRead();
-  const messages = useConversationMessages(conversationId);
+  const { db } = useWorkspace();
+  const online = useOnline();
+  // A message reached from search is shown with the stretch the device holds around it (it may lie far back),
+  // until the reader asks for the newest messages again.
+  const foundMessage = useLiveQuery(
+    async () => (found ? ((await db.directMessages.get(found.messageId)) ?? null) : null),
+    [db, found?.messageId],
+  );
+  const [leftFound, setLeftFound] = useState<string | null>(null);
+  const focus = found && foundMessage && leftFound !== found.key ? foundMessage.createdAt : null;
+  const conversationWindow = useConversationWindow(conversationId, focus);
+  const messages = conversationWindow?.messages;
+  const atNewest = conversationWindow !== undefined && !conversationWindow.endsBeforeNewest;
+  const [olderLoad, setOlderLoad] = useState<HistoryLoad>('idle');
+  const [newerLoad, setNewerLoad] = useState<HistoryLoad>('idle');
   // Until its dm.start reaches the server, the conversation has no room there.
   const outbox = useOutbox();
   const live = outbox !== undefined && !outbox.some((entry) => isStartOf(entry, other.id));
@@ -95,13 +113,13 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const newestUnread = messages?.findLast((message) => isUnreadBy(message, conversation, selfId))?.id ?? null;
   const markedUnread = useRef<string | null>(null);
   useEffect(() => {
-    if (!messages || newestUnread === null || newestUnread === markedUnread.current) return;
+    if (!messages || !atNewest || newestUnread === null || newestUnread === markedUnread.current) return;
     markedUnread.current = newestUnread;
     markRead(conversation, messages).catch((error: unknown) => {
       markedUnread.current = null;
       console.error('Marking the conversation read failed', error);
     });
-  }, [conversation, messages, newestUnread, markRead]);
+  }, [conversation, messages, atNewest, newestUnread, markRead]);
 
   const groups = useMemo(() => groupByDate(messages ?? [], (message) => message.createdAt, now), [messages, now]);
 
@@ -112,6 +130,55 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
   const foundId = found && found.key !== shownFoundKey ? found.messageId : null;
   const foundKey = found?.key ?? null;
   const handleFoundShown = useCallback(() => setShownFoundKey(foundKey), [foundKey]);
+
+  // Older history on demand (issue 46): a page before (or after) the stretch shown, from the server.
+  const loading = useRef(false);
+  const loadPage = useCallback(
+    (direction: 'older' | 'newer') => {
+      const edge = direction === 'older' ? messages?.find((message) => message.pending !== 1) : messages?.at(-1);
+      if (!edge || loading.current || !online) return;
+      loading.current = true;
+      const setLoad = direction === 'older' ? setOlderLoad : setNewerLoad;
+      setLoad('loading');
+      loadHistory(db, httpHistory, { key: conversationId, direction, time: edge.createdAt })
+        .then(() => setLoad('idle'))
+        .catch((error: unknown) => {
+          setLoad('failed');
+          console.error('Reading more messages failed', error);
+        })
+        .finally(() => {
+          loading.current = false;
+        });
+    },
+    [db, conversationId, messages, online],
+  );
+  const history = useMemo<MessageHistory | undefined>(
+    () =>
+      conversationWindow && {
+        older: conversationWindow.olderOnServer ? 'server' : 'none',
+        endsBeforeNewest: conversationWindow.endsBeforeNewest,
+        olderLoad,
+        newerLoad,
+        loadOlder: () => loadPage('older'),
+        loadNewer: () => loadPage('newer'),
+        showNewest: () => setLeftFound(foundKey),
+      },
+    [conversationWindow, olderLoad, newerLoad, loadPage, foundKey],
+  );
+
+  // A found message the device does not hold comes (online) with the page around it from the server.
+  const askedAround = useRef<string | null>(null);
+  useEffect(() => {
+    if (!found || foundMessage === undefined) return;
+    if (foundMessage) {
+      markHistoryViewed(db, conversationId).catch((error: unknown) => console.error('Keeping history failed', error));
+      return;
+    }
+    if (!online || askedAround.current === found.key) return;
+    askedAround.current = found.key;
+    const request: HistoryRequest = { key: conversationId, direction: 'around', messageId: found.messageId };
+    loadHistory(db, httpHistory, request).catch((error: unknown) => console.error('Loading the message failed', error));
+  }, [db, conversationId, found, foundMessage, online]);
 
   const queuedReactions = useQueuedReactions('dm.react');
   const handleReact = useCallback(
@@ -176,6 +243,7 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
         foundId={foundId}
         onFoundShown={handleFoundShown}
         loading={messages === undefined}
+        history={history}
         empty={
           <MessageListEmpty
             icon={<MessageCircle size={30} />}

@@ -7,8 +7,9 @@ import { useAuth } from '../../app/auth/use-auth';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { completionTone } from '../../components/tasks/task-display';
-import { useTasks, useToday } from '../../data/hooks';
+import { useTaskWindow, useTasks, useToday } from '../../data/hooks';
 import { usePeople } from '../../data/use-people';
+import { completedBefore, countedOnDevice } from '../../sync/window';
 import { StatCard, StatGrid } from '../dashboard/stat-card';
 import { countTasks } from '../dashboard/task-summary';
 import { useNow } from '../../components/use-now';
@@ -33,6 +34,7 @@ const noTasks: ReadonlySet<string> = new Set();
 export function MyTasksScreen() {
   const { user } = useAuth();
   const tasks = useTasks();
+  const taskWindow = useTaskWindow();
   const today = useToday();
   // Re-renders every minute so "Last updated ... ago" stays true.
   const now = useNow().getTime();
@@ -96,7 +98,15 @@ export function MyTasksScreen() {
   if (!canOpenMyTasks(user)) return <AccessRestricted />;
 
   const actor = { id: user.id, role: user.role };
-  const counts = countTasks(mine, today);
+  // Completed tasks older than the device's window are counted by the server (issue 46).
+  const window = taskWindow ?? { edge: null, before: null, stale: false };
+  const counts = countTasks(
+    mine.filter((task) => countedOnDevice(task, window)),
+    today,
+  );
+  const elsewhere = completedBefore(window, user.id);
+  counts.total += elsewhere;
+  counts.completed += elsewhere;
   const rate = completionRate(counts.completed, counts.total);
   const tone = completionTone(rate);
   const shown = filterTasks(inOrder(mine, nextOrder), search, statusFilter, keptIds);

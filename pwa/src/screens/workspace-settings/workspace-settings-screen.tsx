@@ -46,7 +46,7 @@ export function WorkspaceSettingsScreen() {
         title={managesEmployees ? 'Employee Management' : 'Workspace Settings'}
         subtitle="Who may join the workspace, invitation links and forgotten passwords."
       />
-      {managesEmployees && <EmployeesTabs />}
+      <EmployeesTabs />
 
       {!online && (
         <p className={styles.offlineBanner} role="status">

@@ -1,0 +1,2 @@
+CREATE INDEX "tasks_open" ON "tasks" USING btree ("id") WHERE "tasks"."status" <> 'completed' AND "tasks"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE INDEX "tasks_completed" ON "tasks" USING btree ("updated_at","assigned_to") WHERE "tasks"."status" = 'completed' AND "tasks"."deleted_at" IS NULL;

@@ -1,0 +1,2 @@
+CREATE INDEX `tasks_open` ON `tasks` (`id`) WHERE "tasks"."status" <> 'completed' AND "tasks"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE INDEX `tasks_completed` ON `tasks` (`updated_at`,`assigned_to`) WHERE "tasks"."status" = 'completed' AND "tasks"."deleted_at" IS NULL;
