@@ -153,6 +153,34 @@ for (const [width, viewport] of widths) {
       await context.close();
     });
 
+    test('offline, a conversation ends with the same line as Team Chat, and loads its older messages online', async ({
+      browser,
+    }) => {
+      test.setTimeout(120_000);
+      // Bob's device: all the messages are his, so opening the conversation marks nothing read on the server.
+      const [context, page] = await openDevice(browser, demoUsers.bob.email, viewport);
+      await expectServiceWorkerInControl(page);
+      await goOffline(context);
+      await page.goto('/direct-messages');
+      await page.getByRole('list', { name: 'Conversations' }).getByRole('button').filter({ hasText: 'Maya' }).click();
+      const log = page.getByRole('log', { name: 'Messages with Maya Manager' });
+      await expect(log.getByText(directText(directMessages), { exact: true })).toBeVisible();
+      await scrollToTop(log);
+      await expect(log.getByRole('status').filter({ hasText: offlineEnd })).toBeVisible();
+      await expect(log.getByRole('button', { name: 'Load older messages' })).toHaveCount(0);
+      await expect(log.getByText(directText(directMessages - directWindow), { exact: true })).toHaveCount(0);
+      await expectCleanScreen(page);
+      await saveScreen(page, `history-window-direct-offline-end-${width}`, { fullPage: false });
+
+      await goOnline(context);
+      await expect(async () => {
+        await scrollToTop(log);
+        await expect(log.getByText(directText(1), { exact: true })).toBeVisible({ timeout: 1_000 });
+      }).toPass({ timeout: 30_000 });
+      await expect(log.getByText(offlineEnd)).toHaveCount(0);
+      await context.close();
+    });
+
     test('a link to a message older than the window opens it online, with the messages around it', async ({
       browser,
     }) => {
