@@ -75,11 +75,15 @@ const isOurs = (table: string) =>
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 const byKey = (fk: ForeignKey) => `${fk.columns.join()}>${fk.references}`;
 
-/** A partial index's condition without quotes, qualifiers or parentheses; `= 1` and `= true` are one test. */
+/**
+ * A partial index's condition without quotes, qualifiers, parentheses or PostgreSQL's casts of a literal
+ * (`'completed'::text`); `= 1` and `= true` are one test.
+ */
 function normalisedCondition(condition: string | null): string | null {
   if (condition === null) return null;
   return condition
     .replace(/"/g, '')
+    .replace(/::\w+/g, '')
     .replace(/\b\w+\.(?=\w)/g, '')
     .replace(/[()]/g, '')
     .replace(/\s+/g, ' ')
