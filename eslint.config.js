@@ -59,5 +59,25 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Test support lives in api/test, pwa/test and e2e: the product and the bench never import it.
+    files: ['api/src/**/*.ts', 'pwa/src/**/*.{ts,tsx}', 'sync-protocol/src/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // The browser's launch flags (e2e/chromium.ts) are configuration the bench shares, not a test's.
+              group: ['**/test/*', '**/e2e/*', '!**/e2e/chromium'],
+              message:
+                'Test support (api/test, pwa/test, e2e) is for tests only; move what the product needs out of it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ['**/*.{js,mjs}'], ...tseslint.configs.disableTypeChecked },
 );

@@ -37,5 +37,5 @@ process.on('SIGINT', close);
 
 await app.listen({ port: Number(process.env.PORT ?? 0), host: process.env.HOST ?? '127.0.0.1' });
 const address = app.server.address();
-// The line the bench's process starter waits for (api/src/test-process.ts), as the product prints it.
+// The line the bench's process starter waits for (api/server-process.ts), as the product prints it.
 process.stdout.write(`running at http://localhost:${typeof address === 'object' && address ? address.port : 0}\n`);

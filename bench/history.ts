@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium';
-import { startServerProcess, stopServerProcess } from '../api/src/test-process';
+import { startServerProcess, stopServerProcess } from '../api/server-process';
 import {
   coldStarts,
   measureBootstrap,

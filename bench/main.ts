@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { bundleTestServer, startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
+import { bundleServerCopy, startServerProcess, stopServerProcess, type ServerProcess } from '../api/server-process';
 import { measureBrowser } from './browser';
 import { benchBundleDir, type BrowserBenchContext } from './context';
 import { cpuMeter, untilQuiet, type CpuSpent } from './cpu';
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
   const measures: Measure[] = [];
   const runs = quick ? 1 : 3;
   ensureBuilt();
-  const bundle = await bundleTestServer();
+  const bundle = await bundleServerCopy();
   const results: SizeRun[] = [];
   let bare: (WriteAxis & { cpuMicros: number }) | null = null;
   let bareServer: { server: ServerProcess; dataDir: string } | null = null;

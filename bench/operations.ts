@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
+import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/server-process';
 import { cpuMeter, untilQuiet } from './cpu';
 import { concurrentWriteRun, latencyText } from './http-load';
 import { median, percentiles, type Measure } from './measure';

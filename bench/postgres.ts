@@ -6,8 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import webpush from 'web-push';
 import { startNewCluster, stopPostgres } from '../api/local-postgres.mjs';
-import { freePort, queryPostgres } from '../api/src/db/test-postgres';
-import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
+import { freePort, startServerProcess, stopServerProcess, type ServerProcess } from '../api/server-process';
 import { serverOf, startTcpProxy } from '../api/tcp-proxy';
 import { benchBundleDir } from './context';
 import { cpuMeter, cpuText, type CpuSpent } from './cpu';
@@ -78,7 +77,15 @@ async function startBenchPostgres(keepData: boolean): Promise<BenchPostgres> {
     flags: ['--encoding=UTF8', '--locale=C'],
     settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' },
   });
-  const run = (statement: string) => queryPostgres(`${url}/postgres`, statement).then(() => undefined);
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: `${url}/postgres` });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
   return {
     pid: server.pid ?? 0,
     dataDir,
@@ -160,7 +167,7 @@ function horizonSampler(databaseUrl: string): Watcher & { lag(): HorizonLag } {
 }
 
 export interface PostgresGroupOptions {
-  /** The server bundle (bundleTestServer). */
+  /** The server bundle (bundleServerCopy). */
   bundle: string;
   size: OrgSize;
   members: number;

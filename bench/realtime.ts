@@ -8,7 +8,7 @@ import {
   type PullResponse,
   type ServerToClientEvents,
 } from '@office/sync-protocol';
-import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/src/test-process';
+import { startServerProcess, stopServerProcess, type ServerProcess } from '../api/server-process';
 import { latencyText } from './http-load';
 import { percentiles, type Measure } from './measure';
 import { explainMiss } from './report';

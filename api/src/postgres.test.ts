@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { compareCursors, uuidv7, type PullResponse } from '@office/sync-protocol';
 import pg from 'pg';
-import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from './db/test-postgres';
+import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../test/postgres';
 import { runHourlyDueChecks } from './jobs/due-checks';
-import { apiClient, mutation, signInDemoPeople, type DemoName, type Session } from './test-api-client';
+import { apiClient, mutation, signInDemoPeople, type DemoName, type Session } from '../test/api-client';
 import { leadership } from './db/leadership';
 import { poolOf } from './db/postgres';
 import { transaction } from './db/transaction';
@@ -17,7 +17,7 @@ import {
   startTestServer,
   waitUntil,
   type TestServer,
-} from './test-support';
+} from '../test/support';
 
 // The tables are chosen when they are first imported (db/dialect.ts): this file speaks PostgreSQL throughout.
 vi.hoisted(() => {

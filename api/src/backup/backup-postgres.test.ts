@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
-import { freePort } from '../db/test-postgres';
-import { signInDemoPeople, type Session } from '../test-api-client';
-import { bearer, startTestServer, uniqueText, type TestServer } from '../test-support';
+import { freePort } from '../../server-process';
+import { signInDemoPeople, type Session } from '../../test/api-client';
+import { bearer, startTestServer, uniqueText, type TestServer } from '../../test/support';
 import { takeBackup } from './backup';
 import { restoreBackup } from './restore';
 

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
-import { apiClient, mutation, signInDemoPeople, type Session } from '../test-api-client';
-import { bearer, startTestServer, uniqueText, type TestServer } from '../test-support';
+import { apiClient, mutation, signInDemoPeople, type Session } from '../../test/api-client';
+import { bearer, startTestServer, uniqueText, type TestServer } from '../../test/support';
 import { BACKUP_PREFIX, pruneBackups, readManifest, SQLITE_FILE, takeBackup } from './backup';
 import { RESTORE_LOG_JUMP, restoreBackup } from './restore';
 

@@ -10,7 +10,7 @@ import {
   startPostgres,
   type PostgresBinaries,
 } from '../../local-postgres.mjs';
-import { freePort } from './test-postgres';
+import { freePort } from '../../server-process';
 
 // How a PostgreSQL that cannot start fails (api/local-postgres.mjs): at once, saying why, and leaving nothing behind.
 // The clone of a developer under /root (mode 0700) made initdb's spawn fail with EACCES, which an unlistened error

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase, type Db } from './client';
 import type * as sqliteSchema from './schema-sqlite';
 import * as pgSchema from './schema-pg';
-import { startTestPostgres, type TestPostgres } from './test-postgres';
+import { startTestPostgres, type TestPostgres } from '../../test/postgres';
 
 // schema-pg.ts is the PostgreSQL twin of schema-sqlite.ts: the committed migrations of each dialect must build the same
 // tables, and drizzle must give the domain rows of the same types from either.
@@ -101,7 +101,7 @@ const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(
 const byKey = (fk: ForeignKey) => `${fk.columns.join()}>${fk.references}`;
 
 /**
- * A partial index's condition without quotes, qualifiers, parentheses or the types PostgreSQL gives literals
+ * A partial index's condition without quotes, qualifiers, parentheses or PostgreSQL's casts of a literal
  * (`'completed'::text`); `= 1` and `= true` are one test.
  */
 function normalisedCondition(condition: string | null): string | null {

@@ -5,7 +5,7 @@ import { sendAhead } from '../db/postgres-transaction';
 import { inSavepoint } from '../db/savepoint';
 import { meta } from '../db/schema';
 import { transaction } from '../db/transaction';
-import { startTestServer, type TestServer } from '../test-support';
+import { startTestServer, type TestServer } from '../../test/support';
 import { DomainError } from './errors';
 
 // Statements sent ahead (PostgreSQL pipelines them; SQLite runs them at once) must never let a transaction commit

@@ -3,7 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { errorCatalogue, uuidv7, type Actor } from '@office/sync-protocol';
 import { chatMessages } from '../db/schema';
 import type * as TransactionModule from '../db/transaction';
-import { bearer, signIn, startTestServer, type TestServer } from '../test-support';
+import { bearer, signIn, startTestServer, type TestServer } from '../../test/support';
 import { sendChatCommand } from './chat/commands';
 import { defineCommand } from './commands';
 import { WriteBatcher } from './write-batcher';

@@ -4,8 +4,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { conversationIdFor, uuidv7, type ErrorBody, type SendMessageAck } from '@office/sync-protocol';
 import { loadConfig } from '../config';
 import { directMessages } from '../db/schema';
-import { useSeededServer } from '../test-api-client';
-import { bearer, recordEvents, signIn, startTestServer } from '../test-support';
+import { useSeededServer } from '../../test/api-client';
+import { bearer, recordEvents, signIn, startTestServer } from '../../test/support';
 
 const PER_USER = 200;
 const PER_IP = 100;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
-import { sleep, waitUntil } from '../test-support';
-import type { ServerProcess } from '../test-process';
+import { sleep, waitUntil } from '../../test/support';
+import type { ServerProcess } from '../../server-process';
 import {
   emptyWriteLog,
   integrityCheck,
@@ -11,14 +11,14 @@ import {
   SyncOutbox,
   useChildServers,
   type WriterSessions,
-} from './fault-support';
+} from '../../test/fault-support';
 
 const ROUNDS = 20;
 /**
  * The issue's budget is 25 s for all rounds; they take about 15 s on a quiet 2-core machine, nearly
  * all of it the 21 server starts. The timeout leaves room for a machine busy with other test runs.
  */
-const TIMEOUT_MS = 60_000;
+const TIMEOUT_MS = 150_000;
 // FAULT_SEED replays a failing run: it fixes each round's kill moment.
 const seed = Number(process.env.FAULT_SEED ?? Date.now() % 1_000_000_000);
 const random = seededRandom(seed);

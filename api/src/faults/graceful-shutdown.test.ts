@@ -2,8 +2,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ChatMessage, ErrorBody } from '@office/sync-protocol';
-import { connectSocket, waitUntil, type TestSocket } from '../test-support';
-import type { ServerProcess } from '../test-process';
+import { connectSocket, waitUntil, type TestSocket } from '../../test/support';
+import { sampleFile } from '../../test/multipart';
+import type { ServerProcess } from '../../server-process';
 import {
   getOnNewConnection,
   integrityCheck,
@@ -15,7 +16,7 @@ import {
   useChildServers,
   type HttpSession,
   type WriterSessions,
-} from './fault-support';
+} from '../../test/fault-support';
 
 /** The issue's limit from SIGTERM to the process gone. */
 const SHUTDOWN_LIMIT_MS = 10_000;
@@ -65,7 +66,8 @@ describe('graceful shutdown', () => {
     const slowUpload = streamMultipartUpload<{ message: ChatMessage }>({
       url: `${server.url}/api/messages/upload`,
       token: bob.token,
-      file: { name: 'slow.mp4', type: 'video/mp4', size: SLOW_UPLOAD_BYTES },
+      // It starts as an MP4 does: uploads are typed by their bytes.
+      file: { name: 'slow.mp4', type: 'video/mp4', size: SLOW_UPLOAD_BYTES, head: sampleFile('slow.mp4') },
       fields: { text: 'sent over a slow line' },
       durationMs: SLOW_UPLOAD_MS,
     });

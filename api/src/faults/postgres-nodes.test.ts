@@ -1,11 +1,11 @@
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { uuidv7 } from '@office/sync-protocol';
-import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../db/test-postgres';
-import { stopServerProcess, type ServerProcess } from '../test-process';
-import { waitUntil } from '../test-support';
+import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../../test/postgres';
+import { stopServerProcess, type ServerProcess } from '../../server-process';
+import { waitUntil } from '../../test/support';
 import { serverOf, startTcpProxy } from '../../tcp-proxy';
-import { callJson, signInOverHttp, useChildServers, type HttpSession } from './fault-support';
+import { callJson, signInOverHttp, useChildServers, type HttpSession } from '../../test/fault-support';
 
 const servers = useChildServers();
 let postgres: TestPostgres;

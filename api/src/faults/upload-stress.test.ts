@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { uploadLimits, type ChatMessage, type Conversation, type ErrorBody } from '@office/sync-protocol';
-import { sampleFile } from '../test-multipart';
-import type { ServerProcess } from '../test-process';
+import { sampleFile } from '../../test/multipart';
+import type { ServerProcess } from '../../server-process';
 import {
   callJson,
   readDatabase,
@@ -12,7 +12,7 @@ import {
   streamMultipartUpload,
   useChildServers,
   type HttpSession,
-} from './fault-support';
+} from '../../test/fault-support';
 
 const MB = 1024 * 1024;
 const PARALLEL_UPLOADS = 10;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startTestServer, type TestServer } from '../test-support';
+import { startTestServer, type TestServer } from '../../test/support';
 import { claimSlot, hourSlot, periodSlot } from './claims';
 import { runHourlyDueChecks } from './due-checks';
 

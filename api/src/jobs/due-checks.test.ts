@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { isoToday, type ServerToClientEvents, type Task, type User } from '@office/sync-protocol';
 import { notifications, tasks, users } from '../db/schema';
-import { bearer, connectSocket, startTestServer, type TestServer, type TestSocket } from '../test-support';
+import { bearer, connectSocket, startTestServer, type TestServer, type TestSocket } from '../../test/support';
 import { runDueChecks } from './due-checks';
 
 // Each test runs on an empty database with its own three accounts, so the job's counts are exact.

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
-import { startTestServer, signIn, bearer, uniqueText } from '../test-support';
-import { mutation } from '../test-api-client';
+import { startTestServer, signIn, bearer, uniqueText } from '../../test/support';
+import { mutation } from '../../test/api-client';
 import { PROTOCOL_VERSION, uuidv7 } from '@office/sync-protocol';
 
 /** One metric family as parse-prometheus-text-format reads it. */

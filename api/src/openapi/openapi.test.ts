@@ -1,6 +1,6 @@
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, test } from 'vitest';
-import { expectRefusal, useSeededServer } from '../test-api-client';
+import { expectRefusal, useSeededServer } from '../../test/api-client';
 import { isDocumentedRoute } from './route-docs';
 
 /** The parts of an OpenAPI operation the tests read. */

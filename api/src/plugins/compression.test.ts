@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { io as connect } from 'socket.io-client';
 import { uuidv7, type ChatMessage } from '@office/sync-protocol';
 import { precompressDir } from '../../../pwa/build/precompress';
-import { bearer, signIn, startTestServer, type TestServer } from '../test-support';
-import { multipartForm, postMultipart, sampleFile } from '../test-multipart';
+import { bearer, signIn, startTestServer, type TestServer } from '../../test/support';
+import { multipartForm, postMultipart, sampleFile } from '../../test/multipart';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression';
 
 // Issue 46: API answers (pull pages above all) travel compressed when the client accepts it; small answers, file

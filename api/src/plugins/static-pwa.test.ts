@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { precompressDir } from '../../../pwa/build/precompress';
-import { startTestServer, type TestServer } from '../test-support';
+import { startTestServer, type TestServer } from '../../test/support';
 import { hashedAssetCaching, unhashedCaching } from './static-pwa';
 
 // A built PWA in miniature, precompressed by the same step as `vite build` (pwa/build/precompress.ts).

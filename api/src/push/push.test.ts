@@ -20,8 +20,8 @@ import {
 } from '../db/schema';
 import { comparePositions, readablePosition } from '../db/change-feed';
 import { changeLogFloor, compactChangeLog } from '../domain/sync/pull';
-import { inDays, sleep, startTestServer, uniqueText, waitUntil } from '../test-support';
-import { expectRefusal, useSeededServer, type Session } from '../test-api-client';
+import { inDays, sleep, startTestServer, uniqueText, waitUntil } from '../../test/support';
+import { expectRefusal, useSeededServer, type Session } from '../../test/api-client';
 import { loadVapidKeys } from './vapid';
 
 // One seeded server for the file and one push endpoint run by the test itself (on loopback, which

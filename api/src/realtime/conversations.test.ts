@@ -19,8 +19,8 @@ import {
   uniqueText,
   waitUntil,
   type TestSocket,
-} from '../test-support';
-import { useSeededServer, type Session } from '../test-api-client';
+} from '../../test/support';
+import { useSeededServer, type Session } from '../../test/api-client';
 
 // One seeded server for the whole file: alice↔bob and carol↔bob exist, carol takes no part in alice↔bob,
 // bob none in manager↔alice. Sockets are opened per test and closed after it; the next test starts once the

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import { conversationIdFor, rooms, type ErrorBody } from '@office/sync-protocol';
-import { useSeededServer } from '../test-api-client';
-import { bearer, recordEvents } from '../test-support';
+import { useSeededServer } from '../../test/api-client';
+import { bearer, recordEvents } from '../../test/support';
 
 const PER_USER = 200;
 

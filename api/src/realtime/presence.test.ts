@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../db/schema';
-import { signIn, startTestServer, type TestServer } from '../test-support';
+import { signIn, startTestServer, type TestServer } from '../../test/support';
 import { PresenceTracker } from './presence';
 
 let server: TestServer;

@@ -15,7 +15,7 @@ import {
   waitUntil,
   type TestServer,
   type TestSocket,
-} from '../test-support';
+} from '../../test/support';
 
 let server: TestServer | undefined;
 const sockets: TestSocket[] = [];

@@ -9,8 +9,8 @@ import {
   type Task,
 } from '@office/sync-protocol';
 import { conversations, directMessages, tasks } from '../db/schema';
-import { bearer, inDays, nextEvent, uniqueText, waitUntil, type TestSocket } from '../test-support';
-import { useSeededServer, type Session } from '../test-api-client';
+import { bearer, inDays, nextEvent, uniqueText, waitUntil, type TestSocket } from '../../test/support';
+import { useSeededServer, type Session } from '../../test/api-client';
 
 // What a client written from spec section 7 alone sends, and what it must get back.
 const { server, people, db, call } = useSeededServer({ awaitOffline: true });

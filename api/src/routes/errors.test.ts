@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { ErrorBody, ErrorCode } from '@office/sync-protocol';
 import { users } from '../db/schema';
-import { bearer, signIn, startTestServer, type TestServer } from '../test-support';
+import { bearer, signIn, startTestServer, type TestServer } from '../../test/support';
 
 let server: TestServer | undefined;
 

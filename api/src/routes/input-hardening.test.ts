@@ -16,10 +16,10 @@ import {
 import { dialect } from '../db/dialect';
 import { chatAttachments, chatMessages, tasks, users } from '../db/schema';
 import { avatarUrlPrefix } from '../domain/users/avatars';
-import { multipartForm, pngBytes, postMultipart } from '../test-multipart';
+import { multipartForm, pngBytes, postMultipart } from '../../test/multipart';
 import { DEMO_PASSWORD } from '../db/seed';
-import { bearer, inDays, uniqueText } from '../test-support';
-import { expectRefusal, mutation, useSeededServer } from '../test-api-client';
+import { bearer, inDays, uniqueText } from '../../test/support';
+import { expectRefusal, mutation, useSeededServer } from '../../test/api-client';
 
 // One seeded server for the whole file; every test registers or writes its own rows.
 const { server, people, db, call, push, registerEmployee } = useSeededServer();

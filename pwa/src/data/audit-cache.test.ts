@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { AuditPage } from '@office/sync-protocol';
-import { freshDb } from '../sync/test-support';
+import { freshDb } from '../../test/sync-support';
 import { auditPagesKept, keepAuditPage, keptAuditPage } from './audit-cache';
 import type { WorkspaceDb } from './db';
 

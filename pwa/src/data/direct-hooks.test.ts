@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { WorkspaceDb } from './db';
 import { listConversationSummaries } from './direct-hooks';
-import { aConversation, aDirectMessage, freshDb, testId } from '../sync/test-support';
+import { aConversation, aDirectMessage, freshDb, testId } from '../../test/sync-support';
 
 const me = testId(1);
 let db: WorkspaceDb;

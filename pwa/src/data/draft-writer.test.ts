@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { freshDb } from '../sync/test-support';
+import { freshDb } from '../../test/sync-support';
 import type { WorkspaceDb } from './db';
 import { DraftWriter, draftSaveDelayMs } from './draft-writer';
 import { draftKeys, openDraft, readDraft, stashedDraftsItem, type StashStorage } from './drafts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { freshDb } from '../sync/test-support';
+import { freshDb } from '../../test/sync-support';
 import type { WorkspaceDb } from './db';
 import {
   draftKeys,

@@ -4,7 +4,7 @@ import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, test } from 'vitest';
 import { teamChatKey, type ChatMessage, type Notification, type NotificationMarker } from '@office/sync-protocol';
 import { mutate } from '../sync/mutate';
-import { freshDb } from '../sync/test-support';
+import { freshDb } from '../../test/sync-support';
 import { markAllThrough } from '../app/shell/notification-format';
 import type { WorkspaceDb } from './db';
 import { countUnreadNotifications, isUnreadNotice, listMentions, listNotifications } from './notification-hooks';

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'vitest';
 import type { WorkspaceDb } from '../data/db';
-import { aUser, freshDb } from '../sync/test-support';
+import { aUser, freshDb } from '../../test/sync-support';
 import { applyPresenceSnapshot } from './presence';
 
 let db: WorkspaceDb;

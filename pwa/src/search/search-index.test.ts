@@ -7,7 +7,7 @@ import {
   type Task,
 } from '@office/sync-protocol';
 import type { WorkspaceDb } from '../data/db';
-import { aUser, freshDb } from '../sync/test-support';
+import { aUser, freshDb } from '../../test/sync-support';
 import { LiveSearchIndex } from './live-search';
 import { SearchIndex, selfDocumentId, type SearchGroup } from './search-index';
 import { loadItemGroups, loadServerGroups, type SearchItemGroup } from './search-results';

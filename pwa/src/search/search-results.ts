@@ -15,7 +15,7 @@ import type { LocalChatMessage, LocalDirectMessage, LocalTask, LocalUser, Worksp
 import { nameOf, type People } from '../data/people';
 import { displayStatus, statusLabels } from '../components/tasks/task-display';
 import { roleLabel } from '../components/role-badge';
-import { formatChatTime } from '../screens/chat/chat-format';
+import { formatChatTime } from '../components/messages/message-format';
 import { kindTables, type SearchGroup, type SearchKind } from './search-index';
 
 /** Where Enter takes the user: a route, or a direct message with a person (started if needed). */

@@ -9,13 +9,13 @@ import {
   uuidv7,
   type PullQuery,
 } from '@office/sync-protocol';
-import { signIn, startTestServer, type TestServer } from '../../../api/src/test-support';
+import { signIn, startTestServer, type TestServer } from '../../../api/test/support';
 import { ApiError } from '../api/http';
 import type { WorkspaceDb } from '../data/db';
 import { SyncEngine } from './engine';
 import { clientIdOf } from './meta';
 import { mutate } from './mutate';
-import { freshDb } from './test-support';
+import { freshDb } from '../../test/sync-support';
 import { uploadForm, type SyncTransport } from './transport';
 
 let server: TestServer;

@@ -9,15 +9,15 @@ import {
   type TaskStatus,
 } from '@office/sync-protocol';
 import { rmSync } from 'node:fs';
-import { bundleTestServer } from '../../../api/src/test-process';
-import { sharedPostgresUrl } from '../../../api/src/db/shared-postgres';
+import { bundleServerCopy } from '../../../api/server-process';
+import { sharedPostgresUrl } from '../../../api/test/shared-postgres';
 import type { WorkspaceDb } from '../data/db';
 import { applyPull } from './apply';
 import { SyncEngine } from './engine';
 import { clientIdOf } from './meta';
 import { mutate } from './mutate';
 import type { MutatorContext } from './mutators';
-import { freshDb } from './test-support';
+import { freshDb } from '../../test/sync-support';
 import { WindowKeeper } from './window-keeper';
 import {
   copyWorkspace,
@@ -37,7 +37,7 @@ import {
   type ServerDatabase,
   type Session,
   type Workspace,
-} from './faults-support';
+} from '../../test/faults-support';
 
 /*
  * The property test of issue 9: three clients (a manager and two employees) write, go offline, lose
@@ -122,7 +122,7 @@ async function labForNextSeed(): Promise<Lab> {
 }
 
 beforeAll(async () => {
-  const bundle = await bundleTestServer();
+  const bundle = await bundleServerCopy();
   const demo = await ServerUnderTest.start(bundle, await newWorkspace(postgresServerUrl));
   const sessions = await signInAll(demo);
   await demo.close({ keepData: true });

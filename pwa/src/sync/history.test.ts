@@ -10,13 +10,13 @@ import {
   type ChatMessage,
 } from '@office/sync-protocol';
 import type { z } from 'zod';
-import { bearer, signIn, startTestServer, type TestServer } from '../../../api/src/test-support';
+import { bearer, signIn, startTestServer, type TestServer } from '../../../api/test/support';
 import type { WorkspaceDb } from '../data/db';
 import { readChatWindow } from '../screens/chat/chat-window';
 import { applyPull } from './apply';
 import { historyPageSize, joinSpans, loadHistory, type HistorySource } from './history';
 import { readCursor } from './meta';
-import { aPage, aUser, freshDb, putsOf, testWindow } from './test-support';
+import { aPage, aUser, freshDb, putsOf, testWindow } from '../../test/sync-support';
 
 // Older history on demand (issue 46) against the real server's pages: what the device loads, and what it then says
 // it holds whole.

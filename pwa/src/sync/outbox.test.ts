@@ -6,7 +6,7 @@ import { applyLiveChanges, applyPull } from './apply';
 import { SyncEngine } from './engine';
 import { mutate } from './mutate';
 import { discardFailed, retryFailed } from './outbox-actions';
-import { aUser, freshDb, testWindow } from './test-support';
+import { aUser, freshDb, testWindow } from '../../test/sync-support';
 import type { SyncTransport } from './transport';
 
 const userId = '01900000-0000-7000-8000-000000000001';

@@ -3,7 +3,7 @@ import type { PullResponse, User } from '@office/sync-protocol';
 import type { WorkspaceDb } from '../data/db';
 import { applyLiveChanges, applyPull, rejectEntry } from './apply';
 import { mutate } from './mutate';
-import { aUser, freshDb, testWindow } from './test-support';
+import { aUser, freshDb, testWindow } from '../../test/sync-support';
 
 // Presence travels by its own events; a synced user row carries it only as the server read it, with no version.
 

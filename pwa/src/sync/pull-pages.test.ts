@@ -7,7 +7,7 @@ import { SyncEngine } from './engine';
 import { readBootstrap, readCursor } from './meta';
 import { mutate } from './mutate';
 import { mutators } from './mutators';
-import { aUser, freshDb, testWindow } from './test-support';
+import { aUser, freshDb, testWindow } from '../../test/sync-support';
 import type { SyncTransport } from './transport';
 
 // The device side of issue 14: a paged, resumable bootstrap; a live stream that moves the cursor without

@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, expect, test } from 'vitest';
 import type { OutboxEntry, WorkspaceDb } from '../data/db';
 import { whenSettled } from './settled';
-import { freshDb } from './test-support';
+import { freshDb } from '../../test/sync-support';
 
 let db: WorkspaceDb;
 afterEach(() => db?.close());

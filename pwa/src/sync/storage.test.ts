@@ -5,7 +5,7 @@ import type { WorkspaceDb } from '../data/db';
 import { applyPull } from './apply';
 import { LocalWriteError, mutate } from './mutate';
 import { persistAfterFirstDownload } from './storage';
-import { aChatMessage, aPage, aUser, freshDb, putsOf, testId, testWindow } from './test-support';
+import { aChatMessage, aPage, aUser, freshDb, putsOf, testId, testWindow } from '../../test/sync-support';
 
 const me = testId(1);
 const ctx = { userId: me };

@@ -8,6 +8,7 @@ import {
   type WindowCounts,
 } from '@office/sync-protocol';
 import { rowKey, type HeldSpan, type HistoryRange, type WorkspaceDb } from '../data/db';
+import { ApiError } from '../api/http';
 import { readCursor } from './meta';
 import type { WindowCountsSource } from './transport';
 import { rangeOrWhole, readTaskWindow, writeTaskWindow } from './window';
@@ -206,8 +207,8 @@ export class WindowKeeper {
     try {
       await this.runNow();
     } catch (error) {
-      // Offline, or the server is away: the next sync schedules another pass.
-      console.warn('Keeping the window of history failed', error);
+      // Offline, or the server is away or refused: the next sync schedules another pass. Only a fault of ours is told.
+      if (!(error instanceof ApiError)) console.warn('Keeping the window of history failed', error);
     }
   }
 

@@ -22,7 +22,7 @@ import {
   putsOf,
   testId,
   testWindow,
-} from './test-support';
+} from '../../test/sync-support';
 import { readTaskWindow } from './window';
 import { WindowKeeper } from './window-keeper';
 

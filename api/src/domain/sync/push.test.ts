@@ -12,7 +12,7 @@ import { newestSeq } from '../change-log';
 import type { CommandContext, PendingEffects } from '../commands';
 import { DomainError } from '../errors';
 import { updateDetailsCommand } from '../users/commands';
-import { openTestDatabase } from '../../test-support';
+import { openTestDatabase } from '../../../test/support';
 import { processPush } from './push';
 
 let dir: string;

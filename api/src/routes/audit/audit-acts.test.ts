@@ -11,8 +11,8 @@ import {
 } from '@office/sync-protocol';
 import { auditRecords, users, workspaceSettings } from '../../db/schema';
 import { DEMO_PASSWORD } from '../../db/seed';
-import { mutation, useSeededServer, type Answer, type Session } from '../../test-api-client';
-import { bearer } from '../../test-support';
+import { mutation, useSeededServer, type Answer, type Session } from '../../../test/api-client';
+import { bearer } from '../../../test/support';
 
 // Issue 44, "Audit trail": every administrative act leaves one record of who did it, what, to whom, when and from
 // which address (the client's as a trusted proxy forwards it); notification preferences leave none.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { AuditPage } from '@office/sync-protocol';
-import { expectRefusal, useSeededServer } from '../../test-api-client';
+import { expectRefusal, useSeededServer } from '../../../test/api-client';
 import { pruneAuditTrail, recordAuditAlone } from '../../domain/audit/audit-trail';
 
 const { server, people, call, registerEmployee } = useSeededServer();

@@ -15,9 +15,9 @@ import {
 } from '@office/sync-protocol';
 import { sessions, users } from '../../db/schema';
 import { newestSeq } from '../../domain/change-log';
-import { bearer, connectSocket, nextEvent, signIn } from '../../test-support';
-import { multipartForm, type FilePart } from '../../test-multipart';
-import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
+import { bearer, connectSocket, nextEvent, signIn } from '../../../test/support';
+import { multipartForm, type FilePart } from '../../../test/multipart';
+import { expectRefusal, useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file; tests that change an account register their own.
 const { server, people, db, call, registerEmployee } = useSeededServer();

@@ -11,8 +11,8 @@ import {
   slowedAddressIntervalSeconds,
 } from '../../domain/users/login-throttle';
 import { KEPT_ROW_MS } from '../../db/kept-rows';
-import { startGoogleJwks, TEST_GOOGLE_CLIENT_ID, type GoogleJwks } from '../../test-google-jwks';
-import { bearer, signIn, startTestServer, type TestServer } from '../../test-support';
+import { startGoogleJwks, TEST_GOOGLE_CLIENT_ID, type GoogleJwks } from '../../../test/google-jwks';
+import { bearer, signIn, startTestServer, type TestServer } from '../../../test/support';
 
 const open: { close(): Promise<void> }[] = [];
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { AuthResponse, ErrorBody } from '@office/sync-protocol';
 import { DEMO_PASSWORD } from '../../db/seed';
-import { bearer, startTestServer, type TestServer } from '../../test-support';
+import { bearer, startTestServer, type TestServer } from '../../../test/support';
 import { deviceCookieName } from './device-cookie';
 
 const open: TestServer[] = [];

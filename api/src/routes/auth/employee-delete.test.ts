@@ -12,8 +12,8 @@ import {
 } from '@office/sync-protocol';
 import { sessions, users } from '../../db/schema';
 import { newestSeq } from '../../domain/change-log';
-import { connectSocket, inDays, nextEvent, signIn, uniqueText, type TestSocket } from '../../test-support';
-import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
+import { connectSocket, inDays, nextEvent, signIn, uniqueText, type TestSocket } from '../../../test/support';
+import { expectRefusal, useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file; every test deletes employees it registered itself.
 const { server, people, db, call, pull, registerEmployee } = useSeededServer();

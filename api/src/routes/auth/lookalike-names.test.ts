@@ -3,7 +3,7 @@ import { eq, isNull } from 'drizzle-orm';
 import { uuidv7, type AuthResponse, type User } from '@office/sync-protocol';
 import { users } from '../../db/schema';
 import { backfillNameSkeletons, lookalikeNameMessage, nameSkeleton } from '../../domain/users/name-lookalikes';
-import { expectRefusal, mutation, useSeededServer } from '../../test-api-client';
+import { expectRefusal, mutation, useSeededServer } from '../../../test/api-client';
 
 // One seeded server for the file: Maya Manager, Alice Johnson, Bob Smith ... are members.
 const { server, people, db, call, push, registerEmployee } = useSeededServer();

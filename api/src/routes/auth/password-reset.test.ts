@@ -12,8 +12,8 @@ import {
 } from '@office/sync-protocol';
 import { sessions, users } from '../../db/schema';
 import { DEMO_PASSWORD } from '../../db/seed';
-import { connectSocket } from '../../test-support';
-import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
+import { connectSocket } from '../../../test/support';
+import { expectRefusal, useSeededServer, type Session } from '../../../test/api-client';
 
 // Issue 41, point 11: a forgotten password. A manager (for employees) or an admin (for anyone but themselves) resets
 // it to a one-time code; every session of the person ends; the code signs in once, to a session that may only choose

@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { errorCatalogue, type SuccessResponse, type User } from '@office/sync-protocol';
 import { sessions } from '../../db/schema';
-import { connectSocket, signIn } from '../../test-support';
-import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
+import { connectSocket, signIn } from '../../../test/support';
+import { expectRefusal, useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file; every test signs its own sessions in.
 const { server, db, call, registerEmployee } = useSeededServer();

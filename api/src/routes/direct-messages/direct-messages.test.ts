@@ -24,7 +24,7 @@ import {
 } from '@office/sync-protocol';
 import { conversations, directAttachments, directMessages, notifications, users } from '../../db/schema';
 import { newestSeq } from '../../domain/change-log';
-import { bearer, changesWithAudienceAfter, cursorNow, sleep, uniqueText } from '../../test-support';
+import { bearer, changesWithAudienceAfter, cursorNow, sleep, uniqueText } from '../../../test/support';
 import {
   fileBytes,
   multipartForm,
@@ -33,8 +33,8 @@ import {
   postMultipart,
   sampleFile,
   type FilePart,
-} from '../../test-multipart';
-import { expectRefusal, mutation, useSeededServer, type Session } from '../../test-api-client';
+} from '../../../test/multipart';
+import { expectRefusal, mutation, useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file (a fresh one costs about two seconds). The seeded conversations
 // (alice↔bob, manager↔alice with one unread for alice, carol↔bob with one unread for bob) are checked first;

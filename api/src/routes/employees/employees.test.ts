@@ -10,8 +10,8 @@ import {
   type TaskStatus,
 } from '@office/sync-protocol';
 import { chatMessages, tasks, users } from '../../db/schema';
-import { inDays, sleep, uniqueText, waitUntil } from '../../test-support';
-import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
+import { inDays, sleep, uniqueText, waitUntil } from '../../../test/support';
+import { expectRefusal, useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file; every test registers the employees whose numbers it checks.
 const { server, people, db, call, registerEmployee } = useSeededServer();

@@ -19,8 +19,8 @@ import {
   versionAfter,
   waitUntil,
   type EventPayload,
-} from '../../test-support';
-import { expectRefusal, mutation, useSeededServer, type Session } from '../../test-api-client';
+} from '../../../test/support';
+import { expectRefusal, mutation, useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file (a fresh one costs about two seconds); every test posts its own messages
 // and reads expectations from the database, so the tests do not depend on each other's leftovers.

@@ -14,8 +14,8 @@ import {
 } from '@office/sync-protocol';
 import { chatReactions, directReactions } from '../../db/schema';
 import { newestSeq } from '../../domain/change-log';
-import { changesWithAudienceAfter, cursorNow, nextEventWhere, uniqueText } from '../../test-support';
-import { expectRefusal, mutation, useSeededServer, type Session } from '../../test-api-client';
+import { changesWithAudienceAfter, cursorNow, nextEventWhere, uniqueText } from '../../../test/support';
+import { expectRefusal, mutation, useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file; every test reacts to messages it sends itself and reads its
 // expectations from the database, so the tests do not depend on each other.

@@ -8,7 +8,7 @@ import { transaction } from '../../db/transaction';
 import { newPendingEffects, runInTransaction } from '../../domain/commands';
 import { createUserCommand } from '../../domain/users/commands';
 import { hashPassword } from '../../domain/users/passwords';
-import { bearer, startTestServer, type TestServer } from '../../test-support';
+import { bearer, startTestServer, type TestServer } from '../../../test/support';
 
 // Issue 14: a team chat message is one row, whatever the size of the team. Every row of every table is counted
 // before and after one message, in a team of 5 and of 500.

@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { eq, isNull } from 'drizzle-orm';
 import type { ErrorBody, User } from '@office/sync-protocol';
 import { users } from '../../db/schema';
-import { bearer, nextEvent, recordEvents, sleep } from '../../test-support';
-import { useSeededServer, type Session } from '../../test-api-client';
+import { bearer, nextEvent, recordEvents, sleep } from '../../../test/support';
+import { useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file; sockets are opened per test and closed after it, and the next test starts
 // once the server has seen them go.

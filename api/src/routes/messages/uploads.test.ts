@@ -7,7 +7,7 @@ import { uploadLimits, uuidv7, type ChatMessage, type ErrorBody, type Notificati
 import { dialect } from '../../db/dialect';
 import { chatAttachments, chatMessages, notifications } from '../../db/schema';
 import { storedNamePattern } from '../../domain/chat/uploads';
-import { bearer } from '../../test-support';
+import { bearer } from '../../../test/support';
 import {
   fileBytes,
   multipartForm,
@@ -16,8 +16,8 @@ import {
   postMultipart,
   sampleFile,
   type FilePart,
-} from '../../test-multipart';
-import { useSeededServer, type Session } from '../../test-api-client';
+} from '../../../test/multipart';
+import { useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file; every test uploads its own files and compares the uploads
 // directory and the chat tables before and after, so the tests do not depend on each other's leftovers.

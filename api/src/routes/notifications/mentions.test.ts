@@ -10,8 +10,8 @@ import {
   type Notification,
 } from '@office/sync-protocol';
 import { notifications } from '../../db/schema';
-import { uniqueText } from '../../test-support';
-import { mutation, useSeededServer, type Session } from '../../test-api-client';
+import { uniqueText } from '../../../test/support';
+import { mutation, useSeededServer, type Session } from '../../../test/api-client';
 
 // @mentions (issue 18): the server reads them from the text of a team chat or direct message when it is sent,
 // over REST and through /api/sync/push alike, and stores one `mention` notification per person mentioned.

@@ -15,8 +15,8 @@ import {
 import { dialect } from '../../db/dialect';
 import { chatNoticeReads, notificationMarkers, notifications } from '../../db/schema';
 import { newestSeq } from '../../domain/change-log';
-import { inDays, recordEvents, sleep, uniqueText, waitUntil } from '../../test-support';
-import { expectRefusal, mutation, useSeededServer, type Answer, type Session } from '../../test-api-client';
+import { inDays, recordEvents, sleep, uniqueText, waitUntil } from '../../../test/support';
+import { expectRefusal, mutation, useSeededServer, type Answer, type Session } from '../../../test/api-client';
 
 // One seeded server for the file. Each test registers the people whose notices it counts, right before it
 // makes them: a team chat message is a notice of everyone who had joined when it was sent.

@@ -11,8 +11,8 @@ import {
 import { notificationPreferences, notifications } from '../../db/schema';
 import { firstDigestAt, nextDigestAt } from '../../domain/notifications/preferences';
 import { runMorningDigests } from '../../jobs/morning-digest';
-import { uniqueText } from '../../test-support';
-import { expectRefusal, mutation, useSeededServer, type Session } from '../../test-api-client';
+import { uniqueText } from '../../../test/support';
+import { expectRefusal, mutation, useSeededServer, type Session } from '../../../test/api-client';
 
 const { server, people, db, call, pull, push, registerEmployee } = useSeededServer();
 

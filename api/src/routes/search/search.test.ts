@@ -7,8 +7,8 @@ import {
   type SearchResponse,
   type Task,
 } from '@office/sync-protocol';
-import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
-import { inDays } from '../../test-support';
+import { expectRefusal, useSeededServer, type Session } from '../../../test/api-client';
+import { inDays } from '../../../test/support';
 import { readablePosition } from '../../db/change-feed';
 import { compactChangeLog } from '../../domain/sync/pull';
 

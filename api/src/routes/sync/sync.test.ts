@@ -37,7 +37,7 @@ import {
   type TestServer,
   type TestSocket,
   waitUntil,
-} from '../../test-support';
+} from '../../../test/support';
 
 const servers: TestServer[] = [];
 const sockets: TestSocket[] = [];

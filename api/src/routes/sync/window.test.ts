@@ -16,8 +16,8 @@ import {
   type Task,
 } from '@office/sync-protocol';
 import { chatMessages, directMessages, notifications, tasks } from '../../db/schema';
-import { inDays, uniqueText } from '../../test-support';
-import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
+import { inDays, uniqueText } from '../../../test/support';
+import { expectRefusal, useSeededServer, type Session } from '../../../test/api-client';
 
 // Issue 46: a device holds a window of the history. The server's window is lowered here so a few writes pass it.
 const window = { teamChatMessages: 4, directMessages: 3, completedTaskDays: 30, notifications: 3 };

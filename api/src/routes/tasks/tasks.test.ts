@@ -13,8 +13,8 @@ import {
 } from '@office/sync-protocol';
 import { notifications, syncClients, taskComments, taskStatusHistory, tasks } from '../../db/schema';
 import { newestSeq } from '../../domain/change-log';
-import { cursorNow, inDays, recordEvents, sleep, uniqueText, waitUntil, type EventPayload } from '../../test-support';
-import { expectRefusal, useSeededServer, type Session } from '../../test-api-client';
+import { cursorNow, inDays, recordEvents, sleep, uniqueText, waitUntil, type EventPayload } from '../../../test/support';
+import { expectRefusal, useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file (a fresh one costs about two seconds); every test makes its own tasks
 // and reads expectations from the database, so the tests do not depend on each other's leftovers.

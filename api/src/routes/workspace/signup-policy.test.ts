@@ -12,9 +12,9 @@ import {
   type WorkspaceSettingsResponse,
 } from '@office/sync-protocol';
 import { invitations, users, workspaceSettings } from '../../db/schema';
-import { startGoogleJwks, TEST_GOOGLE_CLIENT_ID } from '../../test-google-jwks';
-import { startTestServer, type TestServer } from '../../test-support';
-import { apiClient, expectRefusal, signInDemoPeople, useSeededServer } from '../../test-api-client';
+import { startGoogleJwks, TEST_GOOGLE_CLIENT_ID } from '../../../test/google-jwks';
+import { startTestServer, type TestServer } from '../../../test/support';
+import { apiClient, expectRefusal, signInDemoPeople, useSeededServer } from '../../../test/api-client';
 
 // Issue 41, point 10: who may join. The sign-up policy (open, listed domains, invited only) is the workspace's one
 // settings row, changed by admins; invitation links are made and withdrawn by managers and admins, expire, admit once

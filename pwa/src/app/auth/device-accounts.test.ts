@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { aUser } from '../../sync/test-support';
+import { aUser } from '../../../test/sync-support';
 import {
   deviceAccountFor,
   forgetDeviceAccount,

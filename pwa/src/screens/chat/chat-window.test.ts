@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { LocalChatMessage, WorkspaceDb } from '../../data/db';
-import { freshDb } from '../../sync/test-support';
+import { freshDb } from '../../../test/sync-support';
 import { chatWindowSize, followedWindowLimit, olderWindowStart, readChatWindow } from './chat-window';
 
 const userId = '01900000-0000-7000-8000-000000000001';

@@ -5,6 +5,7 @@ import { UserAvatar } from '../../components/user-avatar';
 import { RoleBadge } from '../../components/role-badge';
 import { orderMembers, presenceLabel } from './chat-format';
 import styles from './chat.module.css';
+import pageStyles from '../../components/messages/message-page.module.css';
 
 interface MembersPanelProps {
   id: string;
@@ -23,9 +24,9 @@ export function MembersPanel({ id, users, presence, selfId, typingIds, onClose }
     selfId,
   );
   return (
-    <aside id={id} className={`${styles.sidePanel} ${styles.members}`} aria-labelledby={`${id}-title`}>
-      <div className={styles.sidePanelHeader}>
-        <h2 id={`${id}-title`} className={styles.sidePanelTitle}>
+    <aside id={id} className={`${pageStyles.sidePanel} ${styles.members}`} aria-labelledby={`${id}-title`}>
+      <div className={pageStyles.sidePanelHeader}>
+        <h2 id={`${id}-title`} className={pageStyles.sidePanelTitle}>
           Team Members ({users.length})
         </h2>
         <button type="button" className={styles.membersClose} aria-label="Close team members" onClick={onClose}>

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { api } from '../../api/http';
 import { teamChatKey } from '@office/sync-protocol';
 import { useOnline, useSyncState } from '../../data/hooks';
 import { httpHistory, loadHistory, markHistoryViewed, type HistoryLoad } from '../../sync/history';
 import { useWorkspace } from '../../sync/sync-context';
+import type { MessageHistory } from '../../components/messages/history-edge';
 import { olderWindowStart, readChatWindow, type ChatWindow } from './chat-window';
 import { TypingAnnouncer } from './typing-announcer';
 import { addTypingEntry, expireTypingEntries, removeTypingEntry, typingCheckMs, type TypingEntry } from './typing';
@@ -14,17 +15,11 @@ export interface ChatWindowState {
   /** Undefined until the first read; while a new search is read, the previous search's window. */
   chatWindow: ChatWindow | undefined;
   /**
-   * Adds the next `chatWindowSize` older (matching) messages: from the device, or when it holds no older ones, a
-   * page from the server while online. Repeated calls before they arrive add them once.
+   * The window's edges. Its `loadOlder` adds the next `chatWindowSize` older (matching) messages: from the device,
+   * or when it holds no older ones, a page from the server while online; repeated calls before they arrive add
+   * them once.
    */
-  loadOlder: () => void;
-  /** A window that ends before the newest messages: the page after it, from the server. */
-  loadNewer: () => void;
-  /** Back to the newest messages. */
-  showNewest: () => void;
-  /** How the last load of older, and of newer, messages from the server went. */
-  olderLoad: HistoryLoad;
-  newerLoad: HistoryLoad;
+  history: MessageHistory | undefined;
   /** Widens the window without a search back to `start` at least (a message reached from search). */
   showFrom: (start: string) => void;
 }
@@ -106,7 +101,21 @@ export function useChatWindow(search: string, following: boolean): ChatWindowSta
     [],
   );
 
-  return { chatWindow, loadOlder, loadNewer, showNewest, olderLoad, newerLoad, showFrom };
+  const history = useMemo<MessageHistory | undefined>(
+    () =>
+      chatWindow && {
+        older: chatWindow.hasOlder ? 'device' : chatWindow.olderOnServer ? 'server' : 'none',
+        endsBeforeNewest: chatWindow.endsBeforeNewest,
+        olderLoad,
+        newerLoad,
+        loadOlder,
+        loadNewer,
+        showNewest,
+      },
+    [chatWindow, olderLoad, newerLoad, loadOlder, loadNewer, showNewest],
+  );
+
+  return { chatWindow, history, showFrom };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { isOverdue, type Task } from '@office/sync-protocol';
 import type { LocalTask, WorkspaceDb } from '../../data/db';
-import { freshDb } from '../../sync/test-support';
+import { freshDb } from '../../../test/sync-support';
 import { readTaskOverview } from './task-overview';
 import { countTasks } from './task-summary';
 

@@ -5,7 +5,7 @@ import { EmptyState } from '../../components/empty-state';
 import { SearchField } from '../../components/search-field';
 import { UserAvatar } from '../../components/user-avatar';
 import { conversationPreview, filterConversations, formatConversationTime, unreadLabel } from './direct-format';
-import chatStyles from '../chat/chat.module.css';
+import pageStyles from '../../components/messages/message-page.module.css';
 import styles from './direct-messages.module.css';
 
 /** The empty list's padding and sizes (direct-messages.module.css). */
@@ -44,9 +44,9 @@ export function ConversationList({
   const shown = filterConversations(named, search);
 
   return (
-    <aside className={`${chatStyles.sidePanel} ${styles.sidebar}`} aria-labelledby="conversations-title">
-      <div className={`${chatStyles.sidePanelHeader} ${styles.sidebarHeader}`}>
-        <h2 id="conversations-title" className={chatStyles.sidePanelTitle}>
+    <aside className={`${pageStyles.sidePanel} ${styles.sidebar}`} aria-labelledby="conversations-title">
+      <div className={`${pageStyles.sidePanelHeader} ${styles.sidebarHeader}`}>
+        <h2 id="conversations-title" className={pageStyles.sidePanelTitle}>
           Conversations
         </h2>
         <button

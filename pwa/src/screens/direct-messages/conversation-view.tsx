@@ -1,56 +1,38 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { ArrowLeft, CircleAlert, MessageCircle } from 'lucide-react';
-import {
-  directFileAccept,
-  isUnreadBy,
-  mentionFinder,
-  readByOf,
-  uuidv7,
-  type ReactionEmoji,
-} from '@office/sync-protocol';
-import type { LocalDirectMessage, LocalUser, OutboxEntry } from '../../data/db';
+import { isUnreadBy, mentionFinder, readByOf, type ReactionEmoji } from '@office/sync-protocol';
+import type { LocalUser, OutboxEntry } from '../../data/db';
 import { useConversationWindow, useMarkConversationRead, type ConversationSummary } from '../../data/direct-hooks';
 import { useMutate, useOnline, useOutbox } from '../../data/hooks';
 import { useWorkspace } from '../../sync/sync-context';
 import { httpHistory, loadHistory, markHistoryViewed, type HistoryLoad, type HistoryRequest } from '../../sync/history';
-import { HistoryEdge } from '../chat/history-edge';
+import type { MessageHistory } from '../../components/messages/history-edge';
 import { useDialogs } from '../../components/dialogs';
 import { deleteMessageConfirmation } from '../../app/confirmations';
-import { draftKeys } from '../../data/drafts';
 import { whoIsWho } from '../../data/people';
 import { useQueuedReactions } from '../../data/reaction-hooks';
 import { usePresence } from '../../data/use-people';
-import { EmptyState } from '../../components/empty-state';
 import { UserAvatar } from '../../components/user-avatar';
-import { groupByDate } from '../chat/chat-format';
-import { MessageDays, TypingLine } from '../chat/message-days';
-import { Composer } from '../chat/composer';
-import { chatEmojis } from '../chat/emojis';
-import { toQueuedFiles } from '../chat/selected-files';
+import composerStyles from '../../components/messages/composer.module.css';
+import { groupByDate } from '../../components/messages/message-format';
+import { MessageItem, type MessageContext } from '../../components/messages/message-item';
+import { MessageList, MessageListEmpty, TypingLine, useListFollowing } from '../../components/messages/message-list';
+import { MessageComposer } from '../../components/messages/message-composer';
 import { typingText } from '../chat/typing';
 import { useTypingUsers } from '../chat/use-chat-data';
-import { contentTop, messageElement, showFoundMessage } from '../chat/found-message';
 import { PresenceText } from '../employees/presence-text';
-import { isDirectFile } from './direct-format';
-import { DirectMessageItem } from './direct-message-item';
 import { useConversationRoom, useConversationTypingAnnouncer } from './use-conversation-realtime';
-import chatStyles from '../chat/chat.module.css';
 import styles from './direct-messages.module.css';
 import { failureTexts } from '../../app/failure-messages';
 
-/** Spec section 2: the direct-message picker has 50 emojis. */
-const directEmojis = chatEmojis.slice(0, 50);
 /** Spec section 8. */
-const sendFailed = failureTexts.sendMessageError;
 const deleteFailed = failureTexts.deleteMessageFailed;
 /** Whether the outbox entry is the still-unsent start of the conversation with `otherId`. */
 const isStartOf = (entry: OutboxEntry, otherId: string): boolean =>
   entry.name === 'dm.start' &&
   entry.status === 'pending' &&
   String((entry.args as { recipientId?: unknown }).recipientId).trim() === otherId;
-/** Within this distance of the bottom the list follows new messages. */
-const followThresholdPx = 120;
 
 interface ConversationViewProps {
   summary: ConversationSummary;
@@ -141,41 +123,13 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
 
   const groups = useMemo(() => groupByDate(messages ?? [], (message) => message.createdAt, now), [messages, now]);
 
-  // The newest message is in view on open, on one's own message, and on new ones while at the bottom.
-  const listRef = useRef<HTMLDivElement>(null);
-  const innerRef = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
-  const last = messages?.at(-1);
-  const lastId = last?.id ?? null;
-  const lastIsOwn = last?.sender.id === selfId;
-  useLayoutEffect(() => {
-    const list = listRef.current;
-    if (list && lastId !== null && (atBottom.current || lastIsOwn)) list.scrollTop = list.scrollHeight;
-  }, [lastId, lastIsOwn]);
-  // Content that grows later (an image, a slow font) keeps a reader who was at the bottom there.
-  useEffect(() => {
-    const list = listRef.current;
-    const inner = innerRef.current;
-    if (!list || !inner || typeof ResizeObserver === 'undefined') return undefined;
-    const observer = new ResizeObserver(() => {
-      if (atBottom.current) list.scrollTop = list.scrollHeight;
-    });
-    observer.observe(inner);
-    return () => observer.disconnect();
-  }, []);
-  // Older messages added above keep the reader's place: the message that was first stays where it was.
-  const firstId = messages?.[0]?.id ?? null;
-  const firstPlace = useRef<{ id: string; top: number } | null>(null);
-  useLayoutEffect(() => {
-    const list = listRef.current;
-    if (!list) return;
-    const previous = firstPlace.current;
-    const previousElement = previous ? messageElement(list, previous.id) : null;
-    if (previous && previousElement && previous.id !== firstId && !atBottom.current)
-      list.scrollTop += contentTop(list, previousElement) - previous.top;
-    const firstElement = firstId === null ? null : messageElement(list, firstId);
-    firstPlace.current = firstId !== null && firstElement ? { id: firstId, top: contentTop(list, firstElement) } : null;
-  }, [firstId]);
+  const following = useListFollowing();
+  const lastIsOwn = messages?.at(-1)?.sender.id === selfId;
+  // A message reached from search is shown once for each navigation that asked for it.
+  const [shownFoundKey, setShownFoundKey] = useState<string | null>(null);
+  const foundId = found && found.key !== shownFoundKey ? found.messageId : null;
+  const foundKey = found?.key ?? null;
+  const handleFoundShown = useCallback(() => setShownFoundKey(foundKey), [foundKey]);
 
   // Older history on demand (issue 46): a page before (or after) the stretch shown, from the server.
   const loading = useRef(false);
@@ -198,15 +152,21 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
     },
     [db, conversationId, messages, online],
   );
-  const loadOlder = useCallback(() => loadPage('older'), [loadPage]);
-  const loadNewer = useCallback(() => loadPage('newer'), [loadPage]);
-  const showNewest = useCallback(() => {
-    atBottom.current = true;
-    setLeftFound(found?.key ?? null);
-  }, [found?.key]);
+  const history = useMemo<MessageHistory | undefined>(
+    () =>
+      conversationWindow && {
+        older: conversationWindow.olderOnServer ? 'server' : 'none',
+        endsBeforeNewest: conversationWindow.endsBeforeNewest,
+        olderLoad,
+        newerLoad,
+        loadOlder: () => loadPage('older'),
+        loadNewer: () => loadPage('newer'),
+        showNewest: () => setLeftFound(foundKey),
+      },
+    [conversationWindow, olderLoad, newerLoad, loadPage, foundKey],
+  );
 
-  // A found message the device does not hold comes (online) with the page around it from the server. Then it is
-  // scrolled into view (after the scroll to the newest above) and highlighted.
+  // A found message the device does not hold comes (online) with the page around it from the server.
   const askedAround = useRef<string | null>(null);
   useEffect(() => {
     if (!found || foundMessage === undefined) return;
@@ -219,62 +179,34 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
     const request: HistoryRequest = { key: conversationId, direction: 'around', messageId: found.messageId };
     loadHistory(db, httpHistory, request).catch((error: unknown) => console.error('Loading the message failed', error));
   }, [db, conversationId, found, foundMessage, online]);
-  const shownFound = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    const list = listRef.current;
-    if (!list || !messages || !found || shownFound.current === found.key) return;
-    if (!showFoundMessage(list, found.messageId)) return;
-    shownFound.current = found.key;
-    atBottom.current = false;
-  }, [messages, found]);
-
-  const handleScroll = () => {
-    const list = listRef.current;
-    if (list) atBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight <= followThresholdPx;
-  };
-
-  const handleSend = useCallback(
-    async ({ text, files }: { text: string; files: File[] }) => {
-      if (files.length === 0) {
-        await mutate('dm.send', { id: uuidv7(), conversationId, text });
-        return;
-      }
-      await mutate('dm.sendFiles', { id: uuidv7(), conversationId, text, files: toQueuedFiles(files) });
-    },
-    [mutate, conversationId],
-  );
-  const isRefusedUpload = useCallback(
-    (entry: OutboxEntry) =>
-      entry.name === 'dm.sendFiles' && (entry.args as { conversationId?: string }).conversationId === conversationId,
-    [conversationId],
-  );
 
   const queuedReactions = useQueuedReactions('dm.react');
   const handleReact = useCallback(
-    (message: LocalDirectMessage, emoji: ReactionEmoji, on: boolean) => {
-      mutate('dm.react', { conversationId: message.conversationId, id: message.id, emoji, on }).catch(
-        (error: unknown) => {
-          console.error('Reacting to the message failed', error);
-        },
-      );
+    (id: string, emoji: ReactionEmoji, on: boolean) => {
+      mutate('dm.react', { conversationId, id, emoji, on }).catch((error: unknown) => {
+        console.error('Reacting to the message failed', error);
+      });
     },
-    [mutate],
+    [mutate, conversationId],
   );
   const handleDelete = useCallback(
-    (message: LocalDirectMessage) => {
+    (id: string) => {
       // As the team chat asks (spec section 5).
       void confirm(deleteMessageConfirmation).then(async (confirmed) => {
         if (!confirmed) return;
         setDeleteError(null);
-        await mutate('dm.delete', { conversationId: message.conversationId, id: message.id }).catch(
-          (error: unknown) => {
-            console.error('Deleting the message failed', error);
-            setDeleteError(deleteFailed);
-          },
-        );
+        await mutate('dm.delete', { conversationId, id }).catch((error: unknown) => {
+          console.error('Deleting the message failed', error);
+          setDeleteError(deleteFailed);
+        });
       });
     },
-    [confirm, mutate],
+    [confirm, mutate, conversationId],
+  );
+
+  const messageContext = useMemo<MessageContext>(
+    () => ({ layout: 'conversation', now, selfId, token, findMentions, people: usersById, onReact: handleReact }),
+    [now, selfId, token, findMentions, usersById, handleReact],
   );
 
   const headingId = `conversation-${conversationId}-title`;
@@ -303,99 +235,55 @@ export function ConversationView({ summary, selfId, usersById, token, now, found
         </div>
       </header>
 
-      <div className={chatStyles.listWrap}>
-        <div
-          ref={listRef}
-          className={chatStyles.list}
-          role="log"
-          aria-label={`Messages with ${otherName}`}
-          tabIndex={0}
-          onScroll={handleScroll}
-        >
-          <div ref={innerRef} className={chatStyles.listInner}>
-            {messages === undefined ? (
-              <p className={chatStyles.loading} role="status">
-                Loading messages...
-              </p>
-            ) : messages.length === 0 && !conversationWindow?.olderOnServer ? (
-              <EmptyState
-                icon={<MessageCircle size={30} />}
-                title="No messages yet"
-                titleAs="h3"
-                text={`Say hello to ${otherName}.`}
-                classNames={{
-                  root: chatStyles.empty,
-                  icon: chatStyles.emptyIcon,
-                  title: chatStyles.emptyTitle,
-                  text: chatStyles.emptyText,
-                }}
-              />
-            ) : (
-              <>
-                {conversationWindow?.olderOnServer && (
-                  <HistoryEdge side="older" online={online} load={olderLoad} onLoad={loadOlder} />
-                )}
-                <MessageDays groups={groups}>
-                  {(message) => {
-                    const isOwn = message.sender.id === selfId;
-                    const sender = usersById.get(message.sender.id);
-                    return (
-                      <DirectMessageItem
-                        key={message.id}
-                        message={message}
-                        isOwn={isOwn}
-                        senderName={sender?.name ?? message.sender.name}
-                        senderAvatar={sender ? sender.avatar : message.sender.avatar}
-                        read={isOwn && readByOf(message, conversation).length > 0}
-                        now={now}
-                        findMentions={findMentions}
-                        selfId={selfId}
-                        token={token}
-                        onDelete={handleDelete}
-                        people={usersById}
-                        queuedReactions={queuedReactions.get(message.id)}
-                        onReact={handleReact}
-                      />
-                    );
-                  }}
-                </MessageDays>
-                {conversationWindow?.endsBeforeNewest && (
-                  <HistoryEdge
-                    side="newer"
-                    online={online}
-                    load={newerLoad}
-                    onLoad={loadNewer}
-                    onShowNewest={showNewest}
-                  />
-                )}
-              </>
-            )}
-          </div>
-        </div>
-      </div>
+      <MessageList
+        following={following}
+        label={`Messages with ${otherName}`}
+        groups={groups}
+        lastIsOwn={lastIsOwn}
+        foundId={foundId}
+        onFoundShown={handleFoundShown}
+        loading={messages === undefined}
+        history={history}
+        empty={
+          <MessageListEmpty
+            icon={<MessageCircle size={30} />}
+            title="No messages yet"
+            titleAs="h3"
+            text={`Say hello to ${otherName}.`}
+          />
+        }
+      >
+        {(message) => {
+          const isOwn = message.sender.id === selfId;
+          const sender = usersById.get(message.sender.id);
+          return (
+            <MessageItem
+              key={message.id}
+              message={message}
+              sentAt={message.createdAt}
+              authorName={sender?.name ?? message.sender.name}
+              authorAvatar={sender ? sender.avatar : message.sender.avatar}
+              isOwn={isOwn}
+              context={messageContext}
+              // Spec section 6: a user can delete only their own direct messages.
+              onDelete={isOwn ? handleDelete : undefined}
+              readByOther={isOwn && readByOf(message, conversation).length > 0}
+              queuedReactions={queuedReactions.get(message.id)}
+            />
+          );
+        }}
+      </MessageList>
 
       <TypingLine text={typingLine} />
 
       {deleteError && (
-        <p className={`${chatStyles.composerError} ${styles.deleteError}`} role="alert">
+        <p className={`${composerStyles.composerError} ${styles.deleteError}`} role="alert">
           <CircleAlert size={16} aria-hidden="true" />
           {deleteError}
         </p>
       )}
 
-      <Composer
-        draftKey={draftKeys.conversation(conversationId)}
-        announcer={announcer}
-        placeholder="Type a message..."
-        accept={directFileAccept}
-        acceptsFile={isDirectFile}
-        emojis={directEmojis}
-        mentionables={mentionables}
-        onSend={handleSend}
-        failureText={() => sendFailed}
-        isRefusedUpload={isRefusedUpload}
-        refusedUploadText={sendFailed}
-      />
+      <MessageComposer conversationId={conversationId} announcer={announcer} mentionables={mentionables} />
     </section>
   );
 }

@@ -4,7 +4,6 @@ import {
   conversationPreview,
   filterConversations,
   formatConversationTime,
-  isDirectFile,
   matchesSearch,
   unreadLabel,
   userRoleText,
@@ -113,12 +112,5 @@ describe('labels', () => {
   test('the unread badge says how many, in the singular for one', () => {
     expect(unreadLabel(1)).toBe('1 unread message');
     expect(unreadLabel(3)).toBe('3 unread messages');
-  });
-
-  test('files are taken by their extension, in any case', () => {
-    expect(isDirectFile({ name: 'Minutes.PDF' })).toBe(true);
-    expect(isDirectFile({ name: 'photo.jpeg' })).toBe(true);
-    expect(isDirectFile({ name: 'setup.exe' })).toBe(false);
-    expect(isDirectFile({ name: 'pdf' })).toBe(false);
   });
 });

@@ -1,5 +1,4 @@
 import { differenceInCalendarDays, differenceInMinutes, format, isSameDay, isSameYear } from 'date-fns';
-import { directFileExtensions } from '@office/sync-protocol';
 import { roleLabel } from '../../components/role-badge';
 
 /** Enough of a direct message for a one-line preview. */
@@ -74,9 +73,3 @@ export const userRoleText = (role: string | null | undefined): string => (role ?
 
 /** The unread badge's accessible label. */
 export const unreadLabel = (count: number): string => `${count} unread message${count === 1 ? '' : 's'}`;
-
-/** Whether a file's name ends in one of the extensions direct messages take (spec section 5). */
-export const isDirectFile = (file: { name: string }): boolean => {
-  const name = file.name.toLowerCase();
-  return directFileExtensions.some((extension) => name.endsWith(extension));
-};

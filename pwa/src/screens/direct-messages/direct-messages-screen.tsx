@@ -3,7 +3,6 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { MessagesSquare } from 'lucide-react';
 import { useAuth } from '../../app/auth/use-auth';
 import { useIsMobile } from '../../app/shell/use-is-mobile';
-import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
 import { useConversations } from '../../data/direct-hooks';
@@ -13,7 +12,8 @@ import { useWorkspace } from '../../sync/sync-context';
 import { ConversationList } from './conversation-list';
 import { ConversationView } from './conversation-view';
 import { NewConversationModal } from './new-conversation-modal';
-import chatStyles from '../chat/chat.module.css';
+import { MessageListEmpty } from '../../components/messages/message-list';
+import pageStyles from '../../components/messages/message-page.module.css';
 import styles from './direct-messages.module.css';
 
 /** The navigation state this screen accepts (spec section 2), e.g. from Team Members' "Message". */
@@ -88,13 +88,13 @@ export function DirectMessagesScreen() {
   const showConversation = !isMobile || active !== null;
 
   return (
-    <div className={chatStyles.page}>
+    <div className={pageStyles.page}>
       <PageHeader
         title="Direct Messages"
         subtitle={unreadTotal > 0 ? `${unreadTotal} unread` : 'Private conversations with your team'}
       />
 
-      <div className={`${chatStyles.card} ${styles.card}`}>
+      <div className={`${pageStyles.card} ${styles.card}`}>
         {showList && (
           <ConversationList
             conversations={listLoading ? undefined : conversations}
@@ -121,16 +121,11 @@ export function DirectMessagesScreen() {
               onBack={isMobile ? () => select(null) : null}
             />
           ) : (
-            <EmptyState
+            <MessageListEmpty
+              className={styles.placeholder}
               icon={<MessagesSquare size={30} />}
               title="Select a conversation"
               text="Choose someone on the left, or start a new conversation."
-              classNames={{
-                root: styles.placeholder,
-                icon: chatStyles.emptyIcon,
-                title: chatStyles.emptyTitle,
-                text: chatStyles.emptyText,
-              }}
             />
           ))}
       </div>

@@ -11,7 +11,7 @@ import {
   type TaskStatus,
   type User,
 } from '@office/sync-protocol';
-import { openWorkspaceDb, type WorkspaceDb } from '../data/db';
+import { openWorkspaceDb, type WorkspaceDb } from '../src/data/db';
 
 /** A fresh local database on a fresh fake IndexedDB, so tests never share state. */
 export function freshDb(userId: string): WorkspaceDb {

@@ -1,4 +1,4 @@
-import { uploadLimits, type QueuedFile } from '@office/sync-protocol';
+import { directFileExtensions, uploadLimits, type QueuedFile } from '@office/sync-protocol';
 
 const maxMegabytes = Math.round(uploadLimits.fileBytes / 1024 / 1024);
 
@@ -47,3 +47,9 @@ export function addFiles<F extends PickedFile>(
 /** Chosen files as a queued write carries them: kept as Blobs in IndexedDB until the upload. */
 export const toQueuedFiles = (files: readonly File[]): QueuedFile[] =>
   files.map((file) => ({ name: file.name, type: file.type, size: file.size, blob: file }));
+
+/** Whether a file's name ends in one of the extensions direct messages take (spec section 5). */
+export const isDirectFile = (file: { name: string }): boolean => {
+  const name = file.name.toLowerCase();
+  return directFileExtensions.some((extension) => name.endsWith(extension));
+};

@@ -1,7 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { CircleAlert, Paperclip, SendHorizontal, Smile, X } from 'lucide-react';
 import { chatLimits, formatFileSize, mentionQueryAt } from '@office/sync-protocol';
-import { UserAvatar } from '../../components/user-avatar';
+import { UserAvatar } from '../user-avatar';
 import type { OutboxEntry } from '../../data/db';
 import { useOutbox } from '../../data/hooks';
 import { useDraft } from '../../data/use-draft';
@@ -10,14 +10,14 @@ import { LocalWriteError } from '../../sync/mutate';
 import { whoIsWho } from '../../data/people';
 import { suggestMentions, type MentionCandidate } from './mention-suggestions';
 import { addFiles, fileKey } from './selected-files';
-import type { TypingAnnouncer } from './typing-announcer';
-import styles from './chat.module.css';
+import styles from './composer.module.css';
 
 /** What the screen around the composer decides: its texts, files, emojis and how a message is queued. */
 export interface ComposerProps {
   /** Where the unsent text is kept (`draftKeys`): one draft per conversation. */
   draftKey: string;
-  announcer: TypingAnnouncer;
+  /** Tells the others when this user types (a screen's TypingAnnouncer): a keystroke, or a stop. */
+  announcer: { input: (hasText: boolean) => void; stop: () => void };
   /** The text box's placeholder, which also names it. */
   placeholder: string;
   /** The file picker's accept list. */

@@ -1,19 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { bundleServer } from '../bundle.mjs';
+import { bundleServer } from './bundle.mjs';
+
+// The real server as a child process: for the bench, and for tests that kill it (`kill -9`), stop it (SIGTERM) or
+// measure its memory. A tool beside bundle.mjs and local-postgres.mjs, not part of the server.
 
 /**
- * The real server as a child process, for tests that kill it (`kill -9`), stop it (SIGTERM) or
- * measure its memory. The bundle lives under api/node_modules so that it finds its npm packages and
- * the migrations exactly as api/dist/main.js does; each test file bundles its own copy.
+ * A bundle of the server's current sources, of this process' own. It lives under api/node_modules so that it finds
+ * its npm packages and the migrations exactly as api/dist/main.js does.
  */
-export async function bundleTestServer(): Promise<string> {
-  const outfile = resolve(
-    import.meta.dirname,
-    `../node_modules/.cache/test-server/main-${process.pid}-${Date.now()}.mjs`,
-  );
+export async function bundleServerCopy(): Promise<string> {
+  const outfile = resolve(import.meta.dirname, `node_modules/.cache/test-server/main-${process.pid}-${Date.now()}.mjs`);
   await bundleServer(outfile, { sourcemap: false });
   return outfile;
 }
@@ -40,7 +40,8 @@ export interface ServerProcessOptions {
   env?: Record<string, string>;
 }
 
-const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x');
+/** A fixed secret: a restarted process takes the tokens the one before it signed. */
+const PROCESS_JWT_SECRET = 'test-secret-'.padEnd(48, 'x');
 
 /** Starts the bundled server on loopback with SEED_DEMO=0 unless `env` says otherwise; resolves once it listens. */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
@@ -51,7 +52,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       PORT: String(options.port ?? 0),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
+      JWT_SECRET: PROCESS_JWT_SECRET,
       SEED_DEMO: '0',
       LOG_LEVEL: 'warn',
       // One test process is many clients on one IP; a test that proves the limits sets them.
@@ -110,3 +111,16 @@ export async function stopServerProcess(server: ServerProcess, signal: NodeJS.Si
 }
 
 export const removeDataDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
+
+/** A loopback port nobody listens on now: the kernel picks one for a throwaway listener. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no TCP port was assigned');
+  return address.port;
+}

@@ -12,7 +12,7 @@ import {
   type PushResponse,
   type User,
 } from '@office/sync-protocol';
-import { bearer, everyCommitReadable, signIn, useTestServer } from './test-support';
+import { bearer, everyCommitReadable, signIn, useTestServer } from './support';
 
 /** A signed-in demo user: their token and user. */
 export type Session = { token: string; user: User };

@@ -11,3 +11,6 @@ export const chatEmojis = [
   '💙', '💜', '🔥', '✨', '🎉', '🎊', '✅', '❌',
   '⭐', '💯', '🚀', '💡', '📌', '📎', '📅', '☕',
 ] as const;
+
+/** Spec section 2: the direct-message picker has 50 emojis. */
+export const directEmojis = chatEmojis.slice(0, 50);

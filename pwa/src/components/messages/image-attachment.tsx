@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Attachment } from '@office/sync-protocol';
 import { Download, ExternalLink, ImageOff, WifiOff } from 'lucide-react';
-import { Button } from '../../components/button';
-import { Modal } from '../../components/modal';
-import { useWhenVisible } from '../../components/use-when-visible';
+import { Button } from '../button';
+import { Modal } from '../modal';
+import { useWhenVisible } from '../use-when-visible';
 import { useOnline } from '../../data/hooks';
 import { imageUrl, useAttachmentActions } from './attachment-files';
-import styles from './chat.module.css';
+import styles from './attachments.module.css';
 
 /** The image as far as it has loaded: its object URL, or why there is none yet. */
 type LazyImage = { url: string } | { url: null; failedOnline: boolean };

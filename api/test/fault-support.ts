@@ -5,17 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
-import { inDays, sleep } from '../test-support';
+import { inDays, sleep } from './support';
 import { uuidv7, type Mutation, type PushResponse, type User } from '@office/sync-protocol';
-import { DEMO_PASSWORD } from '../db/seed';
+import { DEMO_PASSWORD } from '../src/db/seed';
 import {
-  bundleTestServer,
+  bundleServerCopy,
   removeDataDir,
   startServerProcess,
   stopServerProcess,
   type ServerProcess,
   type ServerProcessOptions,
-} from '../test-process';
+} from '../server-process';
 
 /**
  * Child servers for one test file: the bundle is built before its tests; every process started
@@ -31,7 +31,7 @@ export function useChildServers() {
   const dataDirs: string[] = [];
 
   beforeAll(async () => {
-    bundle = await bundleTestServer();
+    bundle = await bundleServerCopy();
   });
   afterAll(async () => {
     over = true;
@@ -459,4 +459,4 @@ export function streamMultipartUpload<T = unknown>(options: {
   });
 }
 
-export { seededRandom } from '../test-random';
+export { seededRandom } from './random';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Session } from './test-api-client';
-import { bearer } from './test-support';
+import type { Session } from './api-client';
+import { bearer } from './support';
 
 /** One file of a multipart body: its filename, its Content-Type and its bytes, under `field` when given. */
 export interface FilePart {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { uploadLimits } from '@office/sync-protocol';
-import { addFiles } from './selected-files';
+import { addFiles, isDirectFile } from './selected-files';
 
 const file = (name: string, size = 10, lastModified = 1) => ({ name, size, lastModified });
 
@@ -29,5 +29,14 @@ describe('addFiles', () => {
     const result = addFiles([], [file('setup.exe'), file('notes.txt')], (item) => item.name.endsWith('.txt'));
     expect(result.files.map((item) => item.name)).toEqual(['notes.txt']);
     expect(result.problem).toBe('"setup.exe" is not a supported file type and was not added.');
+  });
+});
+
+describe('isDirectFile', () => {
+  test('files are taken by their extension, in any case', () => {
+    expect(isDirectFile({ name: 'Minutes.PDF' })).toBe(true);
+    expect(isDirectFile({ name: 'photo.jpeg' })).toBe(true);
+    expect(isDirectFile({ name: 'setup.exe' })).toBe(false);
+    expect(isDirectFile({ name: 'pdf' })).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import { SmilePlus } from 'lucide-react';
 import { reactionEmojis, type MessageReaction, type ReactionEmoji } from '@office/sync-protocol';
 import type { People } from '../../data/people';
-import chatStyles from './chat.module.css';
+import itemStyles from './message-item.module.css';
 import styles from './reactions.module.css';
 
 /** Who gave a reaction, as people read it: "You" for the signed-in person, others by their directory name. */
@@ -30,7 +30,7 @@ export function ReactionButton({ open, buttonRef, onToggle }: ReactionButtonProp
     <button
       ref={buttonRef}
       type="button"
-      className={chatStyles.menuButton}
+      className={itemStyles.menuButton}
       aria-label="Add reaction"
       title="Add reaction"
       aria-expanded={open}

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import type { Attachment } from '@office/sync-protocol';
 import { apiBasePath } from '../../api/http';
 import { failureTexts } from '../../app/failure-messages';
-import { useDialogs } from '../../components/dialogs';
+import { useDialogs } from '../dialogs';
 
 /** A temporary file link is released after 5 s (spec section 9). */
 export const fileLinkReleaseMs = 5_000;

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { startNewCluster, stopPostgres } from '../../local-postgres.mjs';
-import { migrationsFolder } from './migrations-folder';
+import { startNewCluster, stopPostgres } from '../local-postgres.mjs';
+import { migrationsFolder } from '../src/db/migrations-folder';
+import { freePort } from '../server-process';
 
 /** A PostgreSQL server for tests (of one test file, or of the `api-pg` project), on its own data folder and port. */
 export interface TestPostgres {
@@ -26,19 +26,6 @@ const runsAsRoot = process.getuid?.() === 0;
 function dataRoot(): string {
   if (existsSync('/dev/shm')) return '/dev/shm';
   return runsAsRoot ? '/tmp' : tmpdir();
-}
-
-/** A loopback port nobody listens on now: the kernel picks one for a throwaway listener. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no TCP port was assigned');
-  return address.port;
 }
 
 /**

@@ -22,18 +22,13 @@ import {
   type WindowCounts,
   type WindowCountsQuery,
 } from '@office/sync-protocol';
-import {
-  removeDataDir,
-  startServerProcess,
-  stopServerProcess,
-  type ServerProcess,
-} from '../../../api/src/test-process';
-import { createTestDatabase, dropTestDatabase, queryPostgres } from '../../../api/src/db/test-postgres';
-import { ApiError } from '../api/http';
-import { entityTables, type OutboxEntry, type WorkspaceDb } from '../data/db';
-import { uploadForm, type SyncTransport, type WindowCountsSource } from './transport';
-import { rangeOrWhole, spansHold } from './window';
-import { seededRandom } from '../../../api/src/test-random';
+import { removeDataDir, startServerProcess, stopServerProcess, type ServerProcess } from '../../api/server-process';
+import { createTestDatabase, dropTestDatabase, queryPostgres } from '../../api/test/postgres';
+import { ApiError } from '../src/api/http';
+import { entityTables, type OutboxEntry, type WorkspaceDb } from '../src/data/db';
+import { uploadForm, type SyncTransport, type WindowCountsSource } from '../src/sync/transport';
+import { rangeOrWhole, spansHold } from '../src/sync/window';
+import { seededRandom } from '../../api/test/random';
 
 /** Seeded choices, so a seed replays the same run. */
 export class Random {

@@ -12,7 +12,7 @@ import {
 } from 'lucide-react';
 import { isViewableImage, useAttachmentActions } from './attachment-files';
 import { ImageThumbnail } from './image-attachment';
-import styles from './chat.module.css';
+import styles from './attachments.module.css';
 
 const kindIcons: Record<AttachmentKind, LucideIcon> = {
   image: FileImage,

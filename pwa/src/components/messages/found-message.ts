@@ -1,4 +1,4 @@
-/** How long a message reached from search stays highlighted (chat.module.css animates it). */
+/** How long a message reached from search stays highlighted (message-list.module.css animates it). */
 export const foundHighlightMs = 2_400;
 
 /**

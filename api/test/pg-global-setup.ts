@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { createMigratedTemplate, startTestPostgres, type TestPostgres } from './test-postgres';
+import { createMigratedTemplate, startTestPostgres, type TestPostgres } from './postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -8,16 +8,16 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { asc, eq, gt, sql } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { isoToday, type ClientToServerEvents, type ServerToClientEvents, type User } from '@office/sync-protocol';
-import { buildApp, type BuildOptions } from './app';
-import { defaultPostgresTimeouts, loadConfig, type Config } from './config';
-import type { Db } from './db/client';
-import { dialect } from './db/dialect';
-import { formatPosition, readablePosition, type LogPosition } from './db/change-feed';
-import { openWorkspaceDatabase, type WorkspaceDatabase } from './db/open';
-import { createTestDatabase, dropTestDatabase } from './db/test-postgres';
-import { changeAudience, changeLog } from './db/schema';
-import { DEMO_PASSWORD, seedDemo } from './db/seed';
-import { UploadStore } from './domain/chat/uploads';
+import { buildApp, type BuildOptions } from '../src/app';
+import { defaultPostgresTimeouts, loadConfig, type Config } from '../src/config';
+import type { Db } from '../src/db/client';
+import { dialect } from '../src/db/dialect';
+import { formatPosition, readablePosition, type LogPosition } from '../src/db/change-feed';
+import { openWorkspaceDatabase, type WorkspaceDatabase } from '../src/db/open';
+import { createTestDatabase, dropTestDatabase } from './postgres';
+import { changeAudience, changeLog } from '../src/db/schema';
+import { DEMO_PASSWORD, seedDemo } from '../src/db/seed';
+import { UploadStore } from '../src/domain/chat/uploads';
 
 export interface TestServer {
   app: FastifyInstance;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { MentionMatch } from '@office/sync-protocol';
 import { Highlight } from './highlight';
-import styles from './chat.module.css';
+import styles from './message-item.module.css';
 
 interface MessageTextProps {
   text: string;
