@@ -22,6 +22,14 @@ const SERVER_KEEPALIVE = { intervalSeconds: 2, count: 3 };
 /** On top of the statement timeout: PostgreSQL's own answer to a statement that ran out of time travels back. */
 const ANSWER_GRACE_MS = 5_000;
 
+/**
+ * How long a starting node waits for another to finish migrating or seeding: a migration that rewrites a large table
+ * takes minutes; a node that held the lock longer than this is stuck, and the one waiting says so and exits.
+ */
+const STARTUP_LOCK_WAIT_MS = 10 * 60_000;
+/** How often a starting node asks again for the startup lock. */
+const STARTUP_LOCK_POLL_MS = 200;
+
 /** The first PostgreSQL version with `transaction_timeout` (its server_version_num). */
 const TRANSACTION_TIMEOUT_SINCE = 170_000;
 
@@ -60,6 +68,27 @@ async function serverVersionOf(url: string): Promise<number> {
 }
 
 /**
+ * Takes the startup lock on `client`'s session. It asks again and again instead of waiting in one statement, which
+ * the session's lock and statement timeouts would end long before another node's migration or seed has finished.
+ */
+async function takeStartupLock(client: pg.ClientBase): Promise<void> {
+  const deadline = Date.now() + STARTUP_LOCK_WAIT_MS;
+  for (;;) {
+    const { rows } = await client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock($1) AS taken', [
+      advisoryLocks.startup,
+    ]);
+    if (rows[0]?.taken) return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `Another node has been migrating or seeding this database for ${STARTUP_LOCK_WAIT_MS / 60_000} minutes; ` +
+          'it may be stuck (see pg_locks for the session holding the startup lock).',
+      );
+    }
+    await sleep(STARTUP_LOCK_POLL_MS);
+  }
+}
+
+/**
  * Applies the committed migrations on a connection of their own, outside the pool's bounds (a migration may rewrite
  * a large table), while holding the startup lock: nodes that start together migrate one after the other, and the
  * later ones find nothing left to do. The lock goes with the session.
@@ -68,7 +97,7 @@ async function migrateExclusively(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [advisoryLocks.startup]);
+    await takeStartupLock(client);
     await migrate(drizzle({ client, casing: 'snake_case' }), { migrationsFolder: migrationsFolder('drizzle-pg') });
   } finally {
     await client.end();
@@ -152,7 +181,7 @@ export async function withStartupLock<T>(pool: { connect(): Promise<PoolClient> 
   };
   client.on('error', onLost);
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [advisoryLocks.startup]);
+    await takeStartupLock(client);
     try {
       return await work();
     } finally {
