@@ -4,6 +4,7 @@ import pg from 'pg';
 import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../test/postgres';
 import { runHourlyDueChecks } from './jobs/due-checks';
 import { apiClient, mutation, signInDemoPeople, type DemoName, type Session } from '../test/api-client';
+import { changeLogFloor, compactUpTo, firstTeamChatCreateAfter } from './db/change-feed';
 import { leadership } from './db/leadership';
 import { poolOf } from './db/postgres';
 import { transaction } from './db/transaction';
@@ -198,6 +199,40 @@ describe('change-log order on PostgreSQL, with two nodes on one database', () =>
       socket.close();
     }
   }, 30_000);
+
+  test('places compare as numbers: the changes of transaction 9 come before those of 10, in a pull, the team chat and a compaction', async () => {
+    // Transaction ids pass from one number of digits to the next (999 to 1 000, ...): ordered as text, a page would put
+    // 10 before 9 and move its cursor past 9's change for ever. Written with ids far below the horizon, as
+    // ordinary changes of long ago.
+    const [ninth, tenth] = [uuidv7(), uuidv7()];
+    const [{ seq: ninthSeq }] = (await query<{ seq: string }>(
+      `INSERT INTO change_log (xid, entity, entity_id, op, principal)
+       VALUES ('9'::xid8, 'chatMessage', $1, 'create', 'team') RETURNING seq`,
+      [ninth],
+    )) as [{ seq: string }];
+    const [{ seq: tenthSeq }] = (await query<{ seq: string }>(
+      `INSERT INTO change_log (xid, entity, entity_id, op, principal)
+       VALUES ('10'::xid8, 'chatMessage', $1, 'create', 'team') RETURNING seq`,
+      [tenth],
+    )) as [{ seq: string }];
+    const clientId = uuidv7();
+    const first = await call<PullResponse>(people.bob, 'GET', `/api/sync/pull?clientId=${clientId}&cursor=8:0&limit=1`);
+    expect(first.body).toMatchObject({ changes: [{ id: ninth }], cursor: `9:${ninthSeq}`, more: true });
+    const second = await call<PullResponse>(
+      people.bob,
+      'GET',
+      `/api/sync/pull?clientId=${clientId}&cursor=${first.body.cursor}&limit=1`,
+    );
+    expect(second.body).toMatchObject({ changes: [{ id: tenth }], cursor: `10:${tenthSeq}` });
+
+    expect(await firstTeamChatCreateAfter(server.app.db, { xid: 8n, seq: 0 })).toEqual({
+      xid: 9n,
+      seq: Number(ninthSeq),
+    });
+    await transaction(server.app.db, (tx) => compactUpTo(tx, { xid: 10n, seq: Number(tenthSeq) }));
+    expect(await changeLogFloor(server.app.db)).toEqual({ xid: 10n, seq: Number(tenthSeq) });
+    expect(await query('SELECT seq FROM change_log WHERE entity_id = ANY($1)', [[ninth, tenth]])).toEqual([]);
+  });
 
   test('8 writers on two nodes and readers pulling in between: no cursor ever skips a change', async () => {
     const second = await startTestServer({ config: { databaseUrl }, seed: false });

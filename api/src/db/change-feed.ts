@@ -147,7 +147,7 @@ export async function changesOf(
         UNION
         SELECT c.seq, c.xid, c.entity, c.entity_id FROM change_audience a JOIN change_log c ON c.seq = a.seq
         WHERE a.principal IN ${principals} AND (a.xid, a.seq) > ${pgPosition(after)} AND a.xid < ${upTo.xid.toString()}::xid8
-      ) page ORDER BY xid, seq LIMIT ${limit}`,
+      ) page ORDER BY page.xid, page.seq LIMIT ${limit}`,
     );
     return rows.map((row) => ({ position: positionOfRow(row), entity: row.entity, entityId: row.entityId }));
   }
@@ -279,9 +279,9 @@ export async function firstTeamChatCreateAfter(handle: Db | Tx, after: LogPositi
   if (dialect === 'postgres') {
     const [row] = await rowsOf<{ seq: string; xid: string }>(
       handle,
-      sql`SELECT seq, xid::text AS xid FROM change_log
-        WHERE principal = 'team' AND (xid, seq) > ${pgPosition(after)} AND entity = 'chatMessage' AND op = 'create'
-        ORDER BY xid, seq LIMIT 1`,
+      sql`SELECT c.seq, c.xid::text AS xid FROM change_log c
+        WHERE c.principal = 'team' AND (c.xid, c.seq) > ${pgPosition(after)} AND c.entity = 'chatMessage' AND c.op = 'create'
+        ORDER BY c.xid, c.seq LIMIT 1`,
     );
     return row ? positionOfRow(row) : null;
   }
@@ -316,7 +316,7 @@ export async function compactUpTo(tx: Tx, upTo: LogPosition): Promise<void> {
     const [last] = await rowsOf<{ xid: string; seq: string }>(
       tx,
       sql`WITH gone AS (DELETE FROM change_log WHERE (xid, seq) <= ${pgPosition(upTo)} RETURNING xid, seq)
-        SELECT xid::text AS xid, seq FROM gone ORDER BY xid DESC, seq DESC LIMIT 1`,
+        SELECT gone.xid::text AS xid, gone.seq FROM gone ORDER BY gone.xid DESC, gone.seq DESC LIMIT 1`,
     );
     if (last) dropped = positionOfRow(last);
   } else {
