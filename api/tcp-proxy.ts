@@ -4,8 +4,13 @@ import { connect, createServer, type Socket } from 'node:net';
 export interface TcpProxy {
   /** `url` with its host and port replaced by the proxy's. */
   via(url: string): string;
-  /** Stops forwarding, both ways, while every connection stays open: a link cut without a reset. */
+  /**
+   * Stops forwarding, both ways, while every connection stays open: a link cut without a reset. What was sent waits
+   * in the sockets' buffers, as it would in a network's, and goes on once the link is restored.
+   */
   cut(): void;
+  /** Forwards again what waited and what comes. */
+  restore(): void;
   close(): Promise<void>;
 }
 
@@ -19,10 +24,10 @@ export async function startTcpProxy(
 ): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let forwarding = true;
+  // A chunk already on its way (delayed) arrives; a paused socket hands over nothing more until it is resumed.
   const pipe = (from: Socket, to: Socket) =>
     from.on('data', (chunk) => {
-      if (!forwarding) return;
-      if (options.delayMs) setTimeout(() => forwarding && to.write(chunk), options.delayMs);
+      if (options.delayMs) setTimeout(() => to.write(chunk), options.delayMs);
       else to.write(chunk);
     });
   const server = createServer((client) => {
@@ -32,6 +37,7 @@ export async function startTcpProxy(
       socket.setNoDelay(true);
       socket.on('error', () => undefined);
       socket.on('close', () => sockets.delete(socket));
+      if (!forwarding) socket.pause();
     }
     pipe(client, upstream);
     pipe(upstream, client);
@@ -49,6 +55,11 @@ export async function startTcpProxy(
     },
     cut: () => {
       forwarding = false;
+      for (const socket of sockets) socket.pause();
+    },
+    restore: () => {
+      forwarding = true;
+      for (const socket of sockets) socket.resume();
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();

@@ -1,9 +1,9 @@
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { uuidv7 } from '@office/sync-protocol';
+import { uuidv7, type PullResponse } from '@office/sync-protocol';
 import { createTestDatabase, queryPostgres, startTestPostgres, type TestPostgres } from '../../test/postgres';
 import { stopServerProcess, type ServerProcess } from '../../server-process';
-import { waitUntil } from '../../test/support';
+import { sleep, waitUntil } from '../../test/support';
 import { serverOf, startTcpProxy } from '../../tcp-proxy';
 import { callJson, signInOverHttp, useChildServers, type HttpSession } from '../../test/fault-support';
 
@@ -28,14 +28,19 @@ const startNode = (databaseUrl: string, seed = true, env: Record<string, string>
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       SEED_DEMO: seed ? '1' : '0',
+      // Every message a test writes stays in the window a pull sends (a busy test writes more than its default).
+      HISTORY_TEAM_CHAT_MESSAGES: '1000000',
       ...env,
     },
   });
 
 describe('several nodes on one PostgreSQL', () => {
-  test('two nodes starting at once migrate and seed once; a token from one works on the other', async () => {
+  test('two nodes starting at once migrate and seed once, though a seed outlasts their lock timeout; a token from one works on the other', async () => {
     const url = await createTestDatabase(postgres.url);
-    const [a, b] = await Promise.all([startNode(url), startNode(url)]);
+    const [a, b] = await Promise.all([
+      startNode(url, true, boundedNode('node-a')),
+      startNode(url, true, boundedNode('node-b')),
+    ]);
     expect(await queryPostgres(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 5 }]);
     expect(await queryPostgres(url, 'SELECT title FROM tasks GROUP BY title HAVING count(*) > 1')).toEqual([]);
     const alice = await signInOverHttp(a.url, 'alice@demo.local');
@@ -86,8 +91,11 @@ describe('several nodes on one PostgreSQL', () => {
   }, 60_000);
 });
 
-/** How long PostgreSQL lets a transaction wait for its node's next statement in these tests. */
-const IDLE_IN_TRANSACTION_MS = 3_000;
+/**
+ * How long PostgreSQL lets a transaction wait for its node's next statement in these tests: the other node's first
+ * acknowledgements must fit in it on a busy machine.
+ */
+const IDLE_IN_TRANSACTION_MS = 5_000;
 
 /** Bounds a node is given here: short enough that a frozen node's transaction ends within the test. */
 const boundedNode = (name: string): Record<string, string> => ({
@@ -96,8 +104,15 @@ const boundedNode = (name: string): Record<string, string> => ({
   PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: String(IDLE_IN_TRANSACTION_MS),
   PG_LOCK_TIMEOUT_MS: '3000',
   PG_STATEMENT_TIMEOUT_MS: '4000',
-  PG_TRANSACTION_TIMEOUT_MS: '8000',
+  PG_TRANSACTION_TIMEOUT_MS: '10000',
 });
+
+/** Nodes A (which seeds) and B, started together: the startup lock has them migrate one after the other. */
+const startTwoNodes = (urlOfA: string, urlOfB: string) =>
+  Promise.all([startNode(urlOfA, true, boundedNode('node-a')), startNode(urlOfB, false, boundedNode('node-b'))]);
+
+/** Two nodes start, one freezes or loses its link for seconds, and every write is checked: minutes on a busy machine. */
+const TROUBLE_TEST_TIMEOUT_MS = 150_000;
 
 /** The node's transactions open right now that have written (a transaction id of their own). */
 const openWritesOf = async (url: string, node: string): Promise<number> =>
@@ -149,15 +164,19 @@ function sendChat(node: ServerProcess, author: HttpSession, inFlight: number): S
   };
 }
 
+/** Longer than any transaction of a node in good health: one still open after it is caught by the trouble. */
+const CAUGHT_MS = 300;
+
 /**
- * Node B takes 16 chat posts at a time and is stopped (`stop`) while a transaction of its has written; node A
- * takes posts meanwhile. Answers when B's open transaction ended, and what each node acknowledged.
+ * Node B takes 16 chat posts at a time and is stopped (`stop`, undone by `resume`) while a transaction of its has
+ * written; node A takes posts meanwhile. Answers when B's open transaction ended, and what each node acknowledged.
  */
 async function troubleOnB(
   url: string,
   b: ServerProcess,
   a: ServerProcess,
   stop: () => void,
+  resume: () => void,
 ): Promise<{ onA: Sender; onB: Sender; stoppedAt: number; endedAt: number }> {
   const [alice, carol] = await Promise.all([
     signInOverHttp(a.url, 'alice@demo.local'),
@@ -165,10 +184,18 @@ async function troubleOnB(
   ]);
   const onB = sendChat(b, alice, 16);
   await waitUntil(() => onB.acknowledged.length >= 20, 20_000);
-  // B writes all the time: it is stopped while one of its transactions has written.
-  await waitUntil(() => openWritesOf(url, 'node-b').then((n) => n > 0), 10_000);
-  stop();
-  const stoppedAt = Date.now();
+  // B writes all the time, in transactions of milliseconds: the trouble must catch one that has written. One that
+  // committed between the look and the trouble is let go, and B is caught again.
+  let stoppedAt = 0;
+  for (let attempt = 1; ; attempt++) {
+    await waitUntil(() => openWritesOf(url, 'node-b').then((n) => n > 0), 10_000);
+    stop();
+    stoppedAt = Date.now();
+    await sleep(CAUGHT_MS);
+    if ((await openWritesOf(url, 'node-b')) > 0) break;
+    if (attempt === 20) throw new Error('B was never caught inside a transaction of its');
+    resume();
+  }
   const onA = sendChat(a, carol, 4);
   await waitUntil(() => openWritesOf(url, 'node-b').then((n) => n === 0), 15_000);
   const endedAt = Date.now();
@@ -190,13 +217,15 @@ async function expectEachOnce(url: string, node: ServerProcess, ids: string[], c
   const clientId = uuidv7();
   let from = cursor;
   for (;;) {
-    const page = await callJson<{ changes: { id: string }[]; cursor: string; more: boolean }>(
+    const page = await callJson<PullResponse>(
       node.url,
       'GET',
       `/api/sync/pull?clientId=${clientId}&cursor=${from}&limit=500`,
       { token: bob.token },
     );
     expect(page.status).toBe(200);
+    // From a cursor, never a bootstrap: its cursor stays 0 until its last page.
+    expect(page.body.bootstrap).toBeNull();
     for (const change of page.body.changes) pulled.add(change.id);
     from = page.body.cursor;
     if (!page.body.more) break;
@@ -204,62 +233,50 @@ async function expectEachOnce(url: string, node: ServerProcess, ids: string[], c
   expect(ids.filter((id) => !pulled.has(id))).toEqual([]);
 }
 
-/** Where a pull on `node` stands now: what it brings from here on is what commits after. */
+/**
+ * Where a pull on `node` stands now: what it brings from here on is what commits after. A device's first pull is a
+ * bootstrap in pages, and only its last page gives the cursor.
+ */
 async function cursorOn(node: ServerProcess): Promise<string> {
   const bob = await signInOverHttp(node.url, 'bob@demo.local');
-  const res = await callJson<{ cursor: string }>(
-    node.url,
-    'GET',
-    `/api/sync/pull?clientId=${uuidv7()}&cursor=0&limit=1`,
-    {
-      token: bob.token,
-    },
-  );
-  return res.body.cursor;
+  const clientId = uuidv7();
+  let snapshot: string | null = null;
+  for (;;) {
+    const page: { status: number; body: PullResponse } = await callJson<PullResponse>(
+      node.url,
+      'GET',
+      `/api/sync/pull?clientId=${clientId}&cursor=0&limit=500${snapshot ? `&snapshot=${snapshot}` : ''}`,
+      { token: bob.token },
+    );
+    expect(page.status).toBe(200);
+    snapshot = page.body.bootstrap?.next ?? null;
+    if (!snapshot) return page.body.cursor;
+  }
 }
 
 describe('a node in trouble never stops the others (no cluster-wide writer lock)', () => {
-  test('a node frozen (SIGSTOP) mid-write: the other node acknowledges writes all along, and the frozen transaction ends within the timeout', async () => {
-    const url = await createTestDatabase(postgres.url);
-    const a = await startNode(url, true, boundedNode('node-a'));
-    const b = await startNode(url, false, boundedNode('node-b'));
-    const before = await cursorOn(a);
-    const { onA, onB, stoppedAt, endedAt } = await troubleOnB(url, b, a, () => b.child.kill('SIGSTOP'));
-    try {
-      // PostgreSQL ended the frozen node's transaction once it had waited for its node that long.
-      expect(endedAt - stoppedAt).toBeLessThan(IDLE_IN_TRANSACTION_MS + 3_000);
-      // Node A went on while B's transaction was still open, not only after.
-      expect(onA.acknowledged.filter((write) => write.at < endedAt).length).toBeGreaterThan(0);
-      expect(onA.failed).toBe(0);
-    } finally {
-      b.child.kill('SIGCONT');
-    }
-    await Promise.all([onA.stop(), onB.stop()]);
-    await expectEachOnce(
-      url,
-      a,
-      [...onA.acknowledged, ...onB.acknowledged].map((write) => write.id),
-      before,
-    );
-  }, 90_000);
-
-  test('a node whose link to PostgreSQL is cut (a proxy that stops forwarding): the other node goes on, the cut transaction ends within the timeout, the cut node answers 503', async () => {
-    const url = await createTestDatabase(postgres.url);
-    const proxy = await startTcpProxy(serverOf(url));
-    try {
-      const a = await startNode(url, true, boundedNode('node-a'));
-      const b = await startNode(proxy.via(url), false, boundedNode('node-b'));
+  test(
+    'a node frozen (SIGSTOP) mid-write: the other node acknowledges writes all along, and the frozen transaction ends within the timeout',
+    async () => {
+      const url = await createTestDatabase(postgres.url);
+      const [a, b] = await startTwoNodes(url, url);
       const before = await cursorOn(a);
-      const { onA, onB, stoppedAt, endedAt } = await troubleOnB(url, b, a, () => proxy.cut());
-      expect(endedAt - stoppedAt).toBeLessThan(IDLE_IN_TRANSACTION_MS + 3_000);
-      expect(onA.acknowledged.filter((write) => write.at < endedAt).length).toBeGreaterThan(0);
-      expect(onA.failed).toBe(0);
-      // The cut node's own requests end (no hang until the client gives up) and it says it cannot reach the database.
-      const failedBefore = onB.failed;
-      await waitUntil(() => onB.failed > failedBefore, 20_000);
-      expect(b.child.exitCode, b.stderr()).toBeNull();
-      const health = await callJson(b.url, 'GET', '/api/health');
-      expect(health.status).toBe(503);
+      const { onA, onB, stoppedAt, endedAt } = await troubleOnB(
+        url,
+        b,
+        a,
+        () => b.child.kill('SIGSTOP'),
+        () => b.child.kill('SIGCONT'),
+      );
+      try {
+        // PostgreSQL ended the frozen node's transaction once it had waited for its node that long.
+        expect(endedAt - stoppedAt).toBeLessThan(IDLE_IN_TRANSACTION_MS + 3_000);
+        // Node A went on while B's transaction was still open, not only after.
+        expect(onA.acknowledged.filter((write) => write.at < endedAt).length).toBeGreaterThan(0);
+        expect(onA.failed).toBe(0);
+      } finally {
+        b.child.kill('SIGCONT');
+      }
       await Promise.all([onA.stop(), onB.stop()]);
       await expectEachOnce(
         url,
@@ -267,8 +284,45 @@ describe('a node in trouble never stops the others (no cluster-wide writer lock)
         [...onA.acknowledged, ...onB.acknowledged].map((write) => write.id),
         before,
       );
-    } finally {
-      await proxy.close();
-    }
-  }, 90_000);
+    },
+    TROUBLE_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a node whose link to PostgreSQL is cut (a proxy that stops forwarding): the other node goes on, the cut transaction ends within the timeout, the cut node answers 503',
+    async () => {
+      const url = await createTestDatabase(postgres.url);
+      const proxy = await startTcpProxy(serverOf(url));
+      try {
+        const [a, b] = await startTwoNodes(url, proxy.via(url));
+        const before = await cursorOn(a);
+        const { onA, onB, stoppedAt, endedAt } = await troubleOnB(
+          url,
+          b,
+          a,
+          () => proxy.cut(),
+          () => proxy.restore(),
+        );
+        expect(endedAt - stoppedAt).toBeLessThan(IDLE_IN_TRANSACTION_MS + 3_000);
+        expect(onA.acknowledged.filter((write) => write.at < endedAt).length).toBeGreaterThan(0);
+        expect(onA.failed).toBe(0);
+        // The cut node's own requests end (no hang until the client gives up) and it says it cannot reach the database.
+        const failedBefore = onB.failed;
+        await waitUntil(() => onB.failed > failedBefore, 20_000);
+        expect(b.child.exitCode, b.stderr()).toBeNull();
+        const health = await callJson(b.url, 'GET', '/api/health');
+        expect(health.status).toBe(503);
+        await Promise.all([onA.stop(), onB.stop()]);
+        await expectEachOnce(
+          url,
+          a,
+          [...onA.acknowledged, ...onB.acknowledged].map((write) => write.id),
+          before,
+        );
+      } finally {
+        await proxy.close();
+      }
+    },
+    TROUBLE_TEST_TIMEOUT_MS,
+  );
 });
