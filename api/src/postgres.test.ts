@@ -200,6 +200,27 @@ describe('change-log order on PostgreSQL, with two nodes on one database', () =>
     }
   }, 30_000);
 
+  test("a transaction left open in another database of the same PostgreSQL holds back nothing of this one's change feed", async () => {
+    // pg_snapshot_xmin is the whole server's: a horizon read from it would wait for this transaction.
+    const other = new pg.Client({ connectionString: await createTestDatabase(postgres.url) });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_current_xact_id()');
+      const clientId = uuidv7();
+      const { cursor: start } = await pull(people.bob, clientId, '0');
+      const id = uuidv7();
+      expect((await call(people.carol, 'POST', '/api/messages', { id, text: 'Past the other database' })).status).toBe(
+        201,
+      );
+      const answer = await call<PullResponse>(people.bob, 'GET', `/api/sync/pull?clientId=${clientId}&cursor=${start}`);
+      expect(answer.body.changes.map((change) => change.id)).toContain(id);
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+  });
+
   test('places compare as numbers: the changes of transaction 9 come before those of 10, in a pull, the team chat and a compaction', async () => {
     // Transaction ids pass from one number of digits to the next (999 to 1 000, ...): ordered as text, a page would put
     // 10 before 9 and move its cursor past 9's change for ever. Written with ids far below the horizon, as

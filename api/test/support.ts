@@ -194,16 +194,18 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, tim
 
 /**
  * Waits until every change committed so far can be read (PostgreSQL: its transaction is below the visibility horizon;
- * another transaction of the cluster still open, of this test's server or another's, holds it back for a moment).
+ * another writer of this test's database still open holds it back for a moment).
  * A test that pulls right after a write waits here, so that the pull brings the write; SQLite reads every commit.
  */
 export async function everyCommitReadable(db: Db): Promise<void> {
   if (dialect !== 'postgres') return;
   await waitUntil(async () => {
-    const { rows } = await (db as unknown as NodePgDatabase).execute<{ readable: boolean }>(
-      sql`SELECT coalesce((SELECT xid FROM change_log ORDER BY xid DESC LIMIT 1) < pg_snapshot_xmin(pg_current_snapshot()), true) AS readable`,
+    const readable = await readablePosition(db);
+    const { rows } = await (db as unknown as NodePgDatabase).execute<{ newest: string }>(
+      sql`SELECT xid::text AS newest FROM change_log ORDER BY xid DESC LIMIT 1`,
     );
-    return rows[0]?.readable === true;
+    const newest = rows[0]?.newest;
+    return newest === undefined || BigInt(newest) < readable.xid;
   }, 10_000);
 }
 

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, lte, max, sql, type SQL } from 'drizzle-orm'
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Db, Tx } from './client';
 import { dialect } from './dialect';
+import { logWritersBeforeSnapshot } from './postgres-transaction';
 import { prepared } from './prepared';
 import { changeAudience, changeLog, meta } from './schema';
 
@@ -74,8 +75,41 @@ async function rowsOf<Row>(handle: Db | Tx, query: SQL): Promise<Row[]> {
 /** A place as PostgreSQL compares it with `(xid, seq)`. */
 const pgPosition = (position: LogPosition): SQL => sql`(${position.xid.toString()}::xid8, ${position.seq}::bigint)`;
 
-/** PostgreSQL's visibility horizon: every transaction below it has ended, and its changes are all there is. */
-const HORIZON = sql`pg_snapshot_xmin(pg_current_snapshot())`;
+/**
+ * The transactions that may still write this database's change log, read before the snapshot that reads the log: the
+ * next transaction id then (`xmax`), and the ids (32-bit, as pg_locks has them) of the transactions holding the log's
+ * write lock. Every writing transaction takes that lock first, before it has an id (postgres-transaction.ts), so one
+ * with an older id either held the lock then or had ended, and one that ended has all its changes in a later snapshot.
+ */
+export interface LogWriters {
+  xmax: string;
+  writers: string[];
+}
+
+export const LOG_WRITERS_QUERY = sql`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS xmax,
+  coalesce(array_agg(DISTINCT w.transactionid::text) FILTER (WHERE w.transactionid IS NOT NULL), '{}') AS writers
+  FROM pg_locks l JOIN pg_locks w ON w.locktype = 'transactionid' AND w.virtualtransaction = l.virtualtransaction
+  WHERE l.locktype = 'relation' AND l.mode = 'RowExclusiveLock' AND l.relation = 'change_log'::regclass
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+
+/** Reads LOG_WRITERS_QUERY; its own statement, so that it comes before the snapshot of the statement that uses it. */
+export async function logWritersNow(handle: Db | Tx): Promise<LogWriters> {
+  const [row] = await rowsOf<LogWriters>(handle, LOG_WRITERS_QUERY);
+  if (!row) throw new Error('reading the change log writers read nothing');
+  return row;
+}
+
+/**
+ * The visibility horizon of this database's change log, in the statement's snapshot: the oldest transaction of
+ * `writers` still running in it, or the next transaction id when `writers` were read. Every change below it has
+ * committed and is in the snapshot. Transactions of other databases on the same server do not hold it back, as
+ * pg_snapshot_xmin would (it is the whole server's).
+ */
+const horizonOf = (writers: LogWriters): SQL => sql`(SELECT x FROM (
+    SELECT x FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+    WHERE (x::text::numeric % 4294967296)::text = ANY(${`{${writers.writers.join(',')}}`}::text[])
+    UNION ALL SELECT ${writers.xmax}::xid8
+  ) AS candidates ORDER BY x LIMIT 1)`;
 
 /** The place of a row read back from PostgreSQL (`xid` as text). */
 const positionOfRow = (row: { xid: string; seq: string | number }): LogPosition => ({
@@ -114,7 +148,8 @@ export const changeLogFloor = (handle: Db | Tx): Promise<LogPosition> => storedP
  */
 export async function readablePosition(handle: Db | Tx): Promise<LogPosition> {
   if (dialect === 'postgres') {
-    const [row] = await rowsOf<{ horizon: string }>(handle, sql`SELECT ${HORIZON}::text AS horizon`);
+    const writers = (await logWritersBeforeSnapshot(handle as Tx)) ?? (await logWritersNow(handle));
+    const [row] = await rowsOf<{ horizon: string }>(handle, sql`SELECT ${horizonOf(writers)}::text AS horizon`);
     return { xid: BigInt(row?.horizon ?? 0), seq: 0 };
   }
   const [newest] = await prepared(handle, 'changeLog.head', (builder) =>
@@ -185,13 +220,14 @@ export async function everyChangeAfter(
   limit: number,
 ): Promise<{ changes: FedChange[]; readable: LogPosition; waiting: boolean }> {
   if (dialect !== 'postgres') throw new Error('the live feed reads the log on PostgreSQL only');
+  const writers = await logWritersNow(db);
   const [row] = await rowsOf<{
     horizon: string;
     waiting: boolean;
     changes: { seq: number; xid: string; entity: string; entityId: string; principals: string[] }[];
   }>(
     db,
-    sql`WITH h AS (SELECT ${HORIZON} AS horizon),
+    sql`WITH h AS (SELECT ${horizonOf(writers)} AS horizon),
       page AS (
         SELECT c.seq, c.xid, c.entity, c.entity_id, c.principal FROM change_log c, h
         WHERE (c.xid, c.seq) > ${pgPosition(after)} AND c.xid < h.horizon
@@ -236,9 +272,10 @@ export async function teamChatCreatesAfter(
   limit: number,
 ): Promise<{ created: { position: LogPosition; id: string }[]; readable: LogPosition }> {
   if (dialect === 'postgres') {
+    const writers = (await logWritersBeforeSnapshot(handle as Tx)) ?? (await logWritersNow(handle));
     const [row] = await rowsOf<{ horizon: string; created: { seq: number; xid: string; id: string }[] }>(
       handle,
-      sql`WITH h AS (SELECT ${HORIZON} AS horizon),
+      sql`WITH h AS (SELECT ${horizonOf(writers)} AS horizon),
         page AS (
           SELECT c.seq, c.xid, c.entity_id FROM change_log c, h
           WHERE c.principal = 'team' AND (c.xid, c.seq) > ${pgPosition(after)} AND c.xid < h.horizon

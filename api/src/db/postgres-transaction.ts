@@ -3,6 +3,7 @@ import { NodePgSession, NodePgTransaction, type NodePgDatabase } from 'drizzle-o
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type { Db, Tx } from './client';
+import { LOG_WRITERS_QUERY, type LogWriters } from './change-feed';
 import { runStatement } from './dialect';
 
 /** What drizzle keeps of a database handle to open a transaction on one of its pool's connections. */
@@ -18,6 +19,8 @@ interface Connection {
   client: pg.PoolClient;
   dialect: PgDialect;
   unanswered: Promise<unknown>[];
+  /** A snapshot transaction's change log writers, read before its snapshot (see change-feed.ts). */
+  logWriters: Promise<LogWriters> | null;
 }
 
 const connections = new WeakMap<Tx, Connection>();
@@ -37,7 +40,7 @@ export async function postgresTransaction<T>(
 ): Promise<T> {
   const session = (db as unknown as NodePgDatabase)._.session as unknown as PoolSession;
   const client = await session.client.connect();
-  const connection: Connection = { client, dialect: session.dialect, unanswered: [] };
+  const connection: Connection = { client, dialect: session.dialect, unanswered: [], logWriters: null };
   const tx = new NodePgTransaction(
     session.dialect,
     new NodePgSession(client, session.dialect, session.schema, session.options),
@@ -54,7 +57,18 @@ export async function postgresTransaction<T>(
   };
   client.on('error', lost);
   try {
+    if (options.snapshot) {
+      // Pipelined: PostgreSQL answers it before the transaction's first statement takes the snapshot.
+      const { sql: text, params } = session.dialect.sqlToQuery(LOG_WRITERS_QUERY);
+      connection.logWriters = client.query<LogWriters>(text, params).then(({ rows: [row] }) => {
+        if (!row) throw new Error('reading the change log writers read nothing');
+        return row;
+      });
+      connection.logWriters.catch(() => undefined);
+    }
     await sendAhead(tx, options.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ' : 'BEGIN');
+    // Before the transaction has an id: readers of the change log count it among the writers from then on.
+    await sendAhead(tx, 'LOCK TABLE change_log IN ROW EXCLUSIVE MODE');
     const result = await work(tx);
     await Promise.all([...connection.unanswered, client.query('COMMIT')]);
     return result;
@@ -67,6 +81,11 @@ export async function postgresTransaction<T>(
     client.off('error', lost);
     client.release(broken);
   }
+}
+
+/** The change log writers a snapshot transaction read before its snapshot; null for any other handle. */
+export function logWritersBeforeSnapshot(tx: Tx): Promise<LogWriters> | null {
+  return connections.get(tx)?.logWriters ?? null;
 }
 
 /**
