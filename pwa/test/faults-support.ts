@@ -112,7 +112,7 @@ export class Ledger {
   }
 }
 
-/** The JWT secret of test-process.ts's children. */
+/** The JWT secret of server-process.ts's children. */
 const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x');
 
 /** The same claims as a real token, signed with the server's secret, expired a minute ago. */
