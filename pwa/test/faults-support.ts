@@ -28,7 +28,7 @@ import { ApiError } from '../src/api/http';
 import { entityTables, type OutboxEntry, type WorkspaceDb } from '../src/data/db';
 import { uploadForm, type SyncTransport, type WindowCountsSource } from '../src/sync/transport';
 import { rangeOrWhole, spansHold } from '../src/sync/window';
-import { seededRandom } from '../../api/test/random';
+import { seededRandom } from '../../api/seeded-random';
 
 /** Seeded choices, so a seed replays the same run. */
 export class Random {
