@@ -21,8 +21,16 @@ const only = process.argv
   ?.slice('--only='.length)
   .split(',');
 if (!only || only.includes('browser') || only.includes('lighthouse')) {
-  const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: ['ignore', 2, 2] });
-  if (built.status !== 0) process.exit(built.status ?? 1);
+  // A build takes seconds here; one that hangs ends the bench instead of holding it.
+  const built = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 2, 2],
+    timeout: 5 * 60_000,
+  });
+  if (built.status !== 0) {
+    console.error(built.error ? `Building the app failed: ${built.error.message}` : 'Building the app failed.');
+    process.exit(built.status ?? 1);
+  }
 }
 
 await build({
