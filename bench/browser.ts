@@ -611,17 +611,15 @@ async function measureColdStart(browser: Browser, bench: BrowserBenchContext): P
 
 /**
  * Runs on the login page: notes the form's submit, then polls the user's IndexedDB (raw API, readonly,
- * so it waits behind the sync's write transaction) until it holds every task and message, and watches
- * for the dashboard's Total Tasks card.
+ * so it waits behind the sync's write transaction) until the bootstrap has stored its last page (what the
+ * device keeps: the window of history, not all of it), and watches for the dashboard's Total Tasks card.
  */
 function bootstrapProbe({
   tasks,
-  messages,
   newestMessage,
   prefix,
 }: {
   tasks: number;
-  messages: number;
   newestMessage: string;
   prefix: string;
 }): void {
@@ -632,7 +630,7 @@ function bootstrapProbe({
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
     });
-  const count = async (): Promise<{ tasks: number; messages: number } | null> => {
+  const count = async (): Promise<{ tasks: number; messages: number; synced: boolean } | null> => {
     // The signed-in user, as pwa/src/app/auth/session-storage.ts keeps it.
     const user = JSON.parse(localStorage.getItem('user') ?? 'null') as { id?: string } | null;
     if (!user?.id) return null;
@@ -642,13 +640,17 @@ function bootstrapProbe({
     const db = await request(indexedDB.open(name));
     db.onversionchange = () => db.close();
     try {
-      if (!db.objectStoreNames.contains('tasks') || !db.objectStoreNames.contains('chatMessages')) return null;
-      const tx = db.transaction(['tasks', 'chatMessages'], 'readonly');
-      const [taskCount, messageCount] = await Promise.all([
+      const stores = ['tasks', 'chatMessages', 'meta'];
+      if (!stores.every((store) => db.objectStoreNames.contains(store))) return null;
+      const tx = db.transaction(stores, 'readonly');
+      const [taskCount, messageCount, cursor] = await Promise.all([
         request(tx.objectStore('tasks').count()),
         request(tx.objectStore('chatMessages').count()),
+        request(tx.objectStore('meta').get('cursor') as IDBRequest<{ value: number | string } | undefined>),
       ]);
-      return { tasks: taskCount, messages: messageCount };
+      // The bootstrap's last page moves the cursor off 0, in the transaction that stores its rows.
+      const synced = cursor !== undefined && String(cursor.value) !== '0';
+      return { tasks: taskCount, messages: messageCount, synced };
     } finally {
       db.close();
     }
@@ -660,7 +662,7 @@ function bootstrapProbe({
         marks.tasks = found.tasks;
         marks.messages = found.messages;
       }
-      if (found && found.tasks >= tasks && found.messages >= messages) {
+      if (found?.synced) {
         marks.idb = performance.now();
         return;
       }
@@ -736,7 +738,6 @@ export async function measureBootstrap(
   await page.goto('/login');
   await page.evaluate(bootstrapProbe, {
     tasks: counts.tasks,
-    messages: counts.messages,
     newestMessage: counts.newestMessage,
     prefix: databasePrefix,
   });
@@ -767,6 +768,8 @@ export async function measureBootstrap(
     messages: counts.messages,
     toDashboard: round(dashboard),
     toIndexedDb: round(idb),
+    storedTasks: marks.tasks ?? NaN,
+    storedMessages: marks.messages ?? NaN,
     login: round(timings.login - submit),
   };
   if (pulls) {
@@ -784,13 +787,14 @@ export async function measureBootstrap(
     name,
     target: `≤ ${targets.bootstrapMs / 1000} s to an interactive dashboard`,
     result: done
-      ? `dashboard ${seconds(dashboard)}, everything in IndexedDB ${seconds(idb)}; ${pulls?.pages ?? 0} pages, ${megabytes(pulls?.transferBytes ?? 0)} transferred (${megabytes(pulls?.bodyBytes ?? 0)} of JSON)`
+      ? `dashboard ${seconds(dashboard)}, the window in IndexedDB ${seconds(idb)} (${marks.tasks ?? 0} tasks, ${marks.messages ?? 0} messages); ${pulls?.pages ?? 0} pages, ${megabytes(pulls?.transferBytes ?? 0)} transferred (${megabytes(pulls?.bodyBytes ?? 0)} of JSON)`
       : `not done after ${seconds(limit)} (IndexedDB held ${marks.tasks ?? 0} tasks, ${marks.messages ?? 0} messages)`,
     met: done && dashboard <= targets.bootstrapMs,
     values,
     note:
       'From submitting the sign-in form (as the manager, who sees every task) until the dashboard counts every ' +
-      'task and its chat preview shows the newest message, and until IndexedDB holds every task and message. ' +
+      'task and its chat preview shows the newest message, and until IndexedDB holds the window of history the ' +
+      'device keeps (the bootstrap has stored its last page). ' +
       'The bootstrap comes in pages of 1 000 rows (team chat last, newest first); bytes are those of the pages.' +
       (marks.error ? ` Polling error: ${marks.error}` : ''),
   };

@@ -16,7 +16,7 @@ import { createUserCommand } from '../api/src/domain/users/commands';
 import { hashPassword } from '../api/src/domain/users/passwords';
 import type { BenchCredentials } from './context';
 import type { Measure } from './measure';
-import { seededRandom } from './random';
+import { seededRandom } from '../api/seeded-random';
 
 /** How big the seeded organisation is. */
 export interface OrgSize {

@@ -22,6 +22,34 @@ function runHeld(command, args) {
   });
 }
 
+/** Runs a command with its output shown as it comes and kept, for the summary to quote. */
+function runShown(command, args) {
+  return new Promise((resolve) => {
+    // Colours as if the command wrote to this terminal itself.
+    const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: '1' } : process.env;
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const output = [];
+    const show = (stream) => (chunk) => {
+      stream.write(chunk);
+      output.push(chunk);
+    };
+    child.stdout.on('data', show(process.stdout));
+    child.stderr.on('data', show(process.stderr));
+    child.on('close', (code) => resolve({ code: code ?? 1, output: Buffer.concat(output).toString() }));
+  });
+}
+
+/**
+ * What made vitest fail when no test did (an unhandled error of a test's server, a global teardown's): its lines
+ * from the first report of one, or its last lines. The summary quotes them, since a CI log may keep only its tail.
+ */
+function vitestFailureOutsideTests(output) {
+  // eslint-disable-next-line no-control-regex -- the colours of the terminal's escape sequences
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const first = lines.findIndex((line) => /Unhandled (Error|Rejection)/.test(line));
+  return (first === -1 ? lines.slice(-40) : lines.slice(first, first + 60)).join('\n');
+}
+
 // Typecheck and lint each keep one core busy for a minute or two; side by side they take the longer one's time.
 const checks = [
   ['typecheck', ['run', 'typecheck', '--silent']],
@@ -29,10 +57,21 @@ const checks = [
 ];
 const checkResults = await Promise.all(checks.map(([, args]) => runHeld('npm', args)));
 
+let vitestOutput = '';
 const stages = [
   [
     'unit and API tests',
-    () => run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
+    async () => {
+      const vitestRun = await runShown('npx', [
+        'vitest',
+        'run',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${vitestReport}`,
+      ]);
+      vitestOutput = vitestRun.output;
+      return vitestRun.code;
+    },
   ],
   ['build', () => run('npm', ['run', 'build', '--silent'])],
   [
@@ -54,7 +93,7 @@ for (const [name, stage] of stages) {
     failed.push(name);
     continue;
   }
-  if (stage() !== 0) failed.push(name);
+  if ((await stage()) !== 0) failed.push(name);
 }
 
 const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
@@ -75,7 +114,12 @@ console.log(
     (e2eErrors ? `, ${e2eErrors} error${e2eErrors === 1 ? '' : 's'} outside tests` : ''),
 );
 if (failed.length) console.log(`failed stages: ${failed.join(', ')}`);
-// Stages without a test count of their own (typecheck, lint, build) count as one failure each.
-const stageFailures = failed.filter((name) => !name.endsWith('tests')).length;
+const vitestFailedOutsideTests = failed.includes('unit and API tests') && unitFailed === 0;
+if (vitestFailedOutsideTests) {
+  console.log(`vitest failed with no failed test; what it said:\n${vitestFailureOutsideTests(vitestOutput)}`);
+}
+// Stages without a test count of their own (typecheck, lint, build) count as one failure each, and so does vitest
+// failing outside its tests.
+const stageFailures = failed.filter((name) => !name.endsWith('tests')).length + (vitestFailedOutsideTests ? 1 : 0);
 console.log(`Total: ${unitPassed + e2ePassed} passed, ${unitFailed + e2eFailed + e2eErrors + stageFailures} failed`);
 process.exit(failed.length ? 1 : 0);

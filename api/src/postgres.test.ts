@@ -117,7 +117,7 @@ describe('the API on PostgreSQL', () => {
   });
 
   test("an acknowledged write is on disk: the app's connections commit synchronously, whatever the server's default", async () => {
-    // The test server runs with synchronous_commit off (test-postgres.ts); the app turns it on for its own connections.
+    // The test server runs with synchronous_commit off (test/postgres.ts); the app turns it on for its own connections.
     expect(await query('SHOW synchronous_commit')).toEqual([{ synchronous_commit: 'off' }]);
     const pool = server.app.db.$client as unknown as pg.Pool;
     expect((await pool.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'on' }]);

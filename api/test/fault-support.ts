@@ -459,4 +459,4 @@ export function streamMultipartUpload<T = unknown>(options: {
   });
 }
 
-export { seededRandom } from './random';
+export { seededRandom } from '../seeded-random';

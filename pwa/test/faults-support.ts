@@ -28,7 +28,7 @@ import { ApiError } from '../src/api/http';
 import { entityTables, type OutboxEntry, type WorkspaceDb } from '../src/data/db';
 import { uploadForm, type SyncTransport, type WindowCountsSource } from '../src/sync/transport';
 import { rangeOrWhole, spansHold } from '../src/sync/window';
-import { seededRandom } from '../../api/test/random';
+import { seededRandom } from '../../api/seeded-random';
 
 /** Seeded choices, so a seed replays the same run. */
 export class Random {
@@ -112,7 +112,7 @@ export class Ledger {
   }
 }
 
-/** The JWT secret of test-process.ts's children. */
+/** The JWT secret of server-process.ts's children. */
 const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x');
 
 /** The same claims as a real token, signed with the server's secret, expired a minute ago. */
