@@ -12,7 +12,7 @@ import {
   pushSubscriptions,
   users,
 } from '../db/schema';
-import { comparePositions, teamChatCreatesAfter, type LogPosition } from '../db/change-feed';
+import { teamChatCreatesAfter, type LogPosition } from '../db/change-feed';
 import { moveChatCursor, pushChatCursor } from '../domain/change-log';
 import { preferencesOf } from '../domain/notifications/preferences';
 import { inSlices, usersById } from '../domain/read-support';
@@ -89,7 +89,6 @@ type NewDelivery = { userId: string; payload: PushPayload; topic: string | null 
 
 /** New team chat messages to expand (their ids, in commit order), and how far the cursor moves once they are. */
 interface ChatToExpand {
-  cursor: LogPosition;
   ids: string[];
   through: LogPosition;
   /** More creates wait after `through`. */
@@ -222,10 +221,7 @@ export class PushQueue {
           .from(notifications)
           .where(eq(notifications.pushPending, true))
           .limit(1),
-      async () => {
-        const chat = await this.chatToExpand(1);
-        return comparePositions(chat.through, chat.cursor) > 0 ? [chat] : [];
-      },
+      async () => (await this.chatToExpand(1)).ids,
       () =>
         this.db
           .select({ id: pushDeliveries.id })
@@ -373,8 +369,10 @@ export class PushQueue {
    * came at once); otherwise the messages are held and summed up when the window ends.
    */
   private async expandChat(now: number): Promise<boolean> {
-    const { cursor, ids, through, more } = await this.chatToExpand(BATCH);
-    if (comparePositions(through, cursor) <= 0) return false;
+    const { ids, through, more } = await this.chatToExpand(BATCH);
+    // Nothing new: the cursor stays. Moving it would be a write of its own, which moves PostgreSQL's horizon past the
+    // cursor again: a queue that moved it each tick would never be idle (settled) and would write on every poll.
+    if (!ids.length) return false;
     // Nobody has a subscription: nothing to push, whatever the number of messages.
     const [anySubscription] = await this.db
       .select({ endpoint: pushSubscriptions.endpoint })
@@ -489,7 +487,7 @@ export class PushQueue {
     const { created, readable } = await teamChatCreatesAfter(this.db, cursor, limit);
     const more = created.length === limit;
     const through = more ? (created.at(-1)?.position ?? cursor) : readable;
-    return { cursor, ids: created.map((change) => change.id), through, more };
+    return { ids: created.map((change) => change.id), through, more };
   }
 
   /** These messages, those not deleted, oldest first. */
