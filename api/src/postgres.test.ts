@@ -221,6 +221,16 @@ describe('change-log order on PostgreSQL, with two nodes on one database', () =>
     }
   });
 
+  test('a pull that brings nothing hands its cursor back, though transactions of this database and of another moved the horizon', async () => {
+    const clientId = uuidv7();
+    const { cursor: start } = await pull(people.bob, clientId, '0');
+    const { cursor } = await pull(people.bob, clientId, start);
+    // Transactions that change nothing a device syncs: one of another database of the server, one of this database.
+    const otherUrl = await createTestDatabase(postgres.url);
+    for (const url of [otherUrl, databaseUrl]) await queryPostgres(url, 'SELECT pg_current_xact_id()');
+    expect(await pull(people.bob, clientId, cursor)).toMatchObject({ changes: [], cursor });
+  });
+
   test('places compare as numbers: the changes of transaction 9 come before those of 10, in a pull, the team chat and a compaction', async () => {
     // Transaction ids pass from one number of digits to the next (999 to 1 000, ...): ordered as text, a page would put
     // 10 before 9 and move its cursor past 9's change for ever. Written with ids far below the horizon, as

@@ -254,6 +254,24 @@ export async function everyChangeAfter(
   };
 }
 
+/**
+ * Where a reader stands once it has every change after `after` up to `upTo` (a place from readablePosition in the same
+ * transaction): on PostgreSQL the newest of those changes, or `after` when there is none, so that a reader's place
+ * moves only when the log does (the horizon moves with every transaction of the server, of any database, and a pull
+ * that brought nothing would otherwise hand back a new cursor each time); `upTo` itself on SQLite, whose places are
+ * the log's own. Nothing can still appear between the place and `upTo`, so a reader there misses nothing.
+ */
+export async function reachedPosition(tx: Tx, after: LogPosition, upTo: LogPosition): Promise<LogPosition> {
+  if (dialect !== 'postgres') return laterPosition(upTo, after);
+  const [row] = await rowsOf<{ xid: string; seq: string }>(
+    tx,
+    sql`SELECT xid::text AS xid, seq FROM change_log
+      WHERE (xid, seq) > ${pgPosition(after)} AND xid < ${upTo.xid.toString()}::xid8
+      ORDER BY xid DESC, seq DESC LIMIT 1`,
+  );
+  return row ? positionOfRow(row) : after;
+}
+
 /** Whether any change lies after `from` and up to `upTo` (a place from readablePosition in the same transaction). */
 export async function changedBetween(tx: Tx, from: LogPosition, upTo: LogPosition): Promise<boolean> {
   if (comparePositions(upTo, from) <= 0) return false;

@@ -14,10 +14,10 @@ import {
   comparePositions,
   compactUpTo,
   formatPosition,
-  laterPosition,
   parsePosition,
   placeNumber,
   placeOfNumber,
+  reachedPosition,
   readablePosition,
   type LogPosition,
 } from '../../db/change-feed';
@@ -206,7 +206,7 @@ export async function processPull(
       const more = rows.length > query.limit;
       const page = more ? rows.slice(0, query.limit) : rows;
       // Without more, every change up to what can be read was either in the page or not for this user.
-      const cursor = more ? (page.at(-1)?.position ?? after) : laterPosition(readable, after);
+      const cursor = more ? (page.at(-1)?.position ?? after) : await reachedPosition(tx, after, readable);
 
       const idsByEntity = new Map<EntityName, string[]>();
       const order: { entity: EntityName; id: string }[] = [];
