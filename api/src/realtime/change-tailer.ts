@@ -1,5 +1,6 @@
 import type { EntityName } from '@office/sync-protocol';
 import {
+  comparePositions,
   everyChangeAfter,
   formatPosition,
   laterPosition,
@@ -43,6 +44,8 @@ export class ChangeTailer {
   private again = false;
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
+  /** Those waiting for the feed to reach a place (caughtUp). */
+  private waiters: { target: LogPosition; resolve: () => void }[] = [];
 
   constructor(private readonly options: ChangeTailerOptions) {}
 
@@ -55,6 +58,25 @@ export class ChangeTailer {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    for (const { resolve } of this.waiters.splice(0)) resolve();
+  }
+
+  /** Resolves once the feed has read every change that could be read when it was called (the tests wait on it). */
+  async caughtUp(): Promise<void> {
+    const target = await readablePosition(this.options.db);
+    await new Promise<void>((resolve) => {
+      this.waiters.push({ target, resolve });
+      this.resolveReached();
+      this.wake();
+    });
+  }
+
+  private resolveReached(): void {
+    const position = this.position;
+    if (this.stopped || position === null) return;
+    const reached = this.waiters.filter(({ target }) => comparePositions(position, target) >= 0);
+    this.waiters = this.waiters.filter((waiter) => !reached.includes(waiter));
+    for (const { resolve } of reached) resolve();
   }
 
   /** Something committed: read the log now (or right after the read under way). */
@@ -89,6 +111,7 @@ export class ChangeTailer {
         const full = changes.length === PAGE;
         const last = changes.at(-1)?.position;
         this.position = full && last ? last : laterPosition(readable, last ?? from);
+        this.resolveReached();
         if (full) continue;
         if (waiting) next = BEHIND_HORIZON_MS;
         if (!this.again) break;

@@ -23,6 +23,11 @@ export interface Realtime {
   presence: PresenceTracker;
   /** Sends committed changes to the sockets allowed to see them, then the spec events of the commands that made them. */
   publish(changes: ChangeRef[], announcements: Announcement[]): Promise<void>;
+  /**
+   * Resolves once this node's live feed has read every change that could be read at the call (the tests wait on
+   * it): with several nodes it reads the log on its own; with one, a change goes out with its commit.
+   */
+  caughtUp(): Promise<void>;
   /** Drops the sockets of ended sessions: one session's (logout), or a user's all but `except` (password change, deactivation). */
   dropSessions(ended: { sessionId: string } | { userId: string; except?: string }): void;
 }
@@ -210,6 +215,7 @@ export const realtimePlugin = fp(
       io,
       presence,
       publish,
+      caughtUp: () => tailer?.caughtUp() ?? Promise.resolve(),
       dropSessions: (ended) => {
         if ('sessionId' in ended) io.in(sessionRoom(ended.sessionId)).disconnectSockets(true);
         else if (ended.except)

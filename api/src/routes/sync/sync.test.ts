@@ -987,6 +987,8 @@ describe('realtime', () => {
     });
     const aliceClient = uuidv7();
     await pushOk(server, alice, aliceClient, [chat(1, 'Nobody is connected')]);
+    // Its turn in the live feed comes before Bob connects (with several nodes the feed reads the log on its own).
+    await server.app.realtime.caughtUp();
 
     const socket = await connectSocket(server.url, bob.token);
     sockets.push(socket);
