@@ -221,6 +221,49 @@ describe('change-log order on PostgreSQL, with two nodes on one database', () =>
     }
   });
 
+  test("a transaction left open in another database holds back no acknowledgement: a pull acknowledges the client's writes its changes show", async () => {
+    const other = new pg.Client({ connectionString: await createTestDatabase(postgres.url) });
+    await other.connect();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let older: Promise<void> | undefined;
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_current_xact_id()');
+      const clientId = uuidv7();
+      const { cursor } = await pull(people.bob, clientId, '0');
+      const [first, second] = [uuidv7(), uuidv7()];
+      await push(people.bob, clientId, [mutation(1, 'chat.send', { id: first, text: 'Shown by the pull' })]);
+      // A writer of this database, begun after the first push and still open: the pull cannot show the second yet.
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      const alice = { id: people.alice.user.id, role: people.alice.user.role };
+      older = transaction(server.app.db, async (tx) => {
+        await runInTransaction(tx, alice, sendChatCommand, { id: uuidv7(), text: 'Still open' }, newPendingEffects());
+        wrote();
+        await released;
+      });
+      await written;
+      await push(people.bob, clientId, [mutation(2, 'chat.send', { id: second, text: 'Behind the open writer' })]);
+
+      // Straight to the route: the test client's pull would wait for the open writer (everyCommitReadable).
+      const answer = await call<PullResponse>(
+        people.bob,
+        'GET',
+        `/api/sync/pull?clientId=${clientId}&cursor=${cursor}`,
+      );
+      const ids = answer.body.changes.map((change) => change.id);
+      expect(ids).toContain(first);
+      expect(ids).not.toContain(second);
+      expect(answer.body.lastMutationId).toBe(1);
+    } finally {
+      release();
+      await older;
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+  });
+
   test('a pull that brings nothing hands its cursor back, though transactions of this database and of another moved the horizon', async () => {
     const clientId = uuidv7();
     const { cursor: start } = await pull(people.bob, clientId, '0');

@@ -86,11 +86,14 @@ export interface LogWriters {
   writers: string[];
 }
 
-export const LOG_WRITERS_QUERY = sql`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS xmax,
-  coalesce(array_agg(DISTINCT w.transactionid::text) FILTER (WHERE w.transactionid IS NOT NULL), '{}') AS writers
+/** The ids (32-bit text) of the transactions holding this database's change log write lock as pg_locks is read. */
+const LOG_WRITER_IDS = sql`SELECT DISTINCT w.transactionid::text
   FROM pg_locks l JOIN pg_locks w ON w.locktype = 'transactionid' AND w.virtualtransaction = l.virtualtransaction
   WHERE l.locktype = 'relation' AND l.mode = 'RowExclusiveLock' AND l.relation = 'change_log'::regclass
-    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND w.transactionid IS NOT NULL`;
+
+export const LOG_WRITERS_QUERY = sql`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS xmax,
+  ARRAY(${LOG_WRITER_IDS}) AS writers`;
 
 /** Reads LOG_WRITERS_QUERY; its own statement, so that it comes before the snapshot of the statement that uses it. */
 export async function logWritersNow(handle: Db | Tx): Promise<LogWriters> {
@@ -109,6 +112,18 @@ const horizonOf = (writers: LogWriters): SQL => sql`(SELECT x FROM (
     SELECT x FROM pg_snapshot_xip(pg_current_snapshot()) AS x
     WHERE (x::text::numeric % 4294967296)::text = ANY(${`{${writers.writers.join(',')}}`}::text[])
     UNION ALL SELECT ${writers.xmax}::xid8
+  ) AS candidates ORDER BY x LIMIT 1)`;
+
+/**
+ * This database's horizon in one statement, its writers read in the statement itself (after its snapshot, so the
+ * snapshot may lack changes below it: a reader uses horizonOf): once the statement has run, every writer with an older
+ * id has ended, and a later reader's horizon is past them. A writer keeps it back; a transaction of another database
+ * does not, as pg_snapshot_xmin's would.
+ */
+export const LOG_HORIZON_NOW = sql`(SELECT x FROM (
+    SELECT x FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+    WHERE (x::text::numeric % 4294967296)::text IN (${LOG_WRITER_IDS})
+    UNION ALL SELECT pg_snapshot_xmax(pg_current_snapshot())
   ) AS candidates ORDER BY x LIMIT 1)`;
 
 /** The place of a row read back from PostgreSQL (`xid` as text). */

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import type { LogPosition } from './change-feed';
+import { LOG_HORIZON_NOW, type LogPosition } from './change-feed';
 import type { Tx } from './client';
 import { dialect } from './dialect';
 import { sendAheadQuery } from './postgres-transaction';
@@ -29,7 +29,7 @@ export async function advanceClient(tx: Tx, clientId: string, last: number, last
     await (tx as unknown as NodePgDatabase).execute(
       sql`UPDATE sync_clients SET
         settled_mutation_id = CASE
-          WHEN last_mutation_xid IS NULL OR last_mutation_xid < pg_snapshot_xmin(pg_current_snapshot())
+          WHEN last_mutation_xid IS NULL OR last_mutation_xid < ${LOG_HORIZON_NOW}
           THEN last_mutation_id ELSE settled_mutation_id END,
         last_mutation_id = ${last}, last_push_at = ${lastChangeAt}, last_mutation_xid = pg_current_xact_id(),
         resumes_after_restore = false
