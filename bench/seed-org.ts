@@ -222,6 +222,8 @@ async function seedTasks(
   const managers = staff.filter((user) => user.role === 'manager');
   const tasksByAssignee = new Map<string, string[]>();
   const today = isoToday(new Date(now));
+  // Made due later than any day the seeding may reach (a long one passes midnight), then moved to its date below.
+  const madeDue = isoToday(new Date(now + 2 * DAY));
   const assignerOf = (index: number): SeededUser => {
     const assigner = managers[index % managers.length] ?? staff[0];
     if (!assigner) throw new Error('the organisation has nobody who may assign tasks');
@@ -266,7 +268,7 @@ async function seedTasks(
       description: `Seeded by the benchmark for ${plan.assignee.department}.`,
       assignedTo: plan.assignee.id,
       priority: plan.priority,
-      dueDate: today,
+      dueDate: madeDue,
     });
     const notificationIds = [...created.notificationIds];
     for (const status of plan.steps)
@@ -274,7 +276,7 @@ async function seedTasks(
         ...(await run(tx, actor(plan.assignee), setTaskStatusCommand, { id: plan.id, status })).notificationIds,
       );
     // The command refuses a past due date (as the app does), so overdue work is moved back afterwards; a past task
-    // was due a week after it was made and done before the time it was completed, and its notices are as old.
+    // was made a week before it was completed and due that day, and its notices are as old as it.
     const done = plan.completedAt;
     const dueDate =
       done === null
