@@ -1,0 +1,120 @@
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { olderTasksPageSchema, type OlderTasksPage, type Task } from '@office/sync-protocol';
+import { api } from '../../api/http';
+import type { LocalTask, TaskWindowState } from '../../data/db';
+import { useOnline, useTaskWindow } from '../../data/hooks';
+import type { HistoryLoad } from '../../sync/history';
+
+// Issue 46: a device holds the completed tasks of its window only; the server counts the older ones
+// (POST /api/sync/window-counts) and gives them a page at a time (GET /api/tasks?status=completed&before=). A task
+// list reaches for them at its end while online; they stay in memory for the visit, never in IndexedDB, so the
+// dashboard's counts (held rows plus the server's figure) never count one twice.
+
+/** How many older completed tasks a page brings. */
+export const olderTasksPageSize = 50;
+
+/** Where a task list ends when older completed tasks lie on the server. */
+export const olderTasksTexts = {
+  offline: 'Older completed tasks are not saved on this device. Connect to the internet to load them.',
+  loading: 'Loading older completed tasks...',
+  failed: 'Older completed tasks could not be loaded.',
+  load: 'Load older completed tasks',
+} as const;
+
+/**
+ * How many completed tasks before the window's edge the device does not hold: the server's count less those still
+ * held there (until evicted), as the dashboard counts them (task-overview.ts).
+ */
+export function completedNotHeld(held: readonly Pick<LocalTask, 'status' | 'updatedAt'>[], window: TaskWindowState) {
+  const { edge } = window;
+  if (edge === null || window.before === null) return 0;
+  const heldBefore = held.filter((task) => task.status === 'completed' && task.updatedAt < edge).length;
+  return Math.max(0, window.before.completed - heldBefore);
+}
+
+/** The older tasks loaded that the device does not hold (one it holds is shown as it holds it), newest first. */
+export const notHeldAmong = <T extends { id: string }>(loaded: readonly T[], held: readonly { id: string }[]): T[] => {
+  const heldIds = new Set(held.map((task) => task.id));
+  return loaded.filter((task) => !heldIds.has(task.id));
+};
+
+/** The query of the page after `page` (the first: everything before the window's edge). */
+export function olderTasksQuery(edge: string, page: OlderTasksPage | null): URLSearchParams {
+  const place = page?.next ?? { before: edge };
+  return new URLSearchParams({ status: 'completed', limit: String(olderTasksPageSize), ...place });
+}
+
+const fetchOlderTasks = (query: URLSearchParams): Promise<OlderTasksPage> =>
+  api.get(`/tasks?${query.toString()}`, { answer: olderTasksPageSchema });
+
+/** What a task list knows of the completed tasks before the device's window. */
+export interface OlderCompletedTasks {
+  /** Loaded this visit and not held on the device, newest first. */
+  tasks: LocalTask[];
+  /** How many the device does not hold (loaded ones among them), as the server counted them. */
+  notHeld: number;
+  /** More lie on the server than loaded so far. */
+  more: boolean;
+  online: boolean;
+  load: HistoryLoad;
+  loadOlder: () => void;
+  /** Leaves a loaded task out (deleted from here). */
+  forget: (id: string) => void;
+}
+
+interface Loaded {
+  edge: string | null;
+  tasks: Task[];
+  last: OlderTasksPage | null;
+  load: HistoryLoad;
+}
+
+const nothingLoaded = (edge: string | null): Loaded => ({ edge, tasks: [], last: null, load: 'idle' });
+
+/** The completed tasks before the device's task window, loaded a page at a time from the server on demand. */
+export function useOlderCompletedTasks(held: readonly LocalTask[] | undefined): OlderCompletedTasks {
+  const window = useTaskWindow();
+  const online = useOnline();
+  const edge = window?.edge ?? null;
+  const [loaded, setLoaded] = useState<Loaded>(() => nothingLoaded(edge));
+  // Another edge (the window moved): what was loaded before it is read again from its new place.
+  const current = loaded.edge === edge ? loaded : nothingLoaded(edge);
+  if (current !== loaded) setLoaded(current);
+  const loading = useRef(false);
+
+  const notHeld = window && held ? completedNotHeld(held, window) : 0;
+  const more = edge !== null && notHeld > 0 && (current.last === null || current.last.next !== null);
+
+  const loadOlder = useCallback(() => {
+    if (edge === null || loading.current || !more) return;
+    loading.current = true;
+    setLoaded((state) => ({ ...state, load: 'loading' }));
+    fetchOlderTasks(olderTasksQuery(edge, current.last))
+      .then((page) =>
+        setLoaded((state) => {
+          if (state.edge !== edge) return state;
+          const known = new Set(state.tasks.map((task) => task.id));
+          return {
+            edge,
+            tasks: [...state.tasks, ...page.tasks.filter((t) => !known.has(t.id))],
+            last: page,
+            load: 'idle',
+          };
+        }),
+      )
+      .catch((error: unknown) => {
+        console.warn('Loading older completed tasks failed', error);
+        setLoaded((state) => (state.edge === edge ? { ...state, load: 'failed' } : state));
+      })
+      .finally(() => {
+        loading.current = false;
+      });
+  }, [edge, more, current.last]);
+
+  const forget = useCallback(
+    (id: string) => setLoaded((state) => ({ ...state, tasks: state.tasks.filter((task) => task.id !== id) })),
+    [],
+  );
+  const tasks = useMemo(() => notHeldAmong(current.tasks, held ?? []), [current.tasks, held]);
+  return { tasks, notHeld, more, online, load: current.load, loadOlder, forget };
+}
