@@ -13,6 +13,7 @@ import {
   expectServiceWorkerInControl,
   expectUpToDate,
   goOffline,
+  goOnline,
   phoneViewport,
   saveScreen,
   seriousAxeProblems,
@@ -294,6 +295,100 @@ for (const [width, viewport] of widths) {
     await card.scrollIntoViewIfNeeded();
     await expectCleanScreen(page);
     await saveScreen(page, `history-tasks-employees-offline-${width}`, { fullPage: false });
+    await context.close();
+  });
+}
+
+/** /tasks: the titles of every card, after pressing "Load older completed tasks" until the server has no more. */
+async function allCompletedTitles(page: Page, expected: number): Promise<string[]> {
+  const list = page.getByRole('list', { name: 'Tasks', exact: true });
+  const titles = () => list.getByRole('listitem').getByRole('heading', { level: 3 }).allTextContents();
+  // Each page loads as the list's end scrolls into view, or with the button.
+  await expect
+    .poll(
+      async () => {
+        const more = page.getByRole('button', { name: 'Load older completed tasks' });
+        if (await more.isVisible()) await more.click();
+        else await page.keyboard.press('End');
+        return (await titles()).length;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(expected);
+  return (await titles()).sort((a, b) => a.localeCompare(b));
+}
+
+const olderTasksOffline = 'Older completed tasks are not saved on this device. Connect to the internet to load them.';
+
+for (const [width, viewport] of widths) {
+  test(`at ${width} px, the Completed list loads the completed tasks before the window from the server online, and says they need a connection offline`, async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const tasks = await serverTasks(manager);
+    const expected = countsOf(tasks, isoDate());
+    const completed = tasks.filter((task) => task.status === 'completed');
+    const completedTitles = completed.map((task) => task.title).sort((a, b) => a.localeCompare(b));
+    const shownText = `Showing ${expected.Completed} of ${expected['Total Tasks']} tasks`;
+
+    const [context, page] = await openDevice(browser, viewport);
+    await expect.poll(() => statCards(page), { timeout: 30_000 }).toEqual(expected);
+    expect((await heldTasks(page)).completed).toBe(0);
+
+    // The dashboard's Completed card leads to the list, which counts as the card does and loads what it counts.
+    await page
+      .getByRole('region', { name: 'Task overview' })
+      .getByRole('link', { name: `Completed: ${expected.Completed}` })
+      .click();
+    await expect(page).toHaveURL(/\/tasks\?status=completed$/);
+    await expect(page.getByText(shownText, { exact: true })).toBeVisible();
+    const list = page.getByRole('list', { name: 'Tasks', exact: true });
+    await expect(list.getByRole('listitem').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('No tasks found')).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expectCleanScreen(page);
+    await saveScreen(page, `history-tasks-completed-${width}`, { fullPage: false });
+
+    // The list's end: the next page loads as it scrolls into view, or with its button.
+    await page.getByRole('button', { name: 'Load older completed tasks' }).scrollIntoViewIfNeeded();
+    await saveScreen(page, `history-tasks-completed-end-${width}`, { fullPage: false });
+    expect(await allCompletedTitles(page, completed.length)).toEqual(completedTitles);
+    // Loaded for reading, not stored: the device still holds its window alone, and the dashboard counts as before.
+    expect((await heldTasks(page)).completed).toBe(0);
+    await expect(page.getByRole('button', { name: 'Load older completed tasks' })).toHaveCount(0);
+    await expect(page.getByText(shownText, { exact: true })).toBeVisible();
+
+    // An older task opens in full.
+    const oldest = completed.reduce((a, b) => (a.updatedAt <= b.updatedAt ? a : b));
+    await list.getByRole('button', { name: oldest.title, exact: true }).click();
+    const detail = page.getByRole('dialog', { name: oldest.title });
+    await expect(detail).toBeVisible();
+    await expect(detail.getByRole('combobox', { name: 'Status' })).toHaveValue('completed');
+    await expectCleanScreen(page);
+    await saveScreen(page, `history-tasks-completed-detail-${width}`, { fullPage: false });
+    await page.keyboard.press('Escape');
+    await expect(detail).toHaveCount(0);
+
+    // Offline, after a cold start: the list counts the same, and its end says the older tasks need a connection.
+    await expectServiceWorkerInControl(page);
+    await goOffline(context);
+    await page.reload();
+    await expect(page.getByRole('status', { name: 'Sync status' })).toHaveText('Offline', { useInnerText: true });
+    await expect(page.getByText(shownText, { exact: true })).toBeVisible();
+    const offlineLine = page.getByRole('status').filter({ hasText: olderTasksOffline });
+    await expect(offlineLine).toBeVisible();
+    await expect(page.getByText('No tasks found')).toHaveCount(0);
+    await expectCleanScreen(page);
+    await saveScreen(page, `history-tasks-completed-offline-${width}`, { fullPage: false });
+
+    // All tasks: the open ones the device holds, then the same end line; online again, the button loads more.
+    await page.getByRole('combobox', { name: 'Filter by status' }).selectOption('');
+    await expect(page.getByText(`${expected['Total Tasks']} tasks`, { exact: true })).toBeVisible();
+    await expect(offlineLine).toBeVisible();
+    await goOnline(context);
+    await expect(
+      page.getByRole('button', { name: 'Load older completed tasks' }).or(list.getByText(/^Done /).first()),
+    ).toBeVisible({ timeout: 15_000 });
     await context.close();
   });
 }
