@@ -188,15 +188,16 @@ async function heldTasks(page: Page): Promise<{ completed: number; open: number 
   });
 }
 
-/** A device of the manager on the test's server, signed in and synced. */
+/** A device of the manager (or another demo person) on the test's server, signed in and synced. */
 async function openDevice(
   browser: Browser,
   viewport: { width: number; height: number },
+  email: string = demoUsers.manager.email,
 ): Promise<[BrowserContext, Page]> {
   const context = await browser.newContext({ viewport, baseURL: server.url });
   await skipSplash(context);
   const page = await context.newPage();
-  await signIn(page, demoUsers.manager.email);
+  await signIn(page, email);
   await expectUpToDate(page);
   return [context, page];
 }
@@ -389,6 +390,55 @@ for (const [width, viewport] of widths) {
     await expect(
       page.getByRole('button', { name: 'Load older completed tasks' }).or(list.getByText(/^Done /).first()),
     ).toBeVisible({ timeout: 15_000 });
+    await context.close();
+  });
+}
+
+for (const [width, viewport] of widths) {
+  test(`at ${width} px, an employee's My Tasks loads their completed tasks before the window from the server online, and says they need a connection offline`, async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const mine = (await serverTasks(manager)).filter((task) => task.assignedTo?.name === checkedEmployee.name);
+    const completed = mine.filter((task) => task.status === 'completed');
+    expect(completed.length).toBeGreaterThan(mine.length / 2);
+
+    const [context, page] = await openDevice(browser, viewport, checkedEmployee.email);
+    await page.goto('/my-tasks?status=completed');
+    const overview = page.getByRole('region', { name: 'My task overview' });
+    await expect(overview.locator(`[aria-label="Completed: ${completed.length}"]`)).toHaveCount(1, { timeout: 30_000 });
+    expect((await heldTasks(page)).completed).toBe(0);
+    const list = page.getByRole('list', { name: 'My tasks', exact: true });
+    const titles = () => list.getByRole('listitem').getByRole('heading', { level: 3 }).allTextContents();
+    await expect(list.getByRole('listitem').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('No tasks found')).toHaveCount(0);
+    await expectCleanScreen(page);
+    await saveScreen(page, `history-tasks-my-tasks-completed-${width}`, { fullPage: false });
+    await expect
+      .poll(
+        async () => {
+          const more = page.getByRole('button', { name: 'Load older completed tasks' });
+          if (await more.isVisible()) await more.click();
+          else await page.keyboard.press('End');
+          return (await titles()).length;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(completed.length);
+    expect((await titles()).sort((a, b) => a.localeCompare(b))).toEqual(
+      completed.map((task) => task.title).sort((a, b) => a.localeCompare(b)),
+    );
+    expect((await heldTasks(page)).completed).toBe(0);
+
+    await expectServiceWorkerInControl(page);
+    await goOffline(context);
+    await page.reload();
+    await expect(page.getByRole('status', { name: 'Sync status' })).toHaveText('Offline', { useInnerText: true });
+    await expect(overview.locator(`[aria-label="Completed: ${completed.length}"]`)).toHaveCount(1);
+    await expect(page.getByRole('status').filter({ hasText: olderTasksOffline })).toBeVisible();
+    await expect(page.getByText('No tasks found')).toHaveCount(0);
+    await expectCleanScreen(page);
+    await saveScreen(page, `history-tasks-my-tasks-offline-${width}`, { fullPage: false });
     await context.close();
   });
 }

@@ -7,12 +7,18 @@ const window: TaskWindowState = { edge, before: { completed: 270, byAssignee: {}
 
 describe('older completed tasks (issue 46)', () => {
   test('the device lacks what the server counted before its edge, less what it still holds there', () => {
+    const alice = { _id: 'alice', id: 'alice', name: 'Alice' };
     const held = [
-      { status: 'completed', updatedAt: '2026-09-01T00:00:00.000Z' },
-      { status: 'completed', updatedAt: '2026-10-02T00:00:00.000Z' },
-      { status: 'working', updatedAt: '2026-01-01T00:00:00.000Z' },
+      { status: 'completed', updatedAt: '2026-09-01T00:00:00.000Z', assignedTo: alice },
+      { status: 'completed', updatedAt: '2026-09-02T00:00:00.000Z', assignedTo: null },
+      { status: 'completed', updatedAt: '2026-10-02T00:00:00.000Z', assignedTo: alice },
+      { status: 'working', updatedAt: '2026-01-01T00:00:00.000Z', assignedTo: alice },
     ] as const;
-    expect(completedNotHeld(held, window)).toBe(269);
+    expect(completedNotHeld(held, window)).toBe(268);
+    // One assignee's: what the server counted of theirs, less theirs held.
+    const byAlice = { ...window, before: { completed: 270, byAssignee: { alice: 40 } } };
+    expect(completedNotHeld(held, byAlice, 'alice')).toBe(39);
+    expect(completedNotHeld(held, byAlice, 'bob')).toBe(0);
     expect(completedNotHeld(held, { ...window, edge: null })).toBe(0);
     expect(completedNotHeld(held, { ...window, before: null })).toBe(0);
   });

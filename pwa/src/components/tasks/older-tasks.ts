@@ -4,6 +4,7 @@ import { api } from '../../api/http';
 import type { LocalTask, TaskWindowState } from '../../data/db';
 import { useOnline, useTaskWindow } from '../../data/hooks';
 import type { HistoryLoad } from '../../sync/history';
+import { completedBefore } from '../../sync/window';
 
 // Issue 46: a device holds the completed tasks of its window only; the server counts the older ones
 // (POST /api/sync/window-counts) and gives them a page at a time (GET /api/tasks?status=completed&before=). A task
@@ -22,14 +23,24 @@ export const olderTasksTexts = {
 } as const;
 
 /**
- * How many completed tasks before the window's edge the device does not hold: the server's count less those still
- * held there (until evicted), as the dashboard counts them (task-overview.ts).
+ * How many completed tasks before the window's edge the device does not hold (of one assignee, or all): the
+ * server's count less those still held there (until evicted), as the dashboard counts them (task-overview.ts).
  */
-export function completedNotHeld(held: readonly Pick<LocalTask, 'status' | 'updatedAt'>[], window: TaskWindowState) {
+export function completedNotHeld(
+  held: readonly Pick<LocalTask, 'status' | 'updatedAt' | 'assignedTo'>[],
+  window: TaskWindowState,
+  assigneeId?: string,
+): number {
   const { edge } = window;
   if (edge === null || window.before === null) return 0;
-  const heldBefore = held.filter((task) => task.status === 'completed' && task.updatedAt < edge).length;
-  return Math.max(0, window.before.completed - heldBefore);
+  const counted = assigneeId === undefined ? window.before.completed : completedBefore(window, assigneeId);
+  const heldBefore = held.filter(
+    (task) =>
+      task.status === 'completed' &&
+      task.updatedAt < edge &&
+      (assigneeId === undefined || task.assignedTo?.id === assigneeId),
+  ).length;
+  return Math.max(0, counted - heldBefore);
 }
 
 /** The older tasks loaded that the device does not hold (one it holds is shown as it holds it), newest first. */
@@ -71,8 +82,14 @@ interface Loaded {
 
 const nothingLoaded = (edge: string | null): Loaded => ({ edge, tasks: [], last: null, load: 'idle' });
 
-/** The completed tasks before the device's task window, loaded a page at a time from the server on demand. */
-export function useOlderCompletedTasks(held: readonly LocalTask[] | undefined): OlderCompletedTasks {
+/**
+ * The completed tasks before the device's task window (all the person sees, or those assigned to `assigneeId`),
+ * loaded a page at a time from the server on demand.
+ */
+export function useOlderCompletedTasks(
+  held: readonly LocalTask[] | undefined,
+  assigneeId?: string,
+): OlderCompletedTasks {
   const window = useTaskWindow();
   const online = useOnline();
   const edge = window?.edge ?? null;
@@ -82,7 +99,7 @@ export function useOlderCompletedTasks(held: readonly LocalTask[] | undefined): 
   if (current !== loaded) setLoaded(current);
   const loading = useRef(false);
 
-  const notHeld = window && held ? completedNotHeld(held, window) : 0;
+  const notHeld = window && held ? completedNotHeld(held, window, assigneeId) : 0;
   const more = edge !== null && notHeld > 0 && (current.last === null || current.last.next !== null);
 
   const loadOlder = useCallback(() => {
@@ -115,6 +132,12 @@ export function useOlderCompletedTasks(held: readonly LocalTask[] | undefined): 
     (id: string) => setLoaded((state) => ({ ...state, tasks: state.tasks.filter((task) => task.id !== id) })),
     [],
   );
-  const tasks = useMemo(() => notHeldAmong(current.tasks, held ?? []), [current.tasks, held]);
+  const tasks = useMemo(
+    () =>
+      notHeldAmong(current.tasks, held ?? []).filter(
+        (task) => assigneeId === undefined || task.assignedTo?.id === assigneeId,
+      ),
+    [current.tasks, held, assigneeId],
+  );
   return { tasks, notHeld, more, online, load: current.load, loadOlder, forget };
 }
