@@ -97,17 +97,27 @@ export function useOlderCompletedTasks(
   // Another edge (the window moved): what was loaded before it is read again from its new place.
   const current = loaded.edge === edge ? loaded : nothingLoaded(edge);
   if (current !== loaded) setLoaded(current);
-  const loading = useRef(false);
+  // The place reached, read and written outside renders: a load the list asks for twice before the answer
+  // re-renders it (a click and the edge scrolling into view) reads the next page once, never one again.
+  const reading = useRef<{ edge: string | null; last: OlderTasksPage | null; busy: boolean }>({
+    edge: null,
+    last: null,
+    busy: false,
+  });
 
   const notHeld = window && held ? completedNotHeld(held, window, assigneeId) : 0;
   const more = edge !== null && notHeld > 0 && (current.last === null || current.last.next !== null);
 
   const loadOlder = useCallback(() => {
-    if (edge === null || loading.current || !more) return;
-    loading.current = true;
+    if (edge === null || !more) return;
+    if (reading.current.edge !== edge) reading.current = { edge, last: null, busy: false };
+    const place = reading.current;
+    if (place.busy || place.last?.next === null) return;
+    place.busy = true;
     setLoaded((state) => ({ ...state, load: 'loading' }));
-    fetchOlderTasks(olderTasksQuery(edge, current.last))
-      .then((page) =>
+    fetchOlderTasks(olderTasksQuery(edge, place.last))
+      .then((page) => {
+        place.last = page;
         setLoaded((state) => {
           if (state.edge !== edge) return state;
           const known = new Set(state.tasks.map((task) => task.id));
@@ -117,16 +127,16 @@ export function useOlderCompletedTasks(
             last: page,
             load: 'idle',
           };
-        }),
-      )
+        });
+      })
       .catch((error: unknown) => {
         console.warn('Loading older completed tasks failed', error);
         setLoaded((state) => (state.edge === edge ? { ...state, load: 'failed' } : state));
       })
       .finally(() => {
-        loading.current = false;
+        place.busy = false;
       });
-  }, [edge, more, current.last]);
+  }, [edge, more]);
 
   const forget = useCallback(
     (id: string) => setLoaded((state) => ({ ...state, tasks: state.tasks.filter((task) => task.id !== id) })),
