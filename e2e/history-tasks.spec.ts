@@ -13,6 +13,7 @@ import {
   expectServiceWorkerInControl,
   expectUpToDate,
   goOffline,
+  goOnline,
   phoneViewport,
   saveScreen,
   seriousAxeProblems,
@@ -187,15 +188,16 @@ async function heldTasks(page: Page): Promise<{ completed: number; open: number 
   });
 }
 
-/** A device of the manager on the test's server, signed in and synced. */
+/** A device of the manager (or another demo person) on the test's server, signed in and synced. */
 async function openDevice(
   browser: Browser,
   viewport: { width: number; height: number },
+  email: string = demoUsers.manager.email,
 ): Promise<[BrowserContext, Page]> {
   const context = await browser.newContext({ viewport, baseURL: server.url });
   await skipSplash(context);
   const page = await context.newPage();
-  await signIn(page, demoUsers.manager.email);
+  await signIn(page, email);
   await expectUpToDate(page);
   return [context, page];
 }
@@ -294,6 +296,161 @@ for (const [width, viewport] of widths) {
     await card.scrollIntoViewIfNeeded();
     await expectCleanScreen(page);
     await saveScreen(page, `history-tasks-employees-offline-${width}`, { fullPage: false });
+    await context.close();
+  });
+}
+
+/**
+ * Presses "Load older completed tasks" if the list shows it now, else scrolls to the list's end (where the next page
+ * loads as it comes into view). Clicked in the page: a click that waited for the button would wait for ever once
+ * the last page is in.
+ */
+async function loadOlderOnce(page: Page): Promise<void> {
+  const pressed = await page.evaluate(() => {
+    const button = Array.from(document.querySelectorAll('button')).find(
+      (each) => each.textContent === 'Load older completed tasks',
+    );
+    button?.click();
+    return button !== undefined;
+  });
+  if (!pressed) await page.keyboard.press('End');
+}
+
+/** /tasks: the titles of every card, after pressing "Load older completed tasks" until the server has no more. */
+async function allCompletedTitles(page: Page, expected: number): Promise<string[]> {
+  const list = page.getByRole('list', { name: 'Tasks', exact: true });
+  const titles = () => list.getByRole('listitem').getByRole('heading', { level: 3 }).allTextContents();
+  // Each page loads as the list's end scrolls into view, or with the button.
+  await expect
+    .poll(
+      async () => {
+        await loadOlderOnce(page);
+        return (await titles()).length;
+      },
+      { timeout: 120_000 },
+    )
+    .toBe(expected);
+  return (await titles()).sort((a, b) => a.localeCompare(b));
+}
+
+const olderTasksOffline = 'Older completed tasks are not saved on this device. Connect to the internet to load them.';
+
+for (const [width, viewport] of widths) {
+  test(`at ${width} px, the Completed list loads the completed tasks before the window from the server online, and says they need a connection offline`, async ({
+    browser,
+  }) => {
+    test.setTimeout(300_000);
+    const tasks = await serverTasks(manager);
+    const expected = countsOf(tasks, isoDate());
+    const completed = tasks.filter((task) => task.status === 'completed');
+    const completedTitles = completed.map((task) => task.title).sort((a, b) => a.localeCompare(b));
+    const shownText = `Showing ${expected.Completed} of ${expected['Total Tasks']} tasks`;
+
+    const [context, page] = await openDevice(browser, viewport);
+    await expect.poll(() => statCards(page), { timeout: 30_000 }).toEqual(expected);
+    expect((await heldTasks(page)).completed).toBe(0);
+
+    // The dashboard's Completed card leads to the list, which counts as the card does and loads what it counts.
+    await page
+      .getByRole('region', { name: 'Task overview' })
+      .getByRole('link', { name: `Completed: ${expected.Completed}` })
+      .click();
+    await expect(page).toHaveURL(/\/tasks\?status=completed$/);
+    await expect(page.getByText(shownText, { exact: true })).toBeVisible();
+    const list = page.getByRole('list', { name: 'Tasks', exact: true });
+    await expect(list.getByRole('listitem').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('No tasks found')).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expectCleanScreen(page);
+    await saveScreen(page, `history-tasks-completed-${width}`, { fullPage: false });
+
+    // The list's end: the next page loads as it scrolls into view, or with its button.
+    await page.getByRole('button', { name: 'Load older completed tasks' }).scrollIntoViewIfNeeded();
+    await saveScreen(page, `history-tasks-completed-end-${width}`, { fullPage: false });
+    expect(await allCompletedTitles(page, completed.length)).toEqual(completedTitles);
+    // Loaded for reading, not stored: the device still holds its window alone, and the dashboard counts as before.
+    expect((await heldTasks(page)).completed).toBe(0);
+    await expect(page.getByRole('button', { name: 'Load older completed tasks' })).toHaveCount(0);
+    await expect(page.getByText(shownText, { exact: true })).toBeVisible();
+
+    // An older task opens in full.
+    const oldest = completed.reduce((a, b) => (a.updatedAt <= b.updatedAt ? a : b));
+    await list.getByRole('button', { name: oldest.title, exact: true }).click();
+    const detail = page.getByRole('dialog', { name: oldest.title });
+    await expect(detail).toBeVisible();
+    await expect(detail.getByRole('combobox', { name: 'Status' })).toHaveValue('completed');
+    await expectCleanScreen(page);
+    await saveScreen(page, `history-tasks-completed-detail-${width}`, { fullPage: false });
+    await page.keyboard.press('Escape');
+    await expect(detail).toHaveCount(0);
+
+    // Offline, after a cold start: the list counts the same, and its end says the older tasks need a connection.
+    await expectServiceWorkerInControl(page);
+    await goOffline(context);
+    await page.reload();
+    await expect(page.getByRole('status', { name: 'Sync status' })).toHaveText('Offline', { useInnerText: true });
+    await expect(page.getByText(shownText, { exact: true })).toBeVisible();
+    const offlineLine = page.getByRole('status').filter({ hasText: olderTasksOffline });
+    await expect(offlineLine).toBeVisible();
+    await expect(page.getByText('No tasks found')).toHaveCount(0);
+    await expectCleanScreen(page);
+    await saveScreen(page, `history-tasks-completed-offline-${width}`, { fullPage: false });
+
+    // All tasks: the open ones the device holds, then the same end line; online again, the button loads more.
+    await page.getByRole('combobox', { name: 'Filter by status' }).selectOption('');
+    await expect(page.getByText(`${expected['Total Tasks']} tasks`, { exact: true })).toBeVisible();
+    await expect(offlineLine).toBeVisible();
+    await goOnline(context);
+    await expect(
+      page.getByRole('button', { name: 'Load older completed tasks' }).or(list.getByText(/^Done /).first()),
+    ).toBeVisible({ timeout: 15_000 });
+    await context.close();
+  });
+}
+
+for (const [width, viewport] of widths) {
+  test(`at ${width} px, an employee's My Tasks loads their completed tasks before the window from the server online, and says they need a connection offline`, async ({
+    browser,
+  }) => {
+    test.setTimeout(300_000);
+    const mine = (await serverTasks(manager)).filter((task) => task.assignedTo?.name === checkedEmployee.name);
+    const completed = mine.filter((task) => task.status === 'completed');
+    expect(completed.length).toBeGreaterThan(mine.length / 2);
+
+    const [context, page] = await openDevice(browser, viewport, checkedEmployee.email);
+    await page.goto('/my-tasks?status=completed');
+    const overview = page.getByRole('region', { name: 'My task overview' });
+    await expect(overview.locator(`[aria-label="Completed: ${completed.length}"]`)).toHaveCount(1, { timeout: 30_000 });
+    expect((await heldTasks(page)).completed).toBe(0);
+    const list = page.getByRole('list', { name: 'My tasks', exact: true });
+    const titles = () => list.getByRole('listitem').getByRole('heading', { level: 3 }).allTextContents();
+    await expect(list.getByRole('listitem').first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('No tasks found')).toHaveCount(0);
+    await expectCleanScreen(page);
+    await saveScreen(page, `history-tasks-my-tasks-completed-${width}`, { fullPage: false });
+    await expect
+      .poll(
+        async () => {
+          await loadOlderOnce(page);
+          return (await titles()).length;
+        },
+        { timeout: 120_000 },
+      )
+      .toBe(completed.length);
+    expect((await titles()).sort((a, b) => a.localeCompare(b))).toEqual(
+      completed.map((task) => task.title).sort((a, b) => a.localeCompare(b)),
+    );
+    expect((await heldTasks(page)).completed).toBe(0);
+
+    await expectServiceWorkerInControl(page);
+    await goOffline(context);
+    await page.reload();
+    await expect(page.getByRole('status', { name: 'Sync status' })).toHaveText('Offline', { useInnerText: true });
+    await expect(overview.locator(`[aria-label="Completed: ${completed.length}"]`)).toHaveCount(1);
+    await expect(page.getByRole('status').filter({ hasText: olderTasksOffline })).toBeVisible();
+    await expect(page.getByText('No tasks found')).toHaveCount(0);
+    await expectCleanScreen(page);
+    await saveScreen(page, `history-tasks-my-tasks-offline-${width}`, { fullPage: false });
     await context.close();
   });
 }
