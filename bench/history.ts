@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium';
 import { startServerProcess, stopServerProcess } from '../api/server-process';
 import {
@@ -12,61 +12,104 @@ import {
   tabKeys,
   type ServerCounts,
 } from './browser';
-import type { BrowserBenchContext } from './context';
+import type { BenchCredentials, BrowserBenchContext } from './context';
 import { median, percentiles, type Measure } from './measure';
 import { measureServerSearch, queries, timeQuery } from './search';
 import type { OrgSize, SeededOrg, SeededUser } from './seed-org';
 import { seedOrganisation } from './seed-org';
 import { signInAll } from './session';
 
-// Issue 46's history axis (`--history=1,10`): the same organisation with its history multiplied, and what a device
-// pays for it on its first sign-in and after. Today a device holds the whole history, so these grow with it; the
-// targets ask that ten times the history cost a device at most 1.2 times as much.
+// Issue 46's history axis (`--history=1,10`): the same organisation with a longer past, and what a device pays for
+// it on its first sign-in and after. The targets ask that ten times the history cost a device at most 1.2 times as
+// much, and set bounds on a member's first sign-in at ten times.
 
-/** The history of `size` multiplied by `times`: tasks, team chat and direct conversations. */
+/**
+ * The organisation of `size` with `times` its history: its past goes back `times` as far, at the same pace. The
+ * team chat and the direct conversations have `times` as many messages; today's work (the open tasks and those
+ * completed lately) is the same, and the past adds tasks completed before the last 30 days at today's rate, so
+ * `times` as many tasks in all. Multiplying today's open work too would measure a larger organisation, not a
+ * longer history.
+ */
 export const withHistory = (size: OrgSize, times: number): OrgSize => ({
   ...size,
-  tasks: size.tasks * times,
+  pastTasks: size.pastTasks + size.tasks * (times - 1),
   chatMessages: size.chatMessages * times,
   conversations: size.conversations * times,
+  historyDays: size.historyDays * times,
 });
 
-/** What one device paid for one history. */
-interface DeviceCosts {
-  counts: ServerCounts;
-  /** The first sign-in's pull pages over the network as sent (compressed), and decoded. */
+/** What a first sign-in cost a device. */
+interface SignInCosts {
+  /** The pull pages over the network as sent (compressed), and decoded. */
   transferBytes: number;
   bodyBytes: number;
   /** What IndexedDB holds once the window of history is stored (the browser's own estimate for the origin). */
   indexedDbBytes: number;
   toDashboardMs: number;
   toStoredMs: number;
+}
+
+/** What one history cost the manager's device (who sees every task), and an employee's first sign-in. */
+interface DeviceCosts extends SignInCosts {
   /** Offline cold start to an interactive dashboard, median. */
   coldStartMs: number;
   /** Keystroke to painted results, p95, offline (the device's own index). */
   localSearchP95Ms: number;
   /** The page's JS heap after the searches, after a garbage collection. */
   heapBytes: number;
+  member: SignInCosts;
 }
 
-/** The manager's first sign-in, cold starts offline, then searches: every device figure of one history. */
+/** One first sign-in on a fresh device, until its window of history is stored; the device stays open. */
+async function firstSignIn(
+  browser: Browser,
+  bench: BrowserBenchContext,
+  who: BenchCredentials,
+  log: (line: string) => void,
+): Promise<{ costs: SignInCosts; counts: ServerCounts; boot: Awaited<ReturnType<typeof measureBootstrap>> }> {
+  const counts = await readServerCounts(bench.url, who, bench.dataDir);
+  const whom = who === bench.manager ? 'the manager' : 'an employee';
+  log(`history: first sign-in of ${whom} (${counts.tasks} tasks, ${counts.messages} chat messages)`);
+  // A device holding the whole history took minutes to download ten times it (the issue measured 93 s at four times).
+  const boot = await measureBootstrap(browser, bench, counts, 10 * 60_000, who);
+  const values = boot.measure.values;
+  const at = (name: string) => `${((values[name] ?? Number.NaN) / 1000).toFixed(1)} s`;
+  log(
+    `history, ${whom}: ${boot.measure.result}; signed in ${at('login')}, first page asked ` +
+      `${at('firstPageRequested')}, last page down ${at('lastPageDownloaded')}`,
+  );
+  if (!Number.isFinite(values.toIndexedDb)) {
+    await boot.context.close();
+    throw new Error(`the bootstrap of ${whom} did not finish: ${boot.measure.result}`);
+  }
+  const indexedDbBytes = await boot.page.evaluate(async () => {
+    const estimate = (await navigator.storage.estimate()) as StorageEstimate & {
+      usageDetails?: { indexedDB?: number };
+    };
+    return estimate.usageDetails?.indexedDB ?? estimate.usage ?? Number.NaN;
+  });
+  return {
+    boot,
+    counts,
+    costs: {
+      transferBytes: values.transferBytes ?? Number.NaN,
+      bodyBytes: values.bodyBytes ?? Number.NaN,
+      indexedDbBytes,
+      toDashboardMs: values.toDashboard ?? Number.NaN,
+      toStoredMs: values.toIndexedDb ?? Number.NaN,
+    },
+  };
+}
+
+/** An employee's first sign-in, then the manager's, cold starts offline and searches: every device figure of one history. */
 async function measureDevice(bench: BrowserBenchContext, log: (line: string) => void): Promise<DeviceCosts> {
   process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS ??= '1';
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
-    const counts = await readServerCounts(bench.url, bench.manager, bench.dataDir);
-    log(`history: first sign-in of the manager (${counts.tasks} tasks, ${counts.messages} chat messages)`);
-    // A device holding the whole history takes minutes to download ten times it (the issue measured 93 s at four times).
-    const boot = await measureBootstrap(browser, bench, counts, 10 * 60_000);
+    const member = await firstSignIn(browser, bench, bench.employee, log);
+    await member.boot.context.close();
+    const { costs, counts, boot } = await firstSignIn(browser, bench, bench.manager, log);
     try {
-      const values = boot.measure.values;
-      if (!Number.isFinite(values.toIndexedDb)) throw new Error(`the bootstrap did not finish: ${boot.measure.result}`);
-      const indexedDbBytes = await boot.page.evaluate(async () => {
-        const estimate = (await navigator.storage.estimate()) as StorageEstimate & {
-          usageDetails?: { indexedDB?: number };
-        };
-        return estimate.usageDetails?.indexedDB ?? estimate.usage ?? Number.NaN;
-      });
       await serviceWorkerInControl(boot.page);
       log('history: cold starts offline');
       const runs = await coldStarts(boot.context, boot.page, counts.tasks, bench.quick ? 2 : 3);
@@ -89,15 +132,11 @@ async function measureDevice(bench: BrowserBenchContext, log: (line: string) => 
       const heap = await cdp.send('Runtime.getHeapUsage');
       await cdp.detach();
       return {
-        counts,
-        transferBytes: values.transferBytes ?? Number.NaN,
-        bodyBytes: values.bodyBytes ?? Number.NaN,
-        indexedDbBytes,
-        toDashboardMs: values.toDashboard ?? Number.NaN,
-        toStoredMs: values.toIndexedDb ?? Number.NaN,
+        ...costs,
         coldStartMs: median(runs.map((run) => run.interactive)),
         localSearchP95Ms: percentiles(samples).p95,
         heapBytes: heap.usedSize,
+        member: member.costs,
       };
     } finally {
       await boot.context.close();
@@ -144,7 +183,7 @@ export async function measureHistoryAxis(options: HistoryAxisOptions): Promise<M
     let server = null;
     try {
       options.log(
-        `history ${times}×: seeding ${size.tasks} tasks, ${size.chatMessages} chat messages, ${size.conversations} conversations`,
+        `history ${times}×: seeding ${size.tasks + size.pastTasks} tasks (${size.pastTasks} completed long ago), ${size.chatMessages} chat messages, ${size.conversations} conversations over ${size.historyDays} days`,
       );
       const org = await seedOrganisation({ dataDir, databaseUrl: null }, size);
       server = await startServerProcess({ bundle: options.bundle, dataDir, env: options.serverEnv });
@@ -181,13 +220,45 @@ function valuesBy(runs: HistoryRun[], values: number[], ratio: number): Record<s
 function historyMeasures(runs: HistoryRun[]): Measure[] {
   const [small, large] = [runs[0], runs.at(-1)];
   if (!small || !large) return [];
-  const label = (run: HistoryRun) => `${run.times}× (${run.size.tasks} tasks, ${run.messages} messages)`;
-  const figures: { name: string; pick(costs: DeviceCosts): number; show(value: number): string }[] = [
-    { name: 'first sign-in, bytes over the network (as sent)', pick: (c) => c.transferBytes, show: mb },
-    { name: 'first sign-in, JSON decoded', pick: (c) => c.bodyBytes, show: mb },
-    { name: 'IndexedDB once the window is stored', pick: (c) => c.indexedDbBytes, show: mb },
-    { name: 'time to an interactive dashboard', pick: (c) => c.toDashboardMs, show: sec },
-    { name: 'time until the window is stored offline', pick: (c) => c.toStoredMs, show: sec },
+  const label = (run: HistoryRun) =>
+    `${run.times}× (${run.size.tasks + run.size.pastTasks} tasks, ${run.messages} messages)`;
+  // The issue's bounds on a member's first sign-in at its largest history; the manager, who sees every task, is the
+  // heaviest device and is held to the ratio.
+  const figures: {
+    name: string;
+    pick(costs: DeviceCosts): number;
+    show(value: number): string;
+    bound?: number;
+  }[] = [
+    {
+      name: 'an employee’s first sign-in, bytes over the network (as sent)',
+      pick: (c) => c.member.transferBytes,
+      show: mb,
+      bound: 5 * 2 ** 20,
+    },
+    {
+      name: 'an employee’s first sign-in, IndexedDB once the window is stored',
+      pick: (c) => c.member.indexedDbBytes,
+      show: mb,
+      bound: 20 * 2 ** 20,
+    },
+    {
+      name: 'an employee’s first sign-in, time to an interactive dashboard',
+      pick: (c) => c.member.toDashboardMs,
+      show: sec,
+      bound: 2000,
+    },
+    {
+      name: 'an employee’s first sign-in, time until the window is stored offline',
+      pick: (c) => c.member.toStoredMs,
+      show: sec,
+      bound: 10_000,
+    },
+    { name: 'the manager’s first sign-in, bytes over the network (as sent)', pick: (c) => c.transferBytes, show: mb },
+    { name: 'the manager’s first sign-in, JSON decoded', pick: (c) => c.bodyBytes, show: mb },
+    { name: 'the manager’s IndexedDB once the window is stored', pick: (c) => c.indexedDbBytes, show: mb },
+    { name: 'the manager’s time to an interactive dashboard', pick: (c) => c.toDashboardMs, show: sec },
+    { name: 'the manager’s time until the window is stored offline', pick: (c) => c.toStoredMs, show: sec },
     { name: 'cold start offline, manager (median)', pick: (c) => c.coldStartMs, show: msText },
     { name: 'local search, keystroke to painted results (p95)', pick: (c) => c.localSearchP95Ms, show: msText },
     { name: 'JS heap after searching', pick: (c) => c.heapBytes, show: mb },
@@ -197,17 +268,24 @@ function historyMeasures(runs: HistoryRun[]): Measure[] {
     const values = runs.map((run) =>
       run.device === null || run.device instanceof Error ? Number.NaN : figure.pick(run.device),
     );
-    const ratio = (values.at(-1) ?? Number.NaN) / (values[0] ?? Number.NaN);
+    const largest = values.at(-1) ?? Number.NaN;
+    const ratio = largest / (values[0] ?? Number.NaN);
     const failures = runs.flatMap((run) =>
       run.device instanceof Error ? [`${run.times}×: ${run.device.message}`] : [],
     );
+    const ratioMet = runs.length > 1 && Number.isFinite(ratio) ? ratio <= 1.2 : null;
+    const boundMet = figure.bound === undefined ? null : largest <= figure.bound;
+    const targets = [
+      ...(runs.length > 1 ? [`${large.times}× ≤ 1.2 × ${small.times}×`] : []),
+      ...(figure.bound === undefined ? [] : [`${large.times}× ≤ ${figure.show(figure.bound)}`]),
+    ];
     return {
       name: `History axis: ${figure.name}`,
-      target: runs.length > 1 ? `${large.times}× ≤ 1.2 × ${small.times}×` : '—',
+      target: targets.length ? targets.join('; ') : '—',
       result:
         runs.map((run, at) => `${label(run)}: ${figure.show(values[at] ?? Number.NaN)}`).join(' | ') +
         (runs.length > 1 ? ` | ratio ${ratio.toFixed(2)}` : ''),
-      met: runs.length > 1 && Number.isFinite(ratio) ? ratio <= 1.2 : null,
+      met: ratioMet === null && boundMet === null ? null : ratioMet !== false && boundMet !== false,
       values: valuesBy(runs, values, ratio),
       ...(failures.length ? { note: `Not measured: ${failures.join('; ')}` } : {}),
     };

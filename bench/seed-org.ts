@@ -26,6 +26,13 @@ export interface OrgSize {
   conversations: number;
   /** Direct messages per conversation: between 2 and this many. */
   directMessagesMax: number;
+  /**
+   * Tasks completed before a device's window of history (more than 30 days ago), besides `tasks` (today's work):
+   * what a longer past leaves behind. None in the issue's history.
+   */
+  pastTasks: number;
+  /** How many days back the team chat and the direct conversations go. */
+  historyDays: number;
 }
 
 /** The issue's history (5 000 tasks, 50 000 chat messages), for an organisation of `users` people. */
@@ -35,6 +42,8 @@ export const fullOrg = (users: number): OrgSize => ({
   chatMessages: 50_000,
   conversations: 500,
   directMessagesMax: 10,
+  pastTasks: 0,
+  historyDays: 90,
 });
 /** `--quick`: less history (seeding is most of a quick run), so it stays within a few minutes. */
 export const quickOrg = (users: number): OrgSize => ({
@@ -43,6 +52,8 @@ export const quickOrg = (users: number): OrgSize => ({
   chatMessages: 2_000,
   conversations: 100,
   directMessagesMax: 6,
+  pastTasks: 0,
+  historyDays: 90,
 });
 
 export const BENCH_PASSWORD = 'bench-password-1234';
@@ -193,8 +204,8 @@ async function seedUsers(
     const { password: _password, ...fields } = user;
     await run(tx, { id: user.id, role: user.role }, createUserCommand, { ...fields, passwordHash });
   });
-  // The organisation existed before its history (90 days of chat): everyone joined before it.
-  await db.update(tables.users).set({ createdAt: new Date(Date.now() - 120 * DAY).toISOString() });
+  // The organisation existed before its history: everyone joined before it.
+  await db.update(tables.users).set({ createdAt: new Date(Date.now() - (size.historyDays + 30) * DAY).toISOString() });
   return users;
 }
 
@@ -213,36 +224,80 @@ async function seedTasks(
   const managers = staff.filter((user) => user.role === 'manager');
   const tasksByAssignee = new Map<string, string[]>();
   const today = isoToday(new Date(now));
-  const plans = Array.from({ length: size.tasks }, (_, index) => {
+  // Made due later than any day the seeding may reach (a long one passes midnight), then moved to its date below.
+  const madeDue = isoToday(new Date(now + 2 * DAY));
+  const assignerOf = (index: number): SeededUser => {
+    const assigner = managers[index % managers.length] ?? staff[0];
+    if (!assigner) throw new Error('the organisation has nobody who may assign tasks');
+    return assigner;
+  };
+  const plan = (index: number, completedAt: number | null) => {
     const assignee = employees[index % employees.length] as SeededUser;
     // A fifth of the open work is overdue; the rest is due within the next two months.
     const dueInDays = random() < 0.2 ? -Math.ceil(random() * 30) : Math.floor(random() * 60);
     const roll = random();
     const steps: TaskStatus[] =
-      roll < 0.35 ? [] : roll < 0.6 ? ['working'] : roll < 0.7 ? ['working', 'waiting'] : ['working', 'completed'];
+      completedAt !== null || roll >= 0.7
+        ? ['working', 'completed']
+        : roll < 0.35
+          ? []
+          : roll < 0.6
+            ? ['working']
+            : ['working', 'waiting'];
     return {
-      id: uuidv7(),
+      id: uuidv7(completedAt ?? now),
       title: `${pick(departments)} ${pick(taskTopics)} #${index + 1}`,
       assignee,
-      by: managers[index % managers.length] ?? (staff[0] as SeededUser),
+      by: assignerOf(index),
       priority: pick(priorities),
       dueInDays,
       steps,
+      completedAt,
     };
-  });
+  };
+  // Today's work, then the past's: completed between the device's window (31 days ago) and the history's start.
+  const pastSpan = Math.max(0, size.historyDays - 31) * DAY;
+  const plans = [
+    ...Array.from({ length: size.tasks }, (_, index) => plan(index, null)),
+    ...Array.from({ length: size.pastTasks }, (_, index) =>
+      plan(size.tasks + index, now - 31 * DAY - Math.floor(random() * pastSpan)),
+    ),
+  ];
   await inBatches(db, plans, async (tx, plan) => {
-    await run(tx, actor(plan.by), createTaskCommand, {
+    const created = await run(tx, actor(plan.by), createTaskCommand, {
       id: plan.id,
       title: plan.title,
       description: `Seeded by the benchmark for ${plan.assignee.department}.`,
       assignedTo: plan.assignee.id,
       priority: plan.priority,
-      dueDate: today,
+      dueDate: madeDue,
     });
-    // The command refuses a past due date (as the app does), so overdue work is moved back afterwards.
-    const dueDate = new Date(Date.parse(`${today}T00:00:00Z`) + plan.dueInDays * DAY).toISOString().slice(0, 10);
-    await tx.update(tables.tasks).set({ dueDate }).where(eq(tables.tasks.id, plan.id));
-    for (const status of plan.steps) await run(tx, actor(plan.assignee), setTaskStatusCommand, { id: plan.id, status });
+    const notificationIds = [...created.notificationIds];
+    for (const status of plan.steps)
+      notificationIds.push(
+        ...(await run(tx, actor(plan.assignee), setTaskStatusCommand, { id: plan.id, status })).notificationIds,
+      );
+    // The command refuses a past due date (as the app does), so overdue work is moved back afterwards; a past task
+    // was made a week before it was completed and due that day, and its notices are as old as it.
+    const done = plan.completedAt;
+    const dueDate =
+      done === null
+        ? new Date(Date.parse(`${today}T00:00:00Z`) + plan.dueInDays * DAY).toISOString().slice(0, 10)
+        : new Date(done).toISOString().slice(0, 10);
+    if (done === null) {
+      await tx.update(tables.tasks).set({ dueDate }).where(eq(tables.tasks.id, plan.id));
+    } else {
+      const completed = new Date(done).toISOString();
+      const createdAt = new Date(done - 7 * DAY).toISOString();
+      await tx
+        .update(tables.tasks)
+        .set({ dueDate, createdAt, updatedAt: completed, statusChangedAt: completed })
+        .where(eq(tables.tasks.id, plan.id));
+      await tx
+        .update(tables.notifications)
+        .set({ createdAt: completed })
+        .where(inArray(tables.notifications.id, notificationIds));
+    }
     tasksByAssignee.set(plan.assignee.id, [...(tasksByAssignee.get(plan.assignee.id) ?? []), plan.id]);
   });
   return tasksByAssignee;
@@ -274,7 +329,8 @@ async function seedDirect(
     const { result } = await run(tx, actor(first), startConversationCommand, { recipientId: second.id });
     const conversationId = result.conversation.id;
     const messages = 2 + Math.floor(random() * (size.directMessagesMax - 1));
-    let at = now - Math.floor(random() * 30 * DAY);
+    // Conversations began at any time of the history, and each went on for some hours.
+    let at = now - Math.floor(random() * size.historyDays * DAY);
     for (let i = 0; i < messages; i++) {
       at += Math.floor(random() * 3_600_000);
       const sender = i % 2 === 0 ? first : second;
@@ -311,8 +367,8 @@ async function seedChat(
   pick: <T>(items: readonly T[]) => T,
   now: number,
 ): Promise<void> {
-  // Spread over the last 90 days, oldest first, like a real history.
-  const span = 90 * DAY;
+  // Spread over the history's days, oldest first, like a real history.
+  const span = size.historyDays * DAY;
   const messages = Array.from({ length: size.chatMessages }, (_, index) => ({
     at: now - span + Math.floor(((index + 1) * span) / (size.chatMessages + 1)),
     author: pick(users),

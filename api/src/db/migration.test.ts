@@ -250,3 +250,40 @@ describe('migrating to team chat push by create changes (0015)', () => {
     });
   });
 });
+
+describe('migrating to counts of messages by author (0022)', () => {
+  test('each author starts with their live messages counted; deleted ones are not', () => {
+    const { file, sqlite } = yesterdaysDatabase(21);
+    const [ann, ben] = [uuidv7(), uuidv7()];
+    for (const [id, name] of [
+      [ann, 'Ann'],
+      [ben, 'Ben'],
+    ] as const)
+      sqlite
+        .prepare('INSERT INTO users (id, name, email, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(id, name, `${name.toLowerCase()}@old.test`, 'employee', at(0), at(0));
+    const message = sqlite.prepare(
+      'INSERT INTO chat_messages (id, user_id, text, deleted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const [minute, author, deletedAt] of [
+      [1, ann, null],
+      [2, ann, null],
+      [3, ann, at(4)],
+      [5, ben, null],
+    ] as const)
+      message.run(uuidv7(), author, 'Hello', deletedAt, at(minute), at(minute));
+    sqlite.close();
+    const db = openDatabase(file);
+    try {
+      const counts = db.$client
+        .prepare('SELECT user_id AS userId, live_messages AS n FROM chat_author_counts ORDER BY live_messages DESC')
+        .all();
+      expect(counts).toEqual([
+        { userId: ann, n: 2 },
+        { userId: ben, n: 1 },
+      ]);
+    } finally {
+      db.$client.close();
+    }
+  });
+});

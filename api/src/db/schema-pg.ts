@@ -391,6 +391,18 @@ export const chatMessages = pgTable(
   ],
 );
 
+/**
+ * How many live team chat messages each person wrote: Employee Management's "Messages" and a device's counts before
+ * its window read these rows rather than every message of the history. Kept by the chat's send and delete commands
+ * (one row per author, written in the message's own transaction).
+ */
+export const chatAuthorCounts = pgTable('chat_author_counts', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  liveMessages: integer('live_messages').notNull().default(0),
+});
+
 export const chatAttachments = pgTable(
   'chat_attachments',
   {

@@ -24,6 +24,7 @@ export const {
   notificationPreferences,
   chatNoticeReads,
   chatMessages,
+  chatAuthorCounts,
   chatAttachments,
   chatReactions,
   conversations,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '../ids';
-import { isoDateSchema, taskPriorities, taskStatuses } from '../entities/task';
+import { isoDateSchema, taskPriorities, taskSchema, taskStatuses } from '../entities/task';
 
 const REQUIRED = 'Title, assignee and due date are required';
 
@@ -88,11 +88,40 @@ export type AddCommentArgs = z.input<typeof addCommentArgsSchema>;
 export const deleteTaskArgsSchema = z.object({ id: idSchema });
 export type DeleteTaskArgs = z.input<typeof deleteTaskArgsSchema>;
 
-/** `GET /api/tasks?page=&limit=`: one page of the visible tasks, most recently updated first. Without either, all of them. */
-export const tasksPageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional(),
+const olderTasksText = 'Use status=completed with before (and beforeId) to read older tasks, without page.';
+
+/**
+ * `GET /api/tasks?page=&limit=`: one page of the visible tasks, most recently updated first. Without either, all of
+ * them. `GET /api/tasks?status=completed&before=&beforeId=&limit=` (issue 46): the visible completed tasks last
+ * changed before a place, newest first: before `before` (a device's task window edge), or after the first page
+ * before the task (`before` its updatedAt, `beforeId` its id) the previous page's `next` names.
+ */
+export const tasksPageQuerySchema = z
+  .object({
+    page: z.coerce.number().int().min(1).optional(),
+    limit: z.coerce.number().int().min(1).max(100).optional(),
+    status: z.literal('completed', { error: 'Only completed tasks are read by place (status=completed).' }).optional(),
+    before: z.iso.datetime().optional(),
+    beforeId: idSchema.optional(),
+  })
+  .refine(
+    ({ page, status, before, beforeId }) =>
+      status === undefined
+        ? before === undefined && beforeId === undefined
+        : page === undefined && (beforeId === undefined || before !== undefined),
+    olderTasksText,
+  );
+export type TasksPageQuery = z.output<typeof tasksPageQuerySchema>;
+
+/** Where the next page of older completed tasks starts: the query's `before` and `beforeId` (null: no older ones). */
+export const olderTasksPlaceSchema = z.object({ before: z.iso.datetime(), beforeId: idSchema });
+
+/** The answer to `GET /api/tasks?status=completed&before=`: a page, newest first, and where the next one starts. */
+export const olderTasksPageSchema = z.object({
+  tasks: z.array(taskSchema),
+  next: olderTasksPlaceSchema.nullable(),
 });
+export type OlderTasksPage = z.infer<typeof olderTasksPageSchema>;
 
 /** The page size when only `page` is given. */
 export const tasksPageDefaultLimit = 50;

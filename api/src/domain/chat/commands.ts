@@ -14,7 +14,7 @@ import {
 import type { Tx } from '../../db/client';
 import { prepared, preparedWrite } from '../../db/prepared';
 import { lockRows } from '../../db/row-locks';
-import { chatAttachments, chatMessages, chatReactions } from '../../db/schema';
+import { chatAttachments, chatAuthorCounts, chatMessages, chatReactions } from '../../db/schema';
 import { defineCommand, type CommandContext } from '../commands';
 import { DomainError } from '../errors';
 import { mentionableNamedIn, mentionNotices } from '../notifications/mentions';
@@ -42,6 +42,18 @@ async function record(ctx: CommandContext, id: string): Promise<ChatMessage> {
   ref.state = { entity: 'chatMessage', op: 'put', id, data: message };
   return message;
 }
+
+/** The author's count of live messages (chat_author_counts) moves by `by`, in the transaction of the message. */
+const countAuthorMessages = (tx: Tx, userId: string, by: 1 | -1): Promise<number> =>
+  preparedWrite(tx, 'chatAuthorCounts.add', (handle) =>
+    handle
+      .insert(chatAuthorCounts)
+      .values({ userId: sql.placeholder('userId'), liveMessages: sql.placeholder('by') })
+      .onConflictDoUpdate({
+        target: chatAuthorCounts.userId,
+        set: { liveMessages: sql`${chatAuthorCounts.liveMessages} + excluded.live_messages` },
+      }),
+  )({ userId, by });
 
 /**
  * Both ways a message is sent: the author is the caller. One row whatever the size of the team: the message is
@@ -74,6 +86,7 @@ async function sendMessage(
   const [ref, author] = await Promise.all([
     ctx.record({ entity: 'chatMessage', id: args.id, op: 'put', created: true, audience: CHAT_AUDIENCE }),
     userById(ctx.tx, ctx.actor.id),
+    countAuthorMessages(ctx.tx, ctx.actor.id, 1),
   ]);
   // The message was just written: the answer is made from what was written, not read back.
   const message = chatMessageOf(
@@ -163,6 +176,7 @@ export const deleteChatCommand = defineCommand({
     const message = await requireMessage(ctx.tx, args.id);
     if (!canModerateChatMessage(ctx.actor, message)) throw new DomainError('forbidden', chatTexts.notYours);
     await ctx.tx.update(chatMessages).set({ deletedAt: ctx.now.toISOString() }).where(eq(chatMessages.id, args.id));
+    await countAuthorMessages(ctx.tx, message.userId.id, -1);
     await dropReactions(ctx.tx, chatReactions, args.id);
     await ctx.record({ entity: 'chatMessage', id: args.id, op: 'delete', audience: CHAT_AUDIENCE });
     return { id: args.id };

@@ -2,7 +2,7 @@ import { and, count, eq, gt, gte, inArray, isNull, lt, ne, sql, type SQL } from 
 import { canManageEmployees, type Actor, type WindowCounts, type WindowCountsQuery } from '@office/sync-protocol';
 import type { Db } from '../../db/client';
 import { transaction } from '../../db/transaction';
-import { chatMessages, conversations, directMessages, tasks } from '../../db/schema';
+import { chatAuthorCounts, chatMessages, conversations, directMessages, tasks } from '../../db/schema';
 import { inSlices } from '../read-support';
 import { markerOf, noStoredNotice } from '../notifications/notices';
 import { visibleTasksWhere } from '../tasks/read';
@@ -38,12 +38,22 @@ async function teamChatBefore(db: Db, actor: Actor, edge: string): Promise<NonNu
     : [];
   const byAuthor: Record<string, number> = {};
   if (canManageEmployees(actor)) {
-    const rows = await db
+    // Each author's live messages less those from the edge on: the counts per author and the window's few messages
+    // are read, never the history before the edge.
+    for (const { userId, n } of await db
+      .select({ userId: chatAuthorCounts.userId, n: chatAuthorCounts.liveMessages })
+      .from(chatAuthorCounts))
+      byAuthor[userId] = n;
+    const fromEdge = await db
       .select({ userId: chatMessages.userId, n: count() })
       .from(chatMessages)
-      .where(and(liveChat, lt(chatMessages.createdAt, edge)))
+      .where(and(liveChat, gte(chatMessages.createdAt, edge)))
       .groupBy(chatMessages.userId);
-    for (const { userId, n } of rows) byAuthor[userId] = n;
+    for (const { userId, n } of fromEdge) {
+      const before = (byAuthor[userId] ?? 0) - n;
+      if (before > 0) byAuthor[userId] = before;
+      else delete byAuthor[userId];
+    }
   }
   return { unread: (others?.n ?? 0) - (marked?.n ?? 0), readThrough: marker.readThrough, byAuthor };
 }

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import {
   isStaff,
   type Actor,
   type Comment,
+  type OlderTasksPage,
   type StatusHistoryEntry,
   type Task,
   type UserRef,
@@ -171,6 +172,40 @@ export async function listVisibleTaskPage(
   const rows = await (staff ? reads.staffPage : reads.employeePage).execute(window);
   const [counted] = await (staff ? reads.staffTotal : reads.employeeTotal).execute(window);
   return { tasks: await toTasks(db, rows), page, limit, total: counted?.n ?? 0 };
+}
+
+// As the partial index tasks_completed states it (see snapshot.ts), so the read walks that index.
+const completedTask = sql`${tasks.status} = 'completed'`;
+
+/**
+ * A page of the completed tasks `actor` may see that were last changed before a place (issue 46: older than a
+ * device's window), newest first, ties by id. The place is a time (everything before it) or, for the pages after
+ * the first, a task's time and id (everything after it in this order), so pages chain without gaps or repeats.
+ */
+export async function listOlderCompletedTasks(
+  db: Db | Tx,
+  actor: Actor,
+  { before, beforeId, limit }: { before?: string | undefined; beforeId?: string | undefined; limit: number },
+): Promise<OlderTasksPage> {
+  const place =
+    before === undefined
+      ? undefined
+      : beforeId === undefined
+        ? lt(tasks.updatedAt, before)
+        : or(lt(tasks.updatedAt, before), and(eq(tasks.updatedAt, before), lt(tasks.id, beforeId)));
+  const rows = await db
+    .select()
+    .from(tasks)
+    // Bounded below too, so SQLite reads a range of tasks_completed (as window-counts.ts counts them).
+    .where(and(visibleTasksWhere(actor), completedTask, gt(tasks.updatedAt, ''), place))
+    .orderBy(desc(tasks.updatedAt), desc(tasks.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    tasks: await toTasks(db, page),
+    next: rows.length > limit && last ? { before: last.updatedAt, beforeId: last.id } : null,
+  };
 }
 
 /** One live task row, for commands. */

@@ -1,4 +1,4 @@
-import { and, count, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import {
   accountTexts,
   canManageEmployees,
@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { lockRows } from '../../db/row-locks';
-import { chatMessages, tasks, users } from '../../db/schema';
+import { chatAuthorCounts, tasks, users } from '../../db/schema';
 import { recordAct } from '../audit/audit-trail';
 import { defineCommand } from '../commands';
 import { DomainError } from '../errors';
@@ -39,11 +39,10 @@ export async function listEmployeeSummaries(db: Db | Tx, now: Date = new Date())
     .from(tasks)
     .innerJoin(users, eq(users.id, tasks.assignedTo))
     .where(and(isNull(tasks.deletedAt), eq(users.role, 'employee')));
+  // One row per author, not a pass over the whole team chat's history.
   const sentRows = await db
-    .select({ userId: chatMessages.userId, sent: count() })
-    .from(chatMessages)
-    .where(isNull(chatMessages.deletedAt))
-    .groupBy(chatMessages.userId);
+    .select({ userId: chatAuthorCounts.userId, sent: chatAuthorCounts.liveMessages })
+    .from(chatAuthorCounts);
   const employees = employeeRows.map(toUserDto);
   const assigned = assignedRows.map(({ assignee, ...task }) => ({
     ...task,

@@ -68,20 +68,24 @@ describe('rows stored per team chat message', () => {
       });
       const { token } = login.json<{ token: string }>();
 
-      const before = await rowsByTable(app.db);
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/messages',
-        headers: bearer(token),
-        payload: { text: `Hello, all ${size} of you` },
-      });
-      expect(res.statusCode).toBe(201);
-      // The background push queue has run (it only clears the message's flag: nobody has a subscription).
-      await app.push.settled();
-      const grown = growth(before, await rowsByTable(app.db));
-      expect(grown).toEqual({ chat_messages: 1, change_log: 1 });
+      const send = async (text: string) => {
+        const before = await rowsByTable(app.db);
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/messages',
+          headers: bearer(token),
+          payload: { text },
+        });
+        expect(res.statusCode).toBe(201);
+        // The background push queue has run (it only clears the message's flag: nobody has a subscription).
+        await app.push.settled();
+        return growth(before, await rowsByTable(app.db));
+      };
+      // An author's first message ever also starts their count of messages (Employee Management's "Messages").
+      expect(await send('Good morning')).toEqual({ chat_messages: 1, change_log: 1, chat_author_counts: 1 });
+      expect(await send(`Hello, all ${size} of you`)).toEqual({ chat_messages: 1, change_log: 1 });
 
-      // And every other member has it as an unread notice.
+      // And every other member has both as unread notices.
       const other = await app.inject({
         method: 'POST',
         url: '/api/auth/login',
@@ -93,8 +97,16 @@ describe('rows stored per team chat message', () => {
         headers: bearer(other.json<{ token: string }>().token),
       });
       expect(list.json()).toMatchObject({
-        unreadCount: 1,
-        notifications: [{ type: 'chat_message', title: 'New message from Member 1', read: false }],
+        unreadCount: 2,
+        notifications: [
+          {
+            type: 'chat_message',
+            title: 'New message from Member 1',
+            message: `Hello, all ${size} of you`,
+            read: false,
+          },
+          { type: 'chat_message', title: 'New message from Member 1', message: 'Good morning', read: false },
+        ],
       });
     });
   }

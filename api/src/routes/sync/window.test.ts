@@ -15,7 +15,7 @@ import {
   type PullResponse,
   type Task,
 } from '@office/sync-protocol';
-import { chatMessages, directMessages, notifications, tasks } from '../../db/schema';
+import { chatAuthorCounts, chatMessages, directMessages, notifications, tasks } from '../../db/schema';
 import { inDays, uniqueText } from '../../../test/support';
 import { expectRefusal, useSeededServer, type Session } from '../../../test/api-client';
 
@@ -278,6 +278,41 @@ describe('POST /api/sync/window-counts', () => {
       (await call(people.bob, 'POST', '/api/sync/window-counts', { tasks: daysAgo(30) })).body,
     );
     expect(mine.tasks?.byAssignee[people.carol.user.id]).toBeUndefined();
+  });
+
+  test('the messages by author before an edge inside the history follow sends and deletes, as Employee Management counts them', async () => {
+    const [first, second, third] = [
+      await sendChat(people.alice),
+      await sendChat(people.alice),
+      await sendChat(people.alice),
+    ];
+    expect(first && second && third).toBeTruthy();
+    const removed = await call(people.alice, 'DELETE', `/api/messages/${first?.id}`);
+    expect(removed.status).toBe(200);
+    const edge = third?.timestamp ?? '';
+    const aliceLive = await db()
+      .select({ createdAt: chatMessages.createdAt })
+      .from(chatMessages)
+      .where(and(eq(chatMessages.userId, people.alice.user.id), isNull(chatMessages.deletedAt)));
+
+    const counts = windowCountsSchema.parse(
+      (await call(people.manager, 'POST', '/api/sync/window-counts', { teamChat: edge })).body,
+    ).teamChat;
+    expect(counts?.byAuthor[people.alice.user.id]).toBe(aliceLive.filter((row) => row.createdAt < edge).length);
+    const employees = await call<{ employees: { user: { id: string }; teamChatMessages: number }[] }>(
+      people.manager,
+      'GET',
+      '/api/employees',
+    );
+    expect(employees.body.employees.find((e) => e.user.id === people.alice.user.id)?.teamChatMessages).toBe(
+      aliceLive.length,
+    );
+    // What the database holds: one count per author, equal to their live messages.
+    const [stored] = await db()
+      .select({ n: chatAuthorCounts.liveMessages })
+      .from(chatAuthorCounts)
+      .where(eq(chatAuthorCounts.userId, people.alice.user.id));
+    expect(stored?.n).toBe(aliceLive.length);
   });
 
   test('a conversation of other people is left out, and bad edges are refused', async () => {

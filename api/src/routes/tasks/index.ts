@@ -10,7 +10,7 @@ import {
   uuidv7,
 } from '@office/sync-protocol';
 import { runCommand } from '../../domain/commands';
-import { listVisibleTaskPage, listVisibleTasks } from '../../domain/tasks/read';
+import { listOlderCompletedTasks, listVisibleTaskPage, listVisibleTasks } from '../../domain/tasks/read';
 import {
   addCommentCommand,
   createTaskCommand,
@@ -25,11 +25,19 @@ const taskParams = z.object({ id: idSchema });
 export const taskRoutes: FastifyPluginCallbackZod = (app, _opts, done) => {
   const auth = { onRequest: app.authenticate };
   const listSchema = {
-    summary: 'The tasks the caller may see: all of them, or a page with `page` and `limit`',
+    summary:
+      'The tasks the caller may see: all of them, a page with `page` and `limit`, or with `status=completed` the ' +
+      'completed ones last changed before `before` (and `beforeId`), newest first, and where the next page starts',
     querystring: tasksPageQuerySchema,
   };
   app.get('/', { ...auth, schema: listSchema }, async (request) => {
-    const { page, limit } = request.query;
+    const { page, limit, status, before, beforeId } = request.query;
+    if (status === 'completed')
+      return listOlderCompletedTasks(app.db, request.actor, {
+        before,
+        beforeId,
+        limit: limit ?? tasksPageDefaultLimit,
+      });
     if (page === undefined && limit === undefined) return { tasks: await listVisibleTasks(app.db, request.actor) };
     return listVisibleTaskPage(app.db, request.actor, { page: page ?? 1, limit: limit ?? tasksPageDefaultLimit });
   });

@@ -31,6 +31,21 @@ export interface MessageHistory {
   showNewest: () => void;
 }
 
+/** What the older side of an edge says; a message list's by default, a task list gives its own. */
+export interface OlderEdgeTexts {
+  offline: string;
+  loading: string;
+  failed: string;
+  load: string;
+}
+
+const olderMessagesTexts: OlderEdgeTexts = {
+  offline: historyEdgeTexts.offlineOlder,
+  loading: historyEdgeTexts.loadingOlder,
+  failed: historyEdgeTexts.failedOlder,
+  load: 'Load older messages',
+};
+
 interface HistoryEdgeProps {
   /** Above the oldest message shown, or below the newest one of a stretch that ends before now. */
   side: 'older' | 'newer';
@@ -41,31 +56,44 @@ interface HistoryEdgeProps {
   onLoad: () => void;
   /** Newer side: back to the newest messages. */
   onShowNewest?: () => void;
+  /** What the older side says (a message list's texts without it). */
+  olderTexts?: OlderEdgeTexts;
+  /** Older items lie below the list (a task list, newest first), not above it as in a conversation. */
+  olderBelow?: boolean;
 }
 
 /**
  * The edge of a message list where the device holds no more: the next page loads as it scrolls into view (or
  * with the button); offline, a line says older messages need a connection, never a fake beginning.
  */
-export function HistoryEdge({ side, canLoad, load, onLoad, onShowNewest }: HistoryEdgeProps) {
+export function HistoryEdge({
+  side,
+  canLoad,
+  load,
+  onLoad,
+  onShowNewest,
+  olderTexts = olderMessagesTexts,
+  olderBelow = false,
+}: HistoryEdgeProps) {
   const older = side === 'older';
+  const OlderArrow = olderBelow ? ArrowDown : ArrowUp;
   const loadWhenVisible = useWhenVisible(canLoad && load === 'idle' ? onLoad : noop);
   if (older && !canLoad)
     return (
       <p className={styles.line} role="status">
         <CloudOff size={14} aria-hidden="true" />
-        {historyEdgeTexts.offlineOlder}
+        {olderTexts.offline}
       </p>
     );
   return (
     <div ref={loadWhenVisible} className={styles.edge}>
       {load === 'loading' ? (
         <p className={styles.line} role="status">
-          {older ? historyEdgeTexts.loadingOlder : historyEdgeTexts.loadingNewer}
+          {older ? olderTexts.loading : historyEdgeTexts.loadingNewer}
         </p>
       ) : load === 'failed' ? (
         <p className={styles.line} role="alert">
-          {older ? historyEdgeTexts.failedOlder : historyEdgeTexts.failedNewer}
+          {older ? olderTexts.failed : historyEdgeTexts.failedNewer}
           <button type="button" className={styles.button} onClick={onLoad}>
             <RotateCw size={14} aria-hidden="true" />
             Try again
@@ -73,8 +101,8 @@ export function HistoryEdge({ side, canLoad, load, onLoad, onShowNewest }: Histo
         </p>
       ) : canLoad ? (
         <button type="button" className={styles.button} onClick={onLoad}>
-          {older ? <ArrowUp size={14} aria-hidden="true" /> : <ArrowDown size={14} aria-hidden="true" />}
-          {older ? 'Load older messages' : 'Load newer messages'}
+          {older ? <OlderArrow size={14} aria-hidden="true" /> : <ArrowDown size={14} aria-hidden="true" />}
+          {older ? olderTexts.load : 'Load newer messages'}
         </button>
       ) : null}
       {!older && onShowNewest && (

@@ -6,6 +6,8 @@ import { canOpenMyTasks, completionRate } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { HistoryEdge } from '../../components/messages/history-edge';
+import { olderTasksTexts, useOlderCompletedTasks } from '../../components/tasks/older-tasks';
 import { completionTone } from '../../components/tasks/task-display';
 import { useTaskWindow, useTasks, useToday } from '../../data/hooks';
 import { usePeople } from '../../data/use-people';
@@ -92,6 +94,8 @@ export function MyTasksScreen() {
     mine.map((task) => task.id),
   );
   if (nextOrder !== order) setOrder(nextOrder);
+  // Completed tasks before the device's window (issue 46) load from the server at the list's end.
+  const older = useOlderCompletedTasks(tasks, user?.id);
 
   if (!user) return null;
   // The route is guarded; this covers a role that changed while the screen was open.
@@ -110,9 +114,14 @@ export function MyTasksScreen() {
   const rate = completionRate(counts.completed, counts.total);
   const tone = completionTone(rate);
   const shown = filterTasks(inOrder(mine, nextOrder), search, statusFilter, keptIds);
+  const olderInScope = statusFilter === 'all' || statusFilter === 'completed';
+  const olderShown = olderInScope ? filterTasks(older.tasks, search, statusFilter, keptIds) : [];
+  const olderEdge = olderInScope && older.more;
   const filtering = search.trim() !== '' || statusFilter !== 'all';
   // Looked up among all tasks: one reassigned while open stays visible, without the permission to change it.
-  const openTask = open ? tasks?.find((task) => task.id === open.id) : undefined;
+  const openTask = open
+    ? (tasks?.find((task) => task.id === open.id) ?? older.tasks.find((task) => task.id === open.id))
+    : undefined;
 
   return (
     <div className={styles.page}>
@@ -166,7 +175,7 @@ export function MyTasksScreen() {
 
       {tasks === undefined ? (
         <p className={styles.loading}>Loading tasks...</p>
-      ) : shown.length === 0 ? (
+      ) : shown.length === 0 && olderShown.length === 0 && !olderEdge ? (
         <EmptyState
           variant="card"
           icon={filtering ? <SearchX size={28} /> : <ClipboardList size={28} />}
@@ -175,18 +184,32 @@ export function MyTasksScreen() {
           classNames={{ text: styles.emptyText }}
         />
       ) : (
-        <ul className={styles.list} aria-label="My tasks">
-          {shown.map((task) => (
-            <MyTaskItem
-              key={task.id}
-              task={task}
-              today={today}
-              now={now}
-              onOpen={openDetail}
-              onUpdateStatus={openStatus}
+        <>
+          {shown.length + olderShown.length > 0 && (
+            <ul className={styles.list} aria-label="My tasks">
+              {[...shown, ...olderShown].map((task) => (
+                <MyTaskItem
+                  key={task.id}
+                  task={task}
+                  today={today}
+                  now={now}
+                  onOpen={openDetail}
+                  onUpdateStatus={openStatus}
+                />
+              ))}
+            </ul>
+          )}
+          {olderEdge && (
+            <HistoryEdge
+              side="older"
+              canLoad={older.online}
+              load={older.load}
+              onLoad={older.loadOlder}
+              olderTexts={olderTasksTexts}
+              olderBelow
             />
-          ))}
-        </ul>
+          )}
+        </>
       )}
 
       {openTask && open?.view === 'status' ? (

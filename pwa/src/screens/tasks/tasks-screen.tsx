@@ -10,6 +10,8 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
 import { useWhenVisible } from '../../components/use-when-visible';
+import { HistoryEdge } from '../../components/messages/history-edge';
+import { olderTasksTexts, useOlderCompletedTasks } from '../../components/tasks/older-tasks';
 import { statusLabels } from '../../components/tasks/task-display';
 import { useTasks, useToday } from '../../data/hooks';
 import { useWorkspace } from '../../sync/sync-context';
@@ -22,7 +24,10 @@ import styles from './tasks.module.css';
 
 const isTaskStatus = (value: string): value is TaskStatus => (taskStatuses as readonly string[]).includes(value);
 
-/** Task Management (/tasks): reads only the local database, so it works the same offline. */
+/**
+ * Task Management (/tasks): reads the local database, so it works the same offline. Completed tasks older than the
+ * device's window (issue 46) are counted by the server and load from it at the list's end while online.
+ */
 export function TasksScreen() {
   const { user } = useAuth();
   const { ctx } = useWorkspace();
@@ -54,15 +59,31 @@ export function TasksScreen() {
   const filtersActive = search.trim() !== '' || status !== '' || overdueOnly;
 
   const shown = useMemo(() => (tasks ? filterTasks(tasks, filters, today) : []), [tasks, filters, today]);
+  const older = useOlderCompletedTasks(tasks);
+  // Older tasks are all completed: the list reaches for them unless its filters leave completed tasks out.
+  const olderInScope = (status === '' || status === 'completed') && !overdueOnly;
+  const olderShown = useMemo(
+    () => (olderInScope ? filterTasks(older.tasks, filters, today) : []),
+    [olderInScope, older.tasks, filters, today],
+  );
+  const olderEdge = olderInScope && older.more;
+  // Counted as the dashboard counts them: what the device holds and what the server holds before its window.
+  const total = (tasks?.length ?? 0) + older.notHeld;
+  const matching = shown.length + (olderInScope && search.trim() === '' ? older.notHeld : olderShown.length);
   // Cards render a page at a time; other filters start again from the first page.
   const [page, setPage] = useState({ filters, count: taskPageSize });
   const cardCount = page.filters === filters ? page.count : taskPageSize;
   const cards = shown.slice(0, cardCount);
   const remaining = shown.length - cards.length;
+  // The older ones come after every task the device holds (they were changed before all of them).
+  const olderCards = remaining === 0 ? olderShown : [];
   const showMore = useCallback(() => setPage({ filters, count: cardCount + taskPageSize }), [filters, cardCount]);
   const showMoreWhenVisible = useWhenVisible(showMore);
   // The open task is read from the live list: it follows every change and closes if the task goes away.
-  const openTask = openTaskId === null ? undefined : tasks?.find((task) => task.id === openTaskId);
+  const openTask =
+    openTaskId === null
+      ? undefined
+      : (tasks?.find((task) => task.id === openTaskId) ?? older.tasks.find((task) => task.id === openTaskId));
 
   const handleOpen = useCallback((taskId: string) => setOpenTaskId(taskId), []);
   const handleCloseDetail = useCallback(() => {
@@ -79,13 +100,16 @@ export function TasksScreen() {
   }, [taskParam, setSearchParams]);
   const handleCloseCreate = useCallback(() => setCreating(false), []);
   const handleCreated = useCallback(() => setCreating(false), []);
+  const { forget } = older;
   const handleDelete = useCallback(
     (taskId: string) => {
       void deleteTask(taskId).then((deleted) => {
-        if (deleted) setOpenTaskId((current) => (current === taskId ? null : current));
+        if (!deleted) return;
+        forget(taskId);
+        setOpenTaskId((current) => (current === taskId ? null : current));
       });
     },
-    [deleteTask],
+    [deleteTask, forget],
   );
 
   /** Sets (a string) or removes (null) the given query parameters, leaving the others. */
@@ -144,14 +168,14 @@ export function TasksScreen() {
         </select>
       </div>
 
-      {(overdueOnly || (tasks !== undefined && tasks.length > 0)) && (
+      {(overdueOnly || (tasks !== undefined && total > 0)) && (
         <div className={styles.resultBar}>
           <p className={styles.resultCount} aria-live="polite">
             {tasks === undefined
               ? ''
               : filtersActive
-                ? `Showing ${shown.length} of ${tasks.length} ${tasks.length === 1 ? 'task' : 'tasks'}`
-                : `${tasks.length} ${tasks.length === 1 ? 'task' : 'tasks'}`}
+                ? `Showing ${matching} of ${total} ${total === 1 ? 'task' : 'tasks'}`
+                : `${total} ${total === 1 ? 'task' : 'tasks'}`}
           </p>
           {overdueOnly && (
             <span className={styles.chip}>
@@ -173,19 +197,19 @@ export function TasksScreen() {
         <p className={styles.loading} role="status">
           Loading tasks...
         </p>
-      ) : shown.length === 0 ? (
+      ) : shown.length === 0 && olderShown.length === 0 && !olderEdge ? (
         <EmptyState
           variant="card"
           icon={<ClipboardList size={28} />}
           title="No tasks found"
-          text={emptyStateText(tasks.length, filters)}
+          text={emptyStateText(total, filters)}
           classNames={{ text: styles.emptyText }}
         >
-          {tasks.length > 0 && filtersActive ? (
+          {total > 0 && filtersActive ? (
             <Button variant="secondary" size="small" onClick={clearFilters}>
               Clear filters
             </Button>
-          ) : tasks.length === 0 && isManager ? (
+          ) : total === 0 && isManager ? (
             <Button size="small" onClick={() => setCreating(true)}>
               <Plus size={16} aria-hidden="true" />
               Create your first task
@@ -194,27 +218,39 @@ export function TasksScreen() {
         </EmptyState>
       ) : (
         <>
-          <ul className={styles.grid} aria-label="Tasks">
-            {cards.map((task) => (
-              <li key={task.id} className={styles.gridItem}>
-                <TaskCard
-                  task={task}
-                  today={today}
-                  now={now}
-                  people={people}
-                  canDelete={isManager}
-                  onOpen={handleOpen}
-                  onDelete={handleDelete}
-                />
-              </li>
-            ))}
-          </ul>
+          {cards.length + olderCards.length > 0 && (
+            <ul className={styles.grid} aria-label="Tasks">
+              {[...cards, ...olderCards].map((task) => (
+                <li key={task.id} className={styles.gridItem}>
+                  <TaskCard
+                    task={task}
+                    today={today}
+                    now={now}
+                    people={people}
+                    canDelete={isManager}
+                    onOpen={handleOpen}
+                    onDelete={handleDelete}
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
           {remaining > 0 && (
             <div ref={showMoreWhenVisible} className={styles.more}>
               <Button variant="secondary" onClick={showMore}>
                 {showMoreTasksLabel(remaining)}
               </Button>
             </div>
+          )}
+          {remaining === 0 && olderEdge && (
+            <HistoryEdge
+              side="older"
+              canLoad={older.online}
+              load={older.load}
+              onLoad={older.loadOlder}
+              olderTexts={olderTasksTexts}
+              olderBelow
+            />
           )}
         </>
       )}
