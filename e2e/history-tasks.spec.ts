@@ -23,6 +23,7 @@ import {
   type ApiClient,
 } from './fixtures';
 import { startOwnServer, type OwnServer } from './own-server';
+import { allShownTitles, countsOf, isOverdue, statCards } from './task-screens';
 
 // Issue 46: a device holds every open task and the completed ones of its window only; what lies before the window
 // is counted by the server (POST /api/sync/window-counts). A server of the test's own sets the window to 0 days
@@ -107,31 +108,9 @@ test.afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-const isOverdue = (task: ServerTask, today: string): boolean => task.status !== 'completed' && task.dueDate < today;
-
-/** The dashboard's task cards as the server's tasks make them (as in tasks.spec.ts). */
-function countsOf(tasks: ServerTask[], today: string): Record<string, string> {
-  const of = (status: TaskStatus) => String(tasks.filter((task) => task.status === status).length);
-  return {
-    'Total Tasks': String(tasks.length),
-    Pending: of('pending'),
-    Working: of('working'),
-    Completed: of('completed'),
-    Waiting: of('waiting'),
-    Overdue: String(tasks.filter((task) => isOverdue(task, today)).length),
-  };
-}
-
-/** The stat cards of the dashboard's Task overview as { label: value }, read from their "Label: value" names. */
-async function statCards(page: Page): Promise<Record<string, string>> {
-  const names = await page
-    .getByRole('region', { name: 'Task overview' })
-    .locator(':scope > [aria-label]')
-    .evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label') ?? ''));
-  const counts = Object.fromEntries(
-    names.map((name) => [name.slice(0, name.indexOf(':')), name.slice(name.indexOf(':') + 2)]),
-  );
-  // Team Members and Online Now count people, not tasks.
+/** The dashboard's task cards (Team Members and Online Now count people, not tasks). */
+async function taskOverview(page: Page): Promise<Record<string, string>> {
+  const counts = await statCards(page.getByRole('region', { name: 'Task overview' }));
   delete counts['Team Members'];
   delete counts['Online Now'];
   return counts;
@@ -202,25 +181,6 @@ async function openDevice(
   return [context, page];
 }
 
-/** /tasks: the titles of every card, after "Show more tasks" has revealed the whole list (as in tasks.spec.ts). */
-async function allShownTitles(page: Page): Promise<string[]> {
-  const pressShowMore = () =>
-    page.evaluate(() => {
-      const button = Array.from(document.querySelectorAll('button')).find((each) =>
-        each.textContent?.startsWith('Show more tasks'),
-      );
-      button?.click();
-      return button !== undefined;
-    });
-  while (await pressShowMore());
-  const titles = await page
-    .getByRole('list', { name: 'Tasks', exact: true })
-    .getByRole('listitem')
-    .getByRole('heading', { level: 3 })
-    .allTextContents();
-  return titles.sort((a, b) => a.localeCompare(b));
-}
-
 async function expectCleanScreen(page: Page): Promise<void> {
   await expectNoSidewaysScroll(page);
   expect(await seriousAxeProblems(page)).toEqual([]);
@@ -255,7 +215,7 @@ for (const [width, viewport] of widths) {
 
     const [context, page] = await openDevice(browser, viewport);
     // The completed tasks are counted once the server has said how many lie before the window (in idle time).
-    await expect.poll(() => statCards(page), { timeout: 30_000 }).toEqual(expected);
+    await expect.poll(() => taskOverview(page), { timeout: 30_000 }).toEqual(expected);
     // Every open task is on the device, and no completed one.
     expect(await heldTasks(page)).toEqual({ completed: 0, open: openOnServer });
     await saveScreen(page, `history-tasks-dashboard-${width}`, { fullPage: false });
@@ -266,7 +226,7 @@ for (const [width, viewport] of widths) {
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: /, Maya Manager$/ })).toBeVisible();
     await expect(page.getByRole('status', { name: 'Sync status' })).toHaveText('Offline', { useInnerText: true });
-    await expect.poll(() => statCards(page)).toEqual(expected);
+    await expect.poll(() => taskOverview(page)).toEqual(expected);
     await expectCleanScreen(page);
     await saveScreen(page, `history-tasks-dashboard-offline-${width}`, { fullPage: false });
 
@@ -347,7 +307,7 @@ for (const [width, viewport] of widths) {
     const shownText = `Showing ${expected.Completed} of ${expected['Total Tasks']} tasks`;
 
     const [context, page] = await openDevice(browser, viewport);
-    await expect.poll(() => statCards(page), { timeout: 30_000 }).toEqual(expected);
+    await expect.poll(() => taskOverview(page), { timeout: 30_000 }).toEqual(expected);
     expect((await heldTasks(page)).completed).toBe(0);
 
     // The dashboard's Completed card leads to the list, which counts as the card does and loads what it counts.

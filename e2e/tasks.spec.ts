@@ -25,8 +25,8 @@ import {
   taskStatusLabel as statusLabel,
   unique,
   type ServerTask,
-  type TaskStatus as Status,
 } from './api-helpers';
+import { allShownTitles, countsOf, isOverdue, shownTitles, sorted, statCards, taskCards } from './task-screens';
 
 // Task features (spec sections 2, 4, 5, 6 and 8): Task Management (/tasks), the task detail, the
 // Create Task modal, My Tasks & Projects (/my-tasks) with its Update Task Status modal, and the
@@ -36,9 +36,6 @@ import {
 // tasks or touch demo users; they create tasks of their own with unique titles and compare what the
 // screens show with what the API answers at that moment (other files create tasks concurrently, so
 // those comparisons are retried until both agree).
-
-const isOverdue = (task: ServerTask, today: string): boolean => task.status !== 'completed' && task.dueDate < today;
-const sorted = (values: string[]): string[] => [...values].sort((a, b) => a.localeCompare(b));
 
 async function serverTask(api: ApiClient, id: string): Promise<ServerTask | undefined> {
   return (await serverTasks(api)).find((task) => task.id === id);
@@ -65,30 +62,9 @@ const pendingMarks = (scope: Page | Locator): Locator => scope.getByRole('img', 
 const sidebarLink = (page: Page, name: string): Locator =>
   page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name, exact: true });
 
-/** /tasks: the card grid, one card by title, the titles shown. */
-const taskGrid = (page: Page): Locator => page.getByRole('list', { name: 'Tasks', exact: true });
-const taskCards = (page: Page): Locator => taskGrid(page).getByRole('listitem');
+/** /tasks: one card by title. */
 const taskCard = (page: Page, title: string): Locator =>
   taskCards(page).filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-const shownTitles = async (page: Page): Promise<string[]> =>
-  sorted(await taskCards(page).getByRole('heading', { level: 3 }).allTextContents());
-/**
- * Every card's title, after "Show more tasks" has revealed the whole list (cards render 60 at a time). The
- * button also loads more by itself once scrolled into view, so it can be gone before a locator's click lands:
- * it is pressed from the page, where a missing button ends the loop instead of waiting for one.
- */
-async function allShownTitles(page: Page): Promise<string[]> {
-  const pressShowMore = () =>
-    page.evaluate(() => {
-      const button = Array.from(document.querySelectorAll('button')).find((each) =>
-        each.textContent?.startsWith('Show more tasks'),
-      );
-      button?.click();
-      return button !== undefined;
-    });
-  while (await pressShowMore());
-  return shownTitles(page);
-}
 const searchBox = (page: Page): Locator => page.getByRole('searchbox', { name: /^Search tasks/ });
 const statusFilter = (page: Page): Locator => page.getByRole('combobox', { name: 'Filter by status' });
 
@@ -103,29 +79,6 @@ async function openDetail(page: Page, title: string): Promise<Locator> {
 /** /my-tasks: the list and one item by title (its heading also holds the pending mark). */
 const myTaskItem = (page: Page, title: string): Locator =>
   page.getByRole('list', { name: 'My tasks' }).getByRole('listitem').filter({ hasText: title });
-
-/** The stat cards of a section: links to their lists on the dashboard, plain groups elsewhere. */
-const statCardsIn = (region: Locator): Locator => region.locator(':scope > [aria-label]');
-
-/** The stat cards of a section as { label: value }, read from their "Label: value" names. */
-async function statCards(region: Locator): Promise<Record<string, string>> {
-  const names = await statCardsIn(region).evaluateAll((cards) =>
-    cards.map((card) => card.getAttribute('aria-label') ?? ''),
-  );
-  return Object.fromEntries(names.map((name) => [name.slice(0, name.indexOf(':')), name.slice(name.indexOf(':') + 2)]));
-}
-
-function countsOf(tasks: ServerTask[], today: string): Record<string, string> {
-  const of = (status: Status) => String(tasks.filter((task) => task.status === status).length);
-  return {
-    'Total Tasks': String(tasks.length),
-    Pending: of('pending'),
-    Working: of('working'),
-    Completed: of('completed'),
-    Waiting: of('waiting'),
-    Overdue: String(tasks.filter((task) => isOverdue(task, today)).length),
-  };
-}
 
 test.describe('creating, updating and commenting across devices', () => {
   test('a task the manager creates reaches Alice live; her offline status change and comment survive a reload and sync back', async ({

@@ -6,8 +6,8 @@ import { canOpenMyTasks, completionRate } from '@office/sync-protocol';
 import { useAuth } from '../../app/auth/use-auth';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
-import { HistoryEdge } from '../../components/messages/history-edge';
-import { olderTasksTexts, useOlderCompletedTasks } from '../../components/tasks/older-tasks';
+import { useOlderCompletedTasks } from '../../components/tasks/older-tasks';
+import { OlderTasksEdge } from '../../components/tasks/older-tasks-edge';
 import { completionTone } from '../../components/tasks/task-display';
 import { useTaskWindow, useTasks, useToday } from '../../data/hooks';
 import { usePeople } from '../../data/use-people';
@@ -199,16 +199,7 @@ export function MyTasksScreen() {
               ))}
             </ul>
           )}
-          {olderEdge && (
-            <HistoryEdge
-              side="older"
-              canLoad={older.online}
-              load={older.load}
-              onLoad={older.loadOlder}
-              olderTexts={olderTasksTexts}
-              olderBelow
-            />
-          )}
+          {olderEdge && <OlderTasksEdge older={older} />}
         </>
       )}
 

@@ -10,8 +10,8 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { useNow } from '../../components/use-now';
 import { useWhenVisible } from '../../components/use-when-visible';
-import { HistoryEdge } from '../../components/messages/history-edge';
-import { olderTasksTexts, useOlderCompletedTasks } from '../../components/tasks/older-tasks';
+import { useOlderCompletedTasks } from '../../components/tasks/older-tasks';
+import { OlderTasksEdge } from '../../components/tasks/older-tasks-edge';
 import { statusLabels } from '../../components/tasks/task-display';
 import { useTasks, useToday } from '../../data/hooks';
 import { useWorkspace } from '../../sync/sync-context';
@@ -242,16 +242,7 @@ export function TasksScreen() {
               </Button>
             </div>
           )}
-          {remaining === 0 && olderEdge && (
-            <HistoryEdge
-              side="older"
-              canLoad={older.online}
-              load={older.load}
-              onLoad={older.loadOlder}
-              olderTexts={olderTasksTexts}
-              olderBelow
-            />
-          )}
+          {remaining === 0 && olderEdge && <OlderTasksEdge older={older} />}
         </>
       )}
 
