@@ -13,7 +13,15 @@ import {
 } from '@office/sync-protocol';
 import { notifications, syncClients, taskComments, taskStatusHistory, tasks } from '../../db/schema';
 import { newestSeq } from '../../domain/change-log';
-import { cursorNow, inDays, recordEvents, sleep, uniqueText, waitUntil, type EventPayload } from '../../../test/support';
+import {
+  cursorNow,
+  inDays,
+  recordEvents,
+  sleep,
+  uniqueText,
+  waitUntil,
+  type EventPayload,
+} from '../../../test/support';
 import { expectRefusal, useSeededServer, type Session } from '../../../test/api-client';
 
 // One seeded server for the whole file (a fresh one costs about two seconds); every test makes its own tasks
