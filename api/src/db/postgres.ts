@@ -135,17 +135,17 @@ export async function openPostgres(
   const checkedOut = new Set<pg.PoolClient>();
   pool.on('acquire', (client) => checkedOut.add(client));
   pool.on('release', (_error, client) => checkedOut.delete(client));
-  // pool.end() resolves once it has asked each connection to end, not once they have: one still ending may hear
-  // PostgreSQL's own goodbye (a shutdown's FATAL) with nobody listening. A closing pool listens on every connection,
-  // also one that finishes connecting while it closes.
+  // A connection reports its end on itself, where nobody may listen: one lent out (the Socket.IO adapter's LISTEN,
+  // a leader's lock) when PostgreSQL restarts, or one still ending after pool.end(), which resolves once it has asked
+  // each connection to end, not once they have (a shutdown's FATAL). Unheard, that report would end the process. Every
+  // connection is listened to: its holder's queries fail on their own, and the adapter connects again on its end.
   let closing = false;
-  const ignoreError = () => undefined;
-  const connected = new Set<pg.PoolClient>();
   pool.on('connect', (client) => {
-    connected.add(client);
-    if (closing) client.on('error', ignoreError);
+    client.on('error', (error) => {
+      if (!closing && checkedOut.has(client))
+        process.emitWarning(`PostgreSQL ended a connection in use: ${error.message}`);
+    });
   });
-  pool.on('remove', (client) => connected.delete(client));
   // An idle connection PostgreSQL ends (a restart, a failover, an administrator) is reported on the pool, which has
   // already dropped it: the next query opens another. Unheard, that report would end the process.
   pool.on('error', (error) => {
@@ -160,7 +160,6 @@ export async function openPostgres(
     // when the node closes while it is still connecting), and the pool would wait for it for ever.
     close: async () => {
       closing = true;
-      for (const client of connected) client.on('error', ignoreError);
       const ended = pool.end();
       const settled = await Promise.race([ended.then(() => true), sleep(STRAY_CLIENT_GRACE_MS, false, { ref: false })]);
       if (!settled) for (const client of checkedOut) client.release(true);
