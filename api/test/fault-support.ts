@@ -194,6 +194,11 @@ export class SyncOutbox {
     return this.queued.slice(0, size);
   }
 
+  /** Up to `size` of the queued mutations, adding none. */
+  pending(size: number): (Mutation & { text: string })[] {
+    return this.queued.slice(0, size);
+  }
+
   /** Drops what the answer acknowledged; returns those acknowledged and any outcome that is not applied. */
   settle(answer: PushResponse): {
     acknowledged: { mutationId: number; text: string; duplicate: boolean }[];

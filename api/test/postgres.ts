@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { startNewCluster, stopPostgres } from '../local-postgres.mjs';
+import { postgresBinaries, serverAccount, startNewCluster, startPostgres, stopPostgres } from '../local-postgres.mjs';
 import { migrationsFolder } from '../src/db/migrations-folder';
 import { freePort } from '../server-process';
 
@@ -12,6 +12,11 @@ import { freePort } from '../server-process';
 export interface TestPostgres {
   /** Connects to the cluster's `postgres` database. */
   url: string;
+  /**
+   * Stops the server (a fast shutdown: sessions are ended, as in a restart or a failover), runs `whileDown`, and
+   * starts it again on the same folder and port.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   /** Stops the server and removes its data folder. */
   stop(): Promise<void>;
 }
@@ -34,28 +39,43 @@ function dataRoot(): string {
  * durability: a test's cluster is thrown away. A server that cannot start rejects at once with the reason.
  */
 export async function startTestPostgres(): Promise<TestPostgres> {
-  const { server, folder, url } = await startNewCluster({
+  const port = await freePort();
+  const settings = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
+  const cluster = await startNewCluster({
     parent: dataRoot(),
     prefix: 'office-pg-',
-    port: await freePort(),
+    port,
     // C: text compares byte by byte, as SQLite's default collation does.
     flags: ['--no-sync', '--encoding=UTF8', '--locale=C'],
-    settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' },
+    settings,
   }).catch((error: unknown) => {
     throw new Error(`The test PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}`, {
       cause: error,
     });
   });
+  let server = cluster.server;
   // A worker that exits without stopping it (a crash) takes it along.
   const stopOnExit = () => server.kill('SIGQUIT');
   process.once('exit', stopOnExit);
   let stopped: Promise<void> | undefined;
   return {
-    url: `${url}/postgres`,
+    url: `${cluster.url}/postgres`,
+    async restart(whileDown = async () => undefined) {
+      await stopPostgres(server);
+      await whileDown();
+      const account = serverAccount();
+      server = await startPostgres({
+        binaries: await postgresBinaries(account),
+        dataDir: cluster.dataDir,
+        port,
+        account,
+        settings,
+      });
+    },
     stop: () =>
       (stopped ??= stopPostgres(server).finally(() => {
         process.off('exit', stopOnExit);
-        rmSync(folder, { recursive: true, force: true });
+        rmSync(cluster.folder, { recursive: true, force: true });
       })),
   };
 }
