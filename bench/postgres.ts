@@ -14,6 +14,7 @@ import { measureWriteAxis } from './http-load';
 import { percentiles, watchAll, type Measure, type Watcher } from './measure';
 import { seedingMeasure, type OrgSize, type SeededOrg, type SeededUser } from './seed-org';
 import { signInAll } from './session';
+import { measureNodeFreeze } from './node-freeze';
 import { measurePushThroughput } from './sync-push';
 
 /** A saturating figure of one setup: its rate, how many units (requests, mutations) it served, and their CPU time. */
@@ -199,9 +200,11 @@ export async function measurePostgresGroup(options: PostgresGroupOptions): Promi
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const one = await measureSetup(options, postgres, org, 1);
     const two = await measureSetup(options, postgres, org, 2);
+    const freeze = await measureFreezeSetup(options, postgres, org);
     return [
       seedingMeasure(org, seedSeconds, members, { quick, database: 'PostgreSQL' }),
       ...comparisonMeasures(options.sqlite, one, two, members),
+      ...freeze,
     ];
   } finally {
     await postgres.stop();
@@ -209,14 +212,9 @@ export async function measurePostgresGroup(options: PostgresGroupOptions): Promi
   }
 }
 
-async function measureSetup(
-  { bundle, members, quick, runs, log, serverEnv, signedIn }: PostgresGroupOptions,
-  postgres: BenchPostgres,
-  org: SeededOrg,
-  nodeCount: 1 | 2,
-): Promise<PostgresSetup> {
-  const label = `PostgreSQL, ${nodeCount === 1 ? 'one node' : 'two nodes'}`;
-  const databaseUrl = await postgres.createDatabase(`bench_nodes_${nodeCount}`, SEED_DATABASE);
+/** The delaying link to a fresh copy of the seeded database, the environment its nodes need, and their uploads' folder. */
+async function nodesOnACopy(postgres: BenchPostgres, name: string, serverEnv: Record<string, string>) {
+  const databaseUrl = await postgres.createDatabase(name, SEED_DATABASE);
   await postgres.checkpoint();
   // The nodes reach PostgreSQL over a link with NETWORK_DELAY_MS each way, as across a network: on shared cores only
   // waits, not CPU, can show whether writers of two nodes overlap.
@@ -230,6 +228,39 @@ async function measureSetup(
   };
   // With DATABASE_URL a node keeps only uploads in DATA_DIR, which the nodes of one workspace share.
   const dataDir = mkdtempSync(join(tmpdir(), 'office-bench-nodes-'));
+  return {
+    databaseUrl,
+    env,
+    dataDir,
+    close: async () => {
+      await link.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Two nodes, one of them frozen mid-write (bench/node-freeze.ts), on a fresh copy of the seeded database. */
+async function measureFreezeSetup(
+  { bundle, quick, log, serverEnv, signedIn }: PostgresGroupOptions,
+  postgres: BenchPostgres,
+  org: SeededOrg,
+): Promise<Measure[]> {
+  const copy = await nodesOnACopy(postgres, 'bench_node_freeze', serverEnv);
+  try {
+    return await measureNodeFreeze({ bundle, ...copy, users: signedIn(org), quick, log });
+  } finally {
+    await copy.close();
+  }
+}
+
+async function measureSetup(
+  { bundle, members, quick, runs, log, serverEnv, signedIn }: PostgresGroupOptions,
+  postgres: BenchPostgres,
+  org: SeededOrg,
+  nodeCount: 1 | 2,
+): Promise<PostgresSetup> {
+  const label = `PostgreSQL, ${nodeCount === 1 ? 'one node' : 'two nodes'}`;
+  const { databaseUrl, env, dataDir, close } = await nodesOnACopy(postgres, `bench_nodes_${nodeCount}`, serverEnv);
   const nodes: ServerProcess[] = [];
   try {
     for (let i = 0; i < nodeCount; i++) nodes.push(await startServerProcess({ bundle, dataDir, env }));
@@ -258,8 +289,7 @@ async function measureSetup(
     };
   } finally {
     await Promise.all(nodes.map((node) => stopServerProcess(node, 'SIGTERM')));
-    await link.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 
