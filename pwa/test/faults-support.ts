@@ -459,6 +459,8 @@ export interface FaultTransportDeps {
   client: string;
   /** The node this client's requests go to. */
   node: ServerNode;
+  /** Where a load balancer sends a retry that races the original: another node when there is one. */
+  retryNode: ServerNode;
   session: Session;
   /** Its own generator: how often the transport draws depends on timing, the seed's steps must not. */
   random: Random;
@@ -480,11 +482,16 @@ export class FaultTransport implements SyncTransport, WindowCountsSource {
   private readonly who: string;
 
   constructor(private readonly deps: FaultTransportDeps) {
-    this.who = `${deps.client}@node${deps.node.index}`;
+    this.who = this.via(deps.node);
   }
 
-  private async call<T>(path: string, init: RequestInit, body?: string): Promise<T> {
-    const { session, node } = this.deps;
+  private via(node: ServerNode): string {
+    return `${this.deps.client}@node${node.index}`;
+  }
+
+  private async call<T>(path: string, init: RequestInit, body?: string, node = this.deps.node): Promise<T> {
+    const { session } = this.deps;
+    const who = this.via(node);
     if (!this.faults.online) {
       this.deps.injected('offline');
       throw networkError('offline');
@@ -505,26 +512,32 @@ export class FaultTransport implements SyncTransport, WindowCountsSource {
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
       const why = `${error instanceof Error ? error.message : String(error)}${cause}`;
-      this.deps.trace.add(`${this.who} ${path.split('?')[0]} → no answer (${why})`);
+      this.deps.trace.add(`${who} ${path.split('?')[0]} → no answer (${why})`);
       throw networkError(why);
     }
     if (!response.ok) {
       if (response.status === 401 && this.faults.tokenExpired) this.deps.injected('expiredToken');
-      this.deps.trace.add(`${this.who} ${path.split('?')[0]} → ${response.status} ${answer.code}`);
+      this.deps.trace.add(`${who} ${path.split('?')[0]} → ${response.status} ${answer.code}`);
       throw new ApiError(response.status, answer.code ?? 'internal', answer.message ?? '');
     }
     return answer;
   }
 
-  private send(request: PushRequest): Promise<PushResponse> {
-    return this.call<PushResponse>('/sync/push', { method: 'POST' }, JSON.stringify(request));
+  private send(request: PushRequest, node = this.deps.node): Promise<PushResponse> {
+    return this.call<PushResponse>('/sync/push', { method: 'POST' }, JSON.stringify(request), node);
   }
 
-  private heard(request: PushRequest, answer: PushResponse, how: string, delivered: boolean): void {
+  private heard(
+    request: PushRequest,
+    answer: PushResponse,
+    how: string,
+    delivered: boolean,
+    node = this.deps.node,
+  ): void {
     this.deps.ledger.record(this.deps.client, answer.outcomes, delivered);
     const outcomes = answer.outcomes.map(describeOutcome).join(', ') || 'gap, nothing applied';
     this.deps.trace.add(
-      `${this.who} push [${idRange(request.mutations.map((m) => m.id))}]${how} → ${outcomes}` +
+      `${this.via(node)} push [${idRange(request.mutations.map((m) => m.id))}]${how} → ${outcomes}` +
         ` (last ${answer.lastMutationId})${delivered ? '' : ', answer lost'}`,
     );
   }
@@ -573,15 +586,21 @@ export class FaultTransport implements SyncTransport, WindowCountsSource {
         throw networkError('connection reset after the server committed');
       }
       case 'duplicate': {
-        // The same request twice at once, as a retry racing the original.
-        const [first, second] = await Promise.allSettled([this.send(request), this.send(request)]);
-        const answers = [first, second].flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+        // The same request twice at once, as a retry racing the original; a load balancer sends the retry to
+        // another node, so the two copies meet in the database, each in a transaction of its own node.
+        const copies = [this.deps.node, this.deps.retryNode];
+        const [first, second] = await Promise.allSettled(
+          copies.map(async (node) => ({ node, answer: await this.send(request, node) })),
+        );
+        const answers = [first, second].flatMap((result) => (result?.status === 'fulfilled' ? [result.value] : []));
         if (answers.length > 0) this.deps.injected('duplicatePush');
         const kept = random.int(answers.length);
-        answers.forEach((answer, index) => this.heard(request, answer, ' (sent twice)', index === kept));
-        const delivered = answers[kept];
+        answers.forEach(({ answer, node }, index) =>
+          this.heard(request, answer, ' (sent twice)', index === kept, node),
+        );
+        const delivered = answers[kept]?.answer;
         if (delivered) return delivered;
-        throw first.status === 'rejected' ? first.reason : networkError('both copies failed');
+        throw first?.status === 'rejected' ? first.reason : networkError('both copies failed');
       }
       case 'outOfOrder': {
         // A later slice of the batch overtakes the earlier one; the server must answer it with a gap.

@@ -52,8 +52,9 @@ import {
  * `pwa-pg` project runs it on PostgreSQL with the workspace served by two nodes on one database (issue 42: writers of
  * every node at once, pulls reading the change log below a visibility horizon): in even seeds the manager and bob go
  * through node 0 and alice through node 1, in odd seeds the other way round, so pushes of both nodes overlap and
- * every pull reads changes the other node committed. A crash kills the crashing client's node; the other node
- * serves its clients meanwhile. The checks ask node 0 what the server says. The trace names the node of each
+ * every pull reads changes the other node committed. A push sent twice sends its second copy through the other node,
+ * as a load balancer's retry would. A crash kills the crashing client's node; the other node serves its clients
+ * meanwhile. The checks ask node 0 what the server says. The trace names the node of each
  * request ("alice@node1 push ...") and each kill.
  * FAULT_SEEDS sets how many seeds run (default 200); FAULT_SEED=<n> replays one; FAULT_TRACE=1
  * prints every seed's trace.
@@ -360,14 +361,16 @@ function nodeFor(clientIndex: number, world: World): ServerNode {
   return nodes[(clientIndex + world.seed) % nodes.length] ?? nodes[0];
 }
 
-async function newClient(name: ClientName, node: ServerNode, world: World, random: Random): Promise<Client> {
+async function newClient(name: ClientName, index: number, world: World, random: Random): Promise<Client> {
   const session = world.lab.sessions[name];
   const userId = session.user.id;
   const db = freshDb(userId);
   const ctx = { userId };
+  const node = nodeFor(index, world);
   const transport = new FaultTransport({
     client: name,
     node,
+    retryNode: nodeFor(index + 1, world),
     session,
     random,
     trace: world.trace,
@@ -719,7 +722,7 @@ async function runSeed(seed: number): Promise<{ violations: string[]; trace: Tra
     }
   })();
   for (const [index, name] of clientNames.entries())
-    world.clients.push(await newClient(name, nodeFor(index, world), world, transportRandom));
+    world.clients.push(await newClient(name, index, world, transportRandom));
   const where = world.clients.map((client) => `${client.name} via ${client.node.name}`).join(', ');
   trace.add(`seed ${seed}: change log at ${sinceSeq}, workspace seed ${current.seedsOnWorkspace}; ${where}`);
   try {
