@@ -196,28 +196,38 @@ const smallWindowEnv = {
 };
 
 /**
- * The bundled server as a child process on one port and workspace, restarted in place after each
- * `kill -9`. Rate limits are off: one test process plays many clients from one IP address.
+ * How many nodes (server processes) serve a workspace: two on PostgreSQL, whose writers overlap without a cluster-wide
+ * lock (issue 42); one on SQLite, which has one writer.
  */
-export class ServerUnderTest {
+const nodeCountFor = ({ postgres }: Workspace): number => (postgres ? 2 : 1);
+
+/**
+ * One node of the workspace: the bundled server as a child process on its own port, restarted in place after each
+ * `kill -9` while the other nodes keep serving. Rate limits are off: one test process plays many clients from one IP
+ * address.
+ */
+export class ServerNode {
   private process: ServerProcess;
   private restarting: Promise<void> | null = null;
-  /** The checks' one connection to a PostgreSQL workspace, opened at their first read: a connection costs ~10 ms. */
-  private postgresReader: pg.Pool | null = null;
 
   private constructor(
+    readonly index: number,
     private readonly bundle: string,
-    readonly workspace: Workspace,
+    private readonly workspace: Workspace,
     process: ServerProcess,
     readonly port: number,
   ) {
     this.process = process;
   }
 
-  private static envFor({ postgres }: Workspace): Record<string, string> {
+  /**
+   * Node 0 seeds an empty workspace; the others never seed (they start once node 0 has). All get the same secrets:
+   * the JWT secret of server-process.ts and, on PostgreSQL, the VAPID keys.
+   */
+  private static envFor({ postgres }: Workspace, index: number): Record<string, string> {
     return {
       ...smallWindowEnv,
-      SEED_DEMO: '1',
+      SEED_DEMO: index === 0 ? '1' : '0',
       RATE_LIMIT_PER_USER: '0',
       RATE_LIMIT_PER_IP: '0',
       // Only the child gets DATABASE_URL: this process must not switch to PostgreSQL (api/src/db/dialect.ts).
@@ -229,21 +239,25 @@ export class ServerUnderTest {
     };
   }
 
-  /** Starts on a workspace: an empty one seeds the demo workspace, a copy of a stopped server's starts as it was. */
-  static async start(bundle: string, workspace: Workspace): Promise<ServerUnderTest> {
+  static async start(bundle: string, workspace: Workspace, index: number): Promise<ServerNode> {
     const process = await startServerProcess({
       bundle,
       dataDir: workspace.dataDir,
-      env: ServerUnderTest.envFor(workspace),
+      env: ServerNode.envFor(workspace, index),
     });
-    return new ServerUnderTest(bundle, workspace, process, Number(new URL(process.url).port));
+    return new ServerNode(index, bundle, workspace, process, Number(new URL(process.url).port));
+  }
+
+  /** "node 1", as the traces name it. */
+  get name(): string {
+    return `node ${this.index}`;
   }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** `kill -9`, then the same server again on the same port and workspace. One crash at a time. */
+  /** `kill -9`, then the same node again on the same port and workspace. One crash at a time. */
   async killAndRestart(): Promise<void> {
     while (this.restarting) await this.restarting;
     this.restarting = (async () => {
@@ -264,7 +278,7 @@ export class ServerUnderTest {
           bundle: this.bundle,
           dataDir: this.workspace.dataDir,
           port: this.port,
-          env: ServerUnderTest.envFor(this.workspace),
+          env: ServerNode.envFor(this.workspace, this.index),
         });
       } catch (error) {
         // The killed process's port is normally free at once; give the kernel a moment if not.
@@ -277,6 +291,48 @@ export class ServerUnderTest {
   /** Resolves once no restart is under way. */
   async ready(): Promise<void> {
     while (this.restarting) await this.restarting;
+  }
+
+  /** Stops the process: SIGTERM lets it finish and disconnect from the database, SIGKILL does not. */
+  async stop(signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+    await this.ready();
+    await stopServerProcess(this.process, signal);
+  }
+}
+
+/**
+ * The workspace as its nodes serve it (`nodeCountFor`), all on one workspace: the data dir (uploads), and on
+ * PostgreSQL one database. The checks read what the server says through node 0.
+ */
+export class ServerUnderTest {
+  /** The checks' one connection to a PostgreSQL workspace, opened at their first read: a connection costs ~10 ms. */
+  private postgresReader: pg.Pool | null = null;
+
+  private constructor(
+    readonly workspace: Workspace,
+    readonly nodes: readonly [ServerNode, ...ServerNode[]],
+  ) {}
+
+  /**
+   * Starts on a workspace: an empty one seeds the demo workspace, a copy of a stopped server's starts as it was.
+   * Node 0 starts first (it migrates and seeds), the other nodes once it listens.
+   */
+  static async start(bundle: string, workspace: Workspace): Promise<ServerUnderTest> {
+    const first = await ServerNode.start(bundle, workspace, 0);
+    const others = await Promise.all(
+      Array.from({ length: nodeCountFor(workspace) - 1 }, (_, i) => ServerNode.start(bundle, workspace, i + 1)),
+    );
+    return new ServerUnderTest(workspace, [first, ...others]);
+  }
+
+  /** Where the checks ask what the server says: node 0. */
+  get url(): string {
+    return this.nodes[0].url;
+  }
+
+  /** Resolves once no node is restarting. */
+  async ready(): Promise<void> {
+    await Promise.all(this.nodes.map((node) => node.ready()));
   }
 
   async signIn(email: string): Promise<Session> {
@@ -335,10 +391,12 @@ export class ServerUnderTest {
     return postgresReader(await this.postgresReader.connect());
   }
 
-  /** Stops the server; `keepData` stops it cleanly (SIGTERM) so its workspace can be copied. */
+  /**
+   * Stops every node; `keepData` stops them cleanly (SIGTERM) so the workspace can be copied: PostgreSQL copies a
+   * database only while nobody is connected to it.
+   */
   async close({ keepData = false } = {}): Promise<void> {
-    await this.ready();
-    await stopServerProcess(this.process, keepData ? 'SIGTERM' : 'SIGKILL');
+    await Promise.all(this.nodes.map((node) => node.stop(keepData ? 'SIGTERM' : 'SIGKILL')));
     await this.postgresReader?.end();
     if (!keepData) await removeWorkspace(this.workspace);
   }
@@ -392,14 +450,17 @@ export interface ClientFaults {
   tokenExpired: boolean;
   /** A one-shot fault for the next push that reaches the server. */
   nextPush: PushFault | null;
-  /** `kill -9` the server during the next request (a push, or a pull when there is nothing to push). */
+  /** `kill -9` its node during the next request (a push, or a pull when there is nothing to push). */
   crashNextRequest: boolean;
 }
 export type PushFault = 'dropAnswer' | 'duplicate' | 'outOfOrder';
 
 export interface FaultTransportDeps {
   client: string;
-  server: ServerUnderTest;
+  /** The node this client's requests go to. */
+  node: ServerNode;
+  /** Where a load balancer sends a retry that races the original: another node when there is one. */
+  retryNode: ServerNode;
   session: Session;
   /** Its own generator: how often the transport draws depends on timing, the seed's steps must not. */
   random: Random;
@@ -413,15 +474,24 @@ const networkError = (why: string) => new ApiError(0, 'network', why);
 /**
  * The engine's wire calls to the real server, like `networkTransport` in engine-server.test.ts, with
  * faults: offline, an expired token, and for the next push an answer lost after the commit, the
- * request sent twice, a later slice of the batch sent before the earlier one, or the server killed.
+ * request sent twice, a later slice of the batch sent before the earlier one, or its node killed.
  */
 export class FaultTransport implements SyncTransport, WindowCountsSource {
   readonly faults: ClientFaults = { online: true, tokenExpired: false, nextPush: null, crashNextRequest: false };
+  /** The client and its node in the trace's lines of requests, "alice@node1". */
+  private readonly who: string;
 
-  constructor(private readonly deps: FaultTransportDeps) {}
+  constructor(private readonly deps: FaultTransportDeps) {
+    this.who = this.via(deps.node);
+  }
 
-  private async call<T>(path: string, init: RequestInit, body?: string): Promise<T> {
-    const { session, server } = this.deps;
+  private via(node: ServerNode): string {
+    return `${this.deps.client}@node${node.index}`;
+  }
+
+  private async call<T>(path: string, init: RequestInit, body?: string, node = this.deps.node): Promise<T> {
+    const { session } = this.deps;
+    const who = this.via(node);
     if (!this.faults.online) {
       this.deps.injected('offline');
       throw networkError('offline');
@@ -430,7 +500,7 @@ export class FaultTransport implements SyncTransport, WindowCountsSource {
     let response: Response;
     let answer: T & { code?: string; message?: string };
     try {
-      response = await fetch(`${server.url}/api${path}`, {
+      response = await fetch(`${node.url}/api${path}`, {
         ...init,
         headers: {
           authorization: `Bearer ${token}`,
@@ -442,31 +512,40 @@ export class FaultTransport implements SyncTransport, WindowCountsSource {
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
       const why = `${error instanceof Error ? error.message : String(error)}${cause}`;
-      this.deps.trace.add(`${this.deps.client} ${path.split('?')[0]} → no answer (${why})`);
+      this.deps.trace.add(`${who} ${path.split('?')[0]} → no answer (${why})`);
       throw networkError(why);
     }
     if (!response.ok) {
       if (response.status === 401 && this.faults.tokenExpired) this.deps.injected('expiredToken');
-      this.deps.trace.add(`${this.deps.client} ${path.split('?')[0]} → ${response.status} ${answer.code}`);
+      this.deps.trace.add(`${who} ${path.split('?')[0]} → ${response.status} ${answer.code}`);
       throw new ApiError(response.status, answer.code ?? 'internal', answer.message ?? '');
     }
     return answer;
   }
 
-  private send(request: PushRequest): Promise<PushResponse> {
-    return this.call<PushResponse>('/sync/push', { method: 'POST' }, JSON.stringify(request));
+  private send(request: PushRequest, node = this.deps.node): Promise<PushResponse> {
+    return this.call<PushResponse>('/sync/push', { method: 'POST' }, JSON.stringify(request), node);
   }
 
-  private heard(request: PushRequest, answer: PushResponse, how: string, delivered: boolean): void {
+  private heard(
+    request: PushRequest,
+    answer: PushResponse,
+    how: string,
+    delivered: boolean,
+    node = this.deps.node,
+  ): void {
     this.deps.ledger.record(this.deps.client, answer.outcomes, delivered);
     const outcomes = answer.outcomes.map(describeOutcome).join(', ') || 'gap, nothing applied';
     this.deps.trace.add(
-      `${this.deps.client} push [${idRange(request.mutations.map((m) => m.id))}]${how} → ${outcomes}` +
+      `${this.via(node)} push [${idRange(request.mutations.map((m) => m.id))}]${how} → ${outcomes}` +
         ` (last ${answer.lastMutationId})${delivered ? '' : ', answer lost'}`,
     );
   }
 
-  /** Starts the request, kills the server 0–15 ms later, restarts it, and lets the request end as it will. */
+  /**
+   * Starts the request, kills this client's node 0–15 ms later, restarts it, and lets the request end as it will;
+   * the other nodes serve their clients meanwhile.
+   */
   private async crashDuring<T>(what: string, sending: Promise<T>): Promise<T> {
     this.faults.crashNextRequest = false;
     let answered = false;
@@ -476,10 +555,11 @@ export class FaultTransport implements SyncTransport, WindowCountsSource {
     );
     const delay = this.deps.random.int(16);
     await sleep(delay);
-    await this.deps.server.killAndRestart();
+    const { node, client } = this.deps;
+    await node.killAndRestart();
     this.deps.injected('serverCrash');
     this.deps.trace.add(
-      `server killed -9 ${delay} ms into ${this.deps.client}'s ${what} (${answered ? 'after' : 'before'} its answer), restarted`,
+      `${node.name} killed -9 ${delay} ms into ${client}'s ${what} (${answered ? 'after' : 'before'} its answer), restarted`,
     );
     return sending;
   }
@@ -506,15 +586,21 @@ export class FaultTransport implements SyncTransport, WindowCountsSource {
         throw networkError('connection reset after the server committed');
       }
       case 'duplicate': {
-        // The same request twice at once, as a retry racing the original.
-        const [first, second] = await Promise.allSettled([this.send(request), this.send(request)]);
-        const answers = [first, second].flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+        // The same request twice at once, as a retry racing the original; a load balancer sends the retry to
+        // another node, so the two copies meet in the database, each in a transaction of its own node.
+        const copies = [this.deps.node, this.deps.retryNode];
+        const [first, second] = await Promise.allSettled(
+          copies.map(async (node) => ({ node, answer: await this.send(request, node) })),
+        );
+        const answers = [first, second].flatMap((result) => (result?.status === 'fulfilled' ? [result.value] : []));
         if (answers.length > 0) this.deps.injected('duplicatePush');
         const kept = random.int(answers.length);
-        answers.forEach((answer, index) => this.heard(request, answer, ' (sent twice)', index === kept));
-        const delivered = answers[kept];
+        answers.forEach(({ answer, node }, index) =>
+          this.heard(request, answer, ' (sent twice)', index === kept, node),
+        );
+        const delivered = answers[kept]?.answer;
         if (delivered) return delivered;
-        throw first.status === 'rejected' ? first.reason : networkError('both copies failed');
+        throw first?.status === 'rejected' ? first.reason : networkError('both copies failed');
       }
       case 'outOfOrder': {
         // A later slice of the batch overtakes the earlier one; the server must answer it with a gap.
@@ -548,7 +634,7 @@ export class FaultTransport implements SyncTransport, WindowCountsSource {
     const crash = this.faults.crashNextRequest && this.faults.online;
     const page = await (crash ? this.crashDuring(`pull from ${cursor}`, sending) : sending);
     this.deps.trace.add(
-      `${this.deps.client} pull from ${cursor} → ${page.changes.length} changes${page.reset ? ' (bootstrap)' : ''},` +
+      `${this.who} pull from ${cursor} → ${page.changes.length} changes${page.reset ? ' (bootstrap)' : ''},` +
         ` cursor ${page.cursor}, last mutation ${page.lastMutationId}`,
     );
     return page;
@@ -569,7 +655,7 @@ export class FaultTransport implements SyncTransport, WindowCountsSource {
     let response: Response;
     let body: UploadOutcomeResponse & { code?: string; message?: string };
     try {
-      response = await fetch(`${this.deps.server.url}/api/messages/upload`, {
+      response = await fetch(`${this.deps.node.url}/api/messages/upload`, {
         method: 'POST',
         body: form,
         headers: { authorization: `Bearer ${token}` },
@@ -580,14 +666,14 @@ export class FaultTransport implements SyncTransport, WindowCountsSource {
     }
     if (!response.ok) {
       if (response.status === 401 && this.faults.tokenExpired) this.deps.injected('expiredToken');
-      this.deps.trace.add(`${this.deps.client} upload #${entry.id} → ${response.status} ${body.code}`);
+      this.deps.trace.add(`${this.who} upload #${entry.id} → ${response.status} ${body.code}`);
       throw new ApiError(response.status, body.code ?? 'internal', body.message ?? '');
     }
     const drop = this.faults.nextPush === 'dropAnswer';
     if (drop) this.faults.nextPush = null;
     if (body.outcome !== 'gap') this.deps.ledger.record(this.deps.client, [body.outcome], !drop);
     this.deps.trace.add(
-      `${this.deps.client} upload #${entry.id} → ${body.outcome === 'gap' ? 'gap' : describeOutcome(body.outcome)}` +
+      `${this.who} upload #${entry.id} → ${body.outcome === 'gap' ? 'gap' : describeOutcome(body.outcome)}` +
         `${drop ? ', answer lost' : ''}`,
     );
     if (drop) {

@@ -35,6 +35,7 @@ import {
   type FaultKind,
   type PushFault,
   type ServerDatabase,
+  type ServerNode,
   type Session,
   type Workspace,
 } from '../../test/faults-support';
@@ -47,9 +48,16 @@ import {
  * server holds devices to a small window of the history and each device's window keeper moves its
  * edges and evicts, between the steps and at the end: a device holds the server's window as the
  * server has it, whatever else it still holds is as the server has it now, and no queued write is lost.
+ * What runs where: the `pwa` project runs it on SQLite, one server process (node 0) serving all three clients. The
+ * `pwa-pg` project runs it on PostgreSQL with the workspace served by two nodes on one database (issue 42: writers of
+ * every node at once, pulls reading the change log below a visibility horizon): in even seeds the manager and bob go
+ * through node 0 and alice through node 1, in odd seeds the other way round, so pushes of both nodes overlap and
+ * every pull reads changes the other node committed. A push sent twice sends its second copy through the other node,
+ * as a load balancer's retry would. A crash kills the crashing client's node; the other node serves its clients
+ * meanwhile. The checks ask node 0 what the server says. The trace names the node of each
+ * request ("alice@node1 push ...") and each kill.
  * FAULT_SEEDS sets how many seeds run (default 200); FAULT_SEED=<n> replays one; FAULT_TRACE=1
- * prints every seed's trace. The `pwa` project runs it on SQLite; `pwa-pg` runs it again with the
- * servers on PostgreSQL.
+ * prints every seed's trace.
  */
 
 /** The test cluster of the `pwa-pg` project (its global setup provides it); nothing in the `pwa` project. */
@@ -67,7 +75,7 @@ const seeds =
   replaySeed === null ? range(1, seedCount) : range(replaySeed - ((replaySeed - 1) % SEEDS_PER_WORKSPACE), replaySeed);
 /** A fault kind counts as exercised when it happened in at least this share of the seeds. */
 const MIN_SHARE_OF_SEEDS = 0.1;
-/** Every 8th seed kills the server once (12.5 %, above the tenth each fault kind must reach). */
+/** Every 8th seed kills a node once (12.5 %, above the tenth each fault kind must reach). */
 const SEEDS_PER_CRASH = 8;
 
 const clientNames = ['manager', 'alice', 'bob'] as const;
@@ -156,6 +164,8 @@ interface Client {
   userId: string;
   db: WorkspaceDb;
   ctx: MutatorContext;
+  /** The node its requests go to (`nodeFor`). */
+  node: ServerNode;
   engine: SyncEngine;
   transport: FaultTransport;
   /** Keeps the device to its window (issue 46): moves its edges and evicts, between and after the syncs. */
@@ -342,14 +352,25 @@ async function write(client: Client, world: World, choices: Random): Promise<voi
   }
 }
 
-async function newClient(name: ClientName, world: World, random: Random): Promise<Client> {
+/**
+ * The node a client goes through in a seed: the clients take turns over the nodes, starting one further in odd
+ * seeds, so each client meets each node across the seeds.
+ */
+function nodeFor(clientIndex: number, world: World): ServerNode {
+  const { nodes } = world.lab.server;
+  return nodes[(clientIndex + world.seed) % nodes.length] ?? nodes[0];
+}
+
+async function newClient(name: ClientName, index: number, world: World, random: Random): Promise<Client> {
   const session = world.lab.sessions[name];
   const userId = session.user.id;
   const db = freshDb(userId);
   const ctx = { userId };
+  const node = nodeFor(index, world);
   const transport = new FaultTransport({
     client: name,
-    server: world.lab.server,
+    node,
+    retryNode: nodeFor(index + 1, world),
     session,
     random,
     trace: world.trace,
@@ -360,7 +381,7 @@ async function newClient(name: ClientName, world: World, random: Random): Promis
   // Evicts at once what leaves the window, in small transactions, so evictions meet pulls and queued writes.
   const keeper = new WindowKeeper(db, userId, transport, { cacheKeepMs: 0, batch: 2 });
   await clientIdOf(db);
-  return { name, session, userId, db, ctx, engine, transport, keeper, writes: new Map() };
+  return { name, session, userId, db, ctx, node, engine, transport, keeper, writes: new Map() };
 }
 
 /** One step of the interleaving; a step does not wait for the syncs it starts unless it settles. */
@@ -700,8 +721,10 @@ async function runSeed(seed: number): Promise<{ violations: string[]; trace: Tra
       await database.close();
     }
   })();
-  for (const name of clientNames) world.clients.push(await newClient(name, world, transportRandom));
-  trace.add(`seed ${seed}: change log at ${sinceSeq}, workspace seed ${current.seedsOnWorkspace}`);
+  for (const [index, name] of clientNames.entries())
+    world.clients.push(await newClient(name, index, world, transportRandom));
+  const where = world.clients.map((client) => `${client.name} via ${client.node.name}`).join(', ');
+  trace.add(`seed ${seed}: change log at ${sinceSeq}, workspace seed ${current.seedsOnWorkspace}; ${where}`);
   try {
     // Devices that have synced once: the writes then have tasks, messages and conversations to work on.
     await Promise.all(
@@ -714,13 +737,13 @@ async function runSeed(seed: number): Promise<{ violations: string[]; trace: Tra
     );
     trace.add('first sync done');
     const steps = 20 + random.int(21);
-    // A crash costs a server start (~0.5 s): every few seeds get one, armed at a random step.
+    // A crash costs a node's start (~0.5 s): every few seeds get one, armed at a random step.
     const crashAt = 1 + random.int(steps);
     const crashVictim = seed % SEEDS_PER_CRASH === 0 ? world.clients[random.int(world.clients.length)] : undefined;
     for (let index = 1; index <= steps; index++) {
       if (index === crashAt && crashVictim) {
         crashVictim.transport.faults.crashNextRequest = true;
-        trace.add(`step ${index}: ${crashVictim.name} arms a server crash for its next request`);
+        trace.add(`step ${index}: ${crashVictim.name} arms a crash of ${crashVictim.node.name} for its next request`);
       }
       await step(world, random, index);
     }
