@@ -132,6 +132,23 @@ describe('due-soon and overdue checks', () => {
     expect((await taskRow(task.id))?.overdueNotifiedAt).toBe(flaggedAt);
   });
 
+  test('more tasks than one transaction takes: every one notified once, in steps that each commit', async () => {
+    const { server, db, createTask, dueNotices } = await setup();
+    const due = dueIn(2);
+    const created = [];
+    for (const title of ['One', 'Two', 'Three', 'Four', 'Five']) created.push(await createTask(title, due));
+    // Two tasks a transaction: the five take three steps, and a run after them finds nothing left.
+    expect(await runDueChecks(db, server.app.flush, dayFrom(due, -1), 2)).toEqual({ dueSoon: 5, overdue: 0 });
+    expect(await runDueChecks(db, server.app.flush, dayFrom(due, 1), 2)).toEqual({ dueSoon: 0, overdue: 5 });
+    expect(await runDueChecks(db, server.app.flush, dayFrom(due, 2), 2)).toEqual({ dueSoon: 0, overdue: 0 });
+    for (const task of created)
+      expect((await dueNotices(task.id)).map(([, type]) => type).sort()).toEqual([
+        'task_due_soon',
+        'task_overdue',
+        'task_overdue',
+      ]);
+  });
+
   test('a task becomes overdue only after its due date, not on the day itself', async () => {
     const { createTask, runAt, dueNotices, taskRow } = await setup();
     const due = dueIn(4);

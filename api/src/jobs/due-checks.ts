@@ -12,6 +12,13 @@ import { z } from 'zod';
 /** How often the due-soon and overdue checks run (spec section 9). */
 export const DUE_CHECK_INTERVAL_MS = 3_600_000;
 
+/**
+ * Tasks one transaction of the checks takes of each kind. A large organisation's first run may notify thousands:
+ * in one transaction that would hold its rows and the change feed's horizon for as long as it runs (over the
+ * transaction timeout on PostgreSQL, which then threw the whole run away, hour after hour), so it commits in steps.
+ */
+export const DUE_CHECKS_PER_TRANSACTION = 100;
+
 const live = and(isNull(tasks.deletedAt), ne(tasks.status, 'completed'), isNotNull(tasks.assignedTo));
 
 const addDays = (isoDate: string, days: number): string =>
@@ -23,17 +30,19 @@ const addDays = (isoDate: string, days: number): string =>
  */
 const dueChecksCommand = defineCommand({
   name: 'task.dueChecks',
-  args: z.object({ today: z.string() }),
-  async run(ctx, { today }) {
+  args: z.object({ today: z.string(), limit: z.number().int().positive() }),
+  async run(ctx, { today, limit }) {
     const stamp = ctx.now.toISOString();
     const dueSoon = await ctx.tx
       .select()
       .from(tasks)
-      .where(and(live, eq(tasks.dueDate, addDays(today, 1)), isNull(tasks.dueSoonNotifiedAt)));
+      .where(and(live, eq(tasks.dueDate, addDays(today, 1)), isNull(tasks.dueSoonNotifiedAt)))
+      .limit(limit);
     const overdue = await ctx.tx
       .select()
       .from(tasks)
-      .where(and(live, lt(tasks.dueDate, today), isNull(tasks.overdueNotifiedAt)));
+      .where(and(live, lt(tasks.dueDate, today), isNull(tasks.overdueNotifiedAt)))
+      .limit(limit);
     // Each notice is claimed by flagging the task as it still is: a write since the read above (another run, a new
     // due date) leaves it to whoever made that write.
     const claim = async (task: TaskRow, flag: 'dueSoonNotifiedAt' | 'overdueNotifiedAt') =>
@@ -78,17 +87,31 @@ const dueChecksCommand = defineCommand({
         })),
       );
     }
-    return notified;
+    return { ...notified, more: dueSoon.length === limit || overdue.length === limit };
   },
 });
 
-/** Runs both checks for the given moment. */
+/**
+ * Runs both checks for the given moment, `perTransaction` tasks of each kind at a time until none is left: a task
+ * notified is flagged, so the next step reads past it.
+ */
 export async function runDueChecks(
   db: Db,
   flush: EffectsFlusher,
   now: Date = new Date(),
+  perTransaction = DUE_CHECKS_PER_TRANSACTION,
 ): Promise<{ dueSoon: number; overdue: number }> {
-  return runCommand(db, flush, systemActor, dueChecksCommand, { today: isoToday(now) });
+  const total = { dueSoon: 0, overdue: 0 };
+  for (;;) {
+    const step = await runCommand(db, flush, systemActor, dueChecksCommand, {
+      today: isoToday(now),
+      limit: perTransaction,
+    });
+    total.dueSoon += step.dueSoon;
+    total.overdue += step.overdue;
+    // A full step that notified nobody (every task it read was taken by a write since) would read the same again.
+    if (!step.more || step.dueSoon + step.overdue === 0) return total;
+  }
 }
 
 /**
