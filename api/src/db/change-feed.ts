@@ -298,6 +298,13 @@ export async function changedBetween(tx: Tx, from: LogPosition, upTo: LogPositio
   return row?.changed ?? false;
 }
 
+/** A new team chat message's change, on SQLite (PostgreSQL's statements below spell it in SQL). */
+const teamChatCreate = and(
+  eq(changeLog.principal, 'team'),
+  eq(changeLog.entity, 'chatMessage'),
+  eq(changeLog.op, 'create'),
+);
+
 /** The team chat's new messages (their `create` changes) after `after`, readable now, in order, at most `limit`. */
 export async function teamChatCreatesAfter(
   handle: Db | Tx,
@@ -330,15 +337,7 @@ export async function teamChatCreatesAfter(
   const rows = await handle
     .select({ seq: changeLog.seq, id: changeLog.entityId })
     .from(changeLog)
-    .where(
-      and(
-        eq(changeLog.principal, 'team'),
-        eq(changeLog.entity, 'chatMessage'),
-        eq(changeLog.op, 'create'),
-        gt(changeLog.seq, after.seq),
-        lte(changeLog.seq, readable.seq),
-      ),
-    )
+    .where(and(teamChatCreate, gt(changeLog.seq, after.seq), lte(changeLog.seq, readable.seq)))
     .orderBy(asc(changeLog.seq))
     .limit(limit);
   return { created: rows.map((row) => ({ position: { xid: 0n, seq: row.seq }, id: row.id })), readable };
@@ -358,14 +357,7 @@ export async function firstTeamChatCreateAfter(handle: Db | Tx, after: LogPositi
   const [row] = await handle
     .select({ seq: changeLog.seq })
     .from(changeLog)
-    .where(
-      and(
-        eq(changeLog.principal, 'team'),
-        eq(changeLog.entity, 'chatMessage'),
-        eq(changeLog.op, 'create'),
-        gt(changeLog.seq, after.seq),
-      ),
-    )
+    .where(and(teamChatCreate, gt(changeLog.seq, after.seq)))
     .orderBy(asc(changeLog.seq))
     .limit(1);
   return row ? { xid: 0n, seq: row.seq } : null;

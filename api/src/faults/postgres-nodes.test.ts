@@ -41,6 +41,17 @@ const startNode = (databaseUrl: string, seed = true, env: Record<string, string>
     },
   });
 
+/** Each of the chat messages `ids` is stored, once. */
+async function expectStoredOnce(url: string, ids: string[]) {
+  const rows = await queryPostgres<{ id: string; n: number }>(
+    url,
+    'SELECT id, count(*)::int AS n FROM chat_messages WHERE id = ANY($1) GROUP BY id',
+    [ids],
+  );
+  expect(rows.filter((row) => row.n !== 1)).toEqual([]);
+  expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+}
+
 describe('several nodes on one PostgreSQL', () => {
   test('two nodes starting at once migrate and seed once, though a seed outlasts their lock timeout; a token from one works on the other', async () => {
     const url = await createTestDatabase(postgres.url);
@@ -82,13 +93,7 @@ describe('several nodes on one PostgreSQL', () => {
     stop = true;
     await Promise.all(senders);
 
-    const rows = await queryPostgres<{ id: string; n: number }>(
-      url,
-      'SELECT id, count(*)::int AS n FROM chat_messages WHERE id = ANY($1) GROUP BY id',
-      [acknowledged],
-    );
-    expect(rows.filter((row) => row.n !== 1)).toEqual([]);
-    expect(rows.map((row) => row.id).sort()).toEqual([...acknowledged].sort());
+    await expectStoredOnce(url, acknowledged);
     const read = await callJson<{ messages: { id: string }[] }>(b.url, 'GET', '/api/messages?limit=100', {
       token: (await signInOverHttp(b.url, 'bob@demo.local')).token,
     });
@@ -223,13 +228,7 @@ async function troubleOnB(
 
 /** Every acknowledged message is stored once, and a pull from before the trouble brings each of them. */
 async function expectEachOnce(url: string, node: ServerProcess, ids: string[], cursor: string) {
-  const rows = await queryPostgres<{ id: string; n: number }>(
-    url,
-    'SELECT id, count(*)::int AS n FROM chat_messages WHERE id = ANY($1) GROUP BY id',
-    [ids],
-  );
-  expect(rows.filter((row) => row.n !== 1)).toEqual([]);
-  expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+  await expectStoredOnce(url, ids);
   const bob = await signInOverHttp(node.url, 'bob@demo.local');
   const pulled = new Set<string>();
   const clientId = uuidv7();
