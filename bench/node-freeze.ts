@@ -15,6 +15,8 @@ const IN_FLIGHT_ON_B = 16;
 const IN_FLIGHT_ON_A = 8;
 /** Longer than any transaction of a node in good health: one still open after it is caught by the freeze. */
 const CAUGHT_MS = 300;
+/** Node B writes all the time: if it is not caught inside a transaction by then, something else is wrong. */
+const CATCH_WITHIN_MS = 30_000;
 
 export interface NodeFreezeOptions {
   bundle: string;
@@ -75,8 +77,12 @@ async function openWritesOfB(client: pg.Client): Promise<number> {
 
 /** Stops B while a transaction of its has written: one that committed between the look and the stop is let go. */
 async function freezeMidWrite(b: ServerProcess, client: pg.Client): Promise<void> {
+  const deadline = Date.now() + CATCH_WITHIN_MS;
   for (let attempt = 1; attempt <= 50; attempt++) {
-    while ((await openWritesOfB(client)) === 0) await sleep(5);
+    while ((await openWritesOfB(client)) === 0) {
+      if (Date.now() > deadline) throw new Error(`node B had no transaction open within ${CATCH_WITHIN_MS / 1000} s`);
+      await sleep(5);
+    }
     process.kill(b.pid, 'SIGSTOP');
     await sleep(CAUGHT_MS);
     if ((await openWritesOfB(client)) > 0) return;
