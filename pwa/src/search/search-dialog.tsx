@@ -12,6 +12,7 @@ import type { TextPart } from '@office/sync-protocol';
 import {
   loadItemGroups,
   loadServerGroups,
+  withoutDeviceItems,
   type SearchItem,
   type SearchItemGroup,
   type SearchSource,
@@ -143,7 +144,11 @@ export function SearchDialog({ onClose, onOpened }: { onClose: () => void; onOpe
 
   const shown = needle !== '' && answer?.query === needle ? answer : null;
   const serverShown = server.status === 'done' && serverAnswer?.query === needle ? serverAnswer : null;
-  const groups = useMemo(() => [...(shown?.groups ?? []), ...(serverShown?.groups ?? [])], [shown, serverShown]);
+  const serverGroups = useMemo(
+    () => withoutDeviceItems(serverShown?.groups ?? [], shown?.groups ?? []),
+    [shown, serverShown],
+  );
+  const groups = useMemo(() => [...(shown?.groups ?? []), ...serverGroups], [shown, serverGroups]);
   const items = useMemo(() => groups.flatMap((group) => group.items), [groups]);
   const activeIndex = Math.max(
     0,
@@ -192,7 +197,7 @@ export function SearchDialog({ onClose, onOpened }: { onClose: () => void; onOpe
   };
 
   const total = shown?.groups.reduce((sum, group) => sum + group.total, 0) ?? 0;
-  const serverFound = serverShown?.groups.reduce((sum, group) => sum + group.items.length, 0) ?? 0;
+  const serverFound = serverGroups.reduce((sum, group) => sum + group.items.length, 0);
   const deviceStatus = failed
     ? 'Search could not read this device’s data. Please reload the app.'
     : !ready

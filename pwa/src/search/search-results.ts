@@ -240,3 +240,17 @@ export async function loadServerGroups(
   );
   return loaded.filter((group) => group.items.length > 0);
 }
+
+/**
+ * The server's groups without the options the device's own groups show: a row that reached the device after the
+ * server's answer was read (a live change) is found by both, and is one option, the device's.
+ */
+export function withoutDeviceItems(server: SearchItemGroup[], device: SearchItemGroup[]): SearchItemGroup[] {
+  const onDevice = new Set(device.flatMap((group) => group.items.map((item) => item.key)));
+  return server
+    .map((group) => {
+      const items = group.items.filter((item) => !onDevice.has(item.key));
+      return { ...group, items, total: group.total - (group.items.length - items.length) };
+    })
+    .filter((group) => group.items.length > 0);
+}
